@@ -1,0 +1,95 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module map: one module per pipeline stage (crawl, fetch, decode, cache, measure),
+// C interop kept to CWarmVips, and a thin `warm` executable on top.
+let package = Package(
+    name: "warm",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "warm", targets: ["warm"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // System libraries, found with pkg-config (apt: libvips-dev, libexif-dev).
+        .systemLibrary(
+            name: "CLibVips", path: "Sources/CLibVips", pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(
+            name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif",
+            providers: [.apt(["libexif-dev"])]),
+        // Thin, typed, non-variadic C wrappers over libvips/libexif/GLib calls Swift cannot make.
+        .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"]),
+
+        // Decode stage: image sources, limits, the three strategies, encoders.
+        .target(name: "Downsample", dependencies: ["CWarmVips"]),
+        // Measure stage: per-image metrics, the report table, regression checks.
+        // (Named WarmMetrics because swift-metrics, pulled in by Hummingbird, owns the
+        // module name "Metrics"; the folder keeps the project's fixed layout.)
+        .target(name: "WarmMetrics", dependencies: ["Downsample"], path: "Sources/Metrics"),
+        // Fetch stage: HTTP client with retries, limits, conditional requests.
+        .target(
+            name: "Fetch",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Crawl stage: OpenMarket page models (both shapes) and the page crawler.
+        .target(
+            name: "Crawl",
+            dependencies: ["Fetch", .product(name: "Logging", package: "swift-log")]),
+        // Cache stage: the disk cache layout, SQLite manifest, eviction, lock.
+        .target(
+            name: "Cache",
+            dependencies: [
+                "CWarmVips",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The embedded OpenMarket-compatible catalog server (demo and tests).
+        .target(
+            name: "CatalogServer",
+            dependencies: [
+                "Downsample", "Crawl",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Composition: crawl -> fetch -> decode -> cache write, with summaries.
+        .target(
+            name: "Pipeline",
+            dependencies: [
+                "Crawl", "Fetch", "Downsample", "Cache", "WarmMetrics",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "warm",
+            dependencies: [
+                "Downsample", "WarmMetrics", "Pipeline", "CatalogServer", "Cache",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips"]),
+        .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample"]),
+        .testTarget(
+            name: "CrawlTests",
+            dependencies: [
+                "Crawl", "Fetch", "CatalogServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]),
+        .testTarget(name: "CacheTests", dependencies: ["Cache", "Downsample"]),
+        .testTarget(
+            name: "PipelineTests",
+            dependencies: ["Pipeline", "CatalogServer", "Cache", "Downsample"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,331 @@
+#include "CWarmVips.h"
+
+#include <string.h>
+#include <libexif/exif-data.h>
+#include <libexif/exif-utils.h>
+
+// --- process set-up -------------------------------------------------------
+
+int warm_vips_init(const char *argv0, int threads_per_image) {
+    if (VIPS_INIT(argv0 ? argv0 : "warm"))
+        return -1;
+    if (threads_per_image > 0)
+        vips_concurrency_set(threads_per_image);
+    // The operation cache would keep decoded images alive after use; a batch
+    // job decodes each image once, so it only costs memory.
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
+    return 0;
+}
+
+char *warm_error_take(void) { return vips_error_buffer_copy(); }
+
+void warm_free(void *p) { g_free(p); }
+
+size_t warm_tracked_mem(void) { return vips_tracked_get_mem(); }
+
+size_t warm_tracked_mem_highwater(void) { return vips_tracked_get_mem_highwater(); }
+
+// --- images ----------------------------------------------------------------
+
+void warm_image_unref(VipsImage *image) {
+    if (image)
+        g_object_unref(image);
+}
+
+VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_error, int sequential) {
+    VipsBlob *blob = vips_blob_copy(buf, len);
+    if (!blob)
+        return NULL;
+    VipsSource *source = vips_source_new_from_blob(blob);
+    vips_area_unref(VIPS_AREA(blob));
+    if (!source)
+        return NULL;
+    VipsImage *image = vips_image_new_from_source(
+        source, "",
+        "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE,
+        "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
+        NULL);
+    g_object_unref(source);
+    return image;
+}
+
+VipsImage *warm_image_new_from_pixels(const void *pixels, size_t len, int width, int height,
+                                      int bands, VipsBandFormat format,
+                                      VipsInterpretation interpretation) {
+    VipsImage *image = vips_image_new_from_memory_copy(pixels, len, width, height, bands, format);
+    if (!image)
+        return NULL;
+    image->Type = interpretation;
+    return image;
+}
+
+int warm_image_width(VipsImage *image) { return vips_image_get_width(image); }
+int warm_image_height(VipsImage *image) { return vips_image_get_height(image); }
+int warm_image_bands(VipsImage *image) { return vips_image_get_bands(image); }
+VipsBandFormat warm_image_format(VipsImage *image) { return vips_image_get_format(image); }
+VipsInterpretation warm_image_interpretation(VipsImage *image) { return vips_image_get_interpretation(image); }
+int warm_image_has_alpha(VipsImage *image) { return vips_image_hasalpha(image) ? 1 : 0; }
+int warm_image_has_icc(VipsImage *image) {
+    return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0 ? 1 : 0;
+}
+int warm_image_n_pages(VipsImage *image) { return vips_image_get_n_pages(image); }
+const char *warm_interpretation_nick(VipsInterpretation interpretation) {
+    const char *nick = vips_enum_nick(VIPS_TYPE_INTERPRETATION, interpretation);
+    return nick ? nick : "unknown";
+}
+
+int warm_alpha_is_opaque(VipsImage *image, int *opaque) {
+    *opaque = 1;
+    if (!vips_image_hasalpha(image))
+        return 0;
+    VipsImage *alpha = NULL;
+    double minimum = 0;
+    if (vips_extract_band(image, &alpha, vips_image_get_bands(image) - 1, NULL))
+        return -1;
+    int result = vips_min(alpha, &minimum, NULL);
+    g_object_unref(alpha);
+    if (result)
+        return -1;
+    double max_alpha = vips_image_get_format(image) == VIPS_FORMAT_USHORT ? 65535.0 : 255.0;
+    *opaque = minimum >= max_alpha ? 1 : 0;
+    return 0;
+}
+
+size_t warm_image_sizeof(VipsImage *image) { return VIPS_IMAGE_SIZEOF_IMAGE(image); }
+
+char *warm_image_loader(VipsImage *image) {
+    const char *loader = NULL;
+    if (vips_image_get_typeof(image, VIPS_META_LOADER) &&
+        !vips_image_get_string(image, VIPS_META_LOADER, &loader) && loader)
+        return g_strdup(loader);
+    return NULL;
+}
+
+const void *warm_image_exif(VipsImage *image, size_t *len) {
+    const void *data = NULL;
+    *len = 0;
+    if (vips_image_get_typeof(image, VIPS_META_EXIF_NAME) &&
+        !vips_image_get_blob(image, VIPS_META_EXIF_NAME, &data, len))
+        return data;
+    *len = 0;
+    return NULL;
+}
+
+const void *warm_image_data(VipsImage *image, size_t *len) {
+    *len = 0;
+    if (image->dtype != VIPS_IMAGE_SETBUF && image->dtype != VIPS_IMAGE_SETBUF_FOREIGN)
+        return NULL;
+    *len = VIPS_IMAGE_SIZEOF_IMAGE(image);
+    return image->data;
+}
+
+// --- operations ------------------------------------------------------------
+
+int warm_to_srgba(VipsImage *in, VipsImage **out) {
+    VipsImage *base = vips_image_new();
+    VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 5);
+    VipsImage *x = in;
+
+    // Colour management: embedded profile, or CMYK with libvips' built-in
+    // CMYK profile as fallback. A broken profile is not worth failing the
+    // image for: fall back to plain colourspace conversion below.
+    gboolean cmyk = vips_image_get_interpretation(x) == VIPS_INTERPRETATION_CMYK;
+    if (cmyk || vips_image_get_typeof(x, VIPS_META_ICC_NAME)) {
+        if (!vips_icc_transform(x, &t[0], "srgb",
+                                "embedded", TRUE,
+                                "input_profile", cmyk ? "cmyk" : "srgb",
+                                "depth", 8,
+                                NULL))
+            x = t[0];
+        else
+            vips_error_clear();
+    }
+    // Greyscale, 16-bit, Lab... to 8-bit sRGB (alpha is carried along).
+    if (vips_image_get_interpretation(x) != VIPS_INTERPRETATION_sRGB ||
+        vips_image_get_format(x) != VIPS_FORMAT_UCHAR) {
+        if (vips_colourspace(x, &t[1], VIPS_INTERPRETATION_sRGB, NULL)) {
+            g_object_unref(base);
+            return -1;
+        }
+        x = t[1];
+    }
+    if (vips_image_get_format(x) != VIPS_FORMAT_UCHAR) {
+        if (vips_cast_uchar(x, &t[2], NULL)) {
+            g_object_unref(base);
+            return -1;
+        }
+        x = t[2];
+    }
+    int bands = vips_image_get_bands(x);
+    if (bands == 3) {
+        if (vips_bandjoin_const1(x, &t[3], 255.0, NULL)) {
+            g_object_unref(base);
+            return -1;
+        }
+        x = t[3];
+    } else if (bands > 4) {
+        if (vips_extract_band(x, &t[3], 0, "n", 4, NULL)) {
+            g_object_unref(base);
+            return -1;
+        }
+        x = t[3];
+    } else if (bands != 4) {
+        vips_error("warm", "cannot make RGBA from %d bands", bands);
+        g_object_unref(base);
+        return -1;
+    }
+    // Drop the (now stale) ICC profile: the pixels are sRGB.
+    if (vips_copy(x, &t[4], NULL)) {
+        g_object_unref(base);
+        return -1;
+    }
+    vips_image_remove(t[4], VIPS_META_ICC_NAME);
+    *out = t[4];
+    g_object_ref(*out);
+    g_object_unref(base);
+    return 0;
+}
+
+int warm_autorot(VipsImage *in, int orientation, VipsImage **out) {
+    VipsImage *tagged = NULL;
+    if (vips_copy(in, &tagged, NULL))
+        return -1;
+    vips_image_set_int(tagged, VIPS_META_ORIENTATION,
+                       (orientation >= 1 && orientation <= 8) ? orientation : 1);
+    int result = vips_autorot(tagged, out, NULL);
+    g_object_unref(tagged);
+    return result;
+}
+
+int warm_materialize(VipsImage *in, VipsImage **out) {
+    *out = vips_image_copy_memory(in);
+    return *out ? 0 : -1;
+}
+
+int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, VipsImage **out) {
+    if (!vips_image_hasalpha(in))
+        return vips_resize(in, out, hscale, "vscale", vscale, "kernel", kernel, NULL);
+
+    VipsImage *base = vips_image_new();
+    VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 3);
+    VipsBandFormat format = vips_image_get_format(in);
+    if (vips_premultiply(in, &t[0], NULL) ||
+        vips_resize(t[0], &t[1], hscale, "vscale", vscale, "kernel", kernel, NULL) ||
+        vips_unpremultiply(t[1], &t[2], NULL) ||
+        vips_cast(t[2], out, format, NULL)) {
+        g_object_unref(base);
+        return -1;
+    }
+    g_object_unref(base);
+    return 0;
+}
+
+int warm_thumbnail_buffer(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out) {
+    VipsBlob *blob = vips_blob_copy(buf, len);
+    if (!blob)
+        return -1;
+    VipsSource *source = vips_source_new_from_blob(blob);
+    vips_area_unref(VIPS_AREA(blob));
+    if (!source)
+        return -1;
+    int result = vips_thumbnail_source(source, out, size,
+                                       "height", size,
+                                       "size", VIPS_SIZE_DOWN,
+                                       "no_rotate", TRUE,
+                                       "option_string", fail_on_error ? "fail_on=error" : "",
+                                       NULL);
+    g_object_unref(source);
+    return result;
+}
+
+int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+int warm_flatten(VipsImage *in, double r, double g, double b, VipsImage **out) {
+    double background[3] = { r, g, b };
+    VipsArrayDouble *array = vips_array_double_new(background, 3);
+    int result = vips_flatten(in, out, "background", array, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result;
+}
+
+int warm_cast(VipsImage *in, VipsBandFormat format, VipsImage **out) {
+    return vips_cast(in, out, format, NULL);
+}
+
+int warm_colourspace(VipsImage *in, VipsInterpretation interpretation, VipsImage **out) {
+    return vips_colourspace(in, out, interpretation, NULL);
+}
+
+int warm_copy_interpretation(VipsImage *in, VipsInterpretation interpretation, VipsImage **out) {
+    return vips_copy(in, out, "interpretation", interpretation, NULL);
+}
+
+int warm_icc_export(VipsImage *in, const char *profile, VipsImage **out) {
+    // vips_icc_export needs a PCS image; import with the sRGB fallback first.
+    VipsImage *lab = NULL;
+    if (vips_icc_import(in, &lab, "input_profile", "srgb", "embedded", TRUE, NULL))
+        return -1;
+    int result = vips_icc_export(lab, out, "output_profile", profile, NULL);
+    g_object_unref(lab);
+    return result;
+}
+
+int warm_copy_set_orientation(VipsImage *in, int orientation, VipsImage **out) {
+    if (vips_copy(in, out, NULL))
+        return -1;
+    vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);
+    return 0;
+}
+
+int warm_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *len) {
+    return vips_image_write_to_buffer(in, suffix, buf, len, NULL);
+}
+
+// --- libexif ---------------------------------------------------------------
+
+static ExifData *warm_exif_load(const void *data, size_t len) {
+    if (!data || len < 6)
+        return NULL;
+    ExifData *exif = exif_data_new();
+    if (!exif)
+        return NULL;
+    // Read what is there; do not let libexif "fix" (invent) mandatory tags.
+    exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+    exif_data_load_data(exif, (const unsigned char *) data, (unsigned int) len);
+    return exif;
+}
+
+int warm_exif_orientation(const void *data, size_t len) {
+    ExifData *exif = warm_exif_load(data, len);
+    if (!exif)
+        return 0;
+    int orientation = 0;
+    ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+    if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components >= 1 && entry->data &&
+        entry->size >= 2)
+        orientation = exif_get_short(entry->data, exif_data_get_byte_order(exif));
+    exif_data_unref(exif);
+    return orientation;
+}
+
+int warm_exif_entry_count(const void *data, size_t len) {
+    ExifData *exif = warm_exif_load(data, len);
+    if (!exif)
+        return 0;
+    int count = 0;
+    for (int i = 0; i < EXIF_IFD_COUNT; i++)
+        if (exif->ifd[i])
+            count += (int) exif->ifd[i]->count;
+    exif_data_unref(exif);
+    return count;
+}
+
+// --- GLib ------------------------------------------------------------------
+
+char *warm_sha256_hex(const void *data, size_t len) {
+    return g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *) data, len);
+}

@@ -1,0 +1,135 @@
+// CWarmVips: thin, typed, non-variadic wrappers over the libvips, libexif and
+// GLib calls that Swift cannot make directly (libvips' convenience API is C
+// variadic and NULL-terminated). No policy lives here: Swift decides what to
+// call and in which order; each function does one library call or one small,
+// fixed composition of them.
+//
+// Ownership: every `VipsImage **out` is a new reference owned by the caller
+// (release with warm_image_unref). Every `char *` and `void **buf` returned is
+// owned by the caller (release with warm_free). Return values of type int are
+// 0 on success and -1 on failure; the failure reason is then in the libvips
+// error buffer (warm_error_take).
+#ifndef CWARMVIPS_H
+#define CWARMVIPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vips/vips.h>
+
+// --- process set-up -------------------------------------------------------
+
+/// Initialise libvips once per process. `threads_per_image` sets libvips' own
+/// worker pool per pipeline (1: parallelism comes from many images at once);
+/// the operation cache is disabled so that memory follows the images in use.
+int warm_vips_init(const char *argv0, int threads_per_image);
+
+/// Takes (copies and clears) the libvips error buffer. Caller frees.
+char *warm_error_take(void);
+void warm_free(void *p);
+
+/// Bytes libvips currently holds in tracked allocations (pixel buffers), and
+/// the process-wide high-water mark of that figure.
+size_t warm_tracked_mem(void);
+size_t warm_tracked_mem_highwater(void);
+
+// --- images ----------------------------------------------------------------
+
+void warm_image_unref(VipsImage *image);
+
+/// Opens encoded bytes lazily: only the header is read. The bytes are copied
+/// into a reference-counted blob that the image owns, so the caller's buffer
+/// need not outlive the image. `fail_on_error` maps to the loaders'
+/// fail_on=error (truncated or corrupt data is an error, not a grey image).
+/// `sequential` asks for sequential access (streaming decode).
+VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_error, int sequential);
+
+/// A memory image made from a copy of raw pixels (tests and generated images).
+VipsImage *warm_image_new_from_pixels(const void *pixels, size_t len, int width, int height,
+                                      int bands, VipsBandFormat format,
+                                      VipsInterpretation interpretation);
+
+int warm_image_width(VipsImage *image);
+int warm_image_height(VipsImage *image);
+int warm_image_bands(VipsImage *image);
+VipsBandFormat warm_image_format(VipsImage *image);
+VipsInterpretation warm_image_interpretation(VipsImage *image);
+int warm_image_has_alpha(VipsImage *image);
+int warm_image_has_icc(VipsImage *image);
+int warm_image_n_pages(VipsImage *image);
+/// libvips' short name for an interpretation ("srgb", "cmyk", "b-w", "rgb16"...).
+/// Static string: do not free.
+const char *warm_interpretation_nick(VipsInterpretation interpretation);
+/// Sets *opaque to 1 when the image has no alpha band or its alpha is 255 everywhere.
+int warm_alpha_is_opaque(VipsImage *image, int *opaque);
+/// Size in bytes of the whole image as a bitmap (width * height * bands * sample size).
+size_t warm_image_sizeof(VipsImage *image);
+/// The loader libvips picked ("jpegload_source", ...); NULL if none. Caller frees.
+char *warm_image_loader(VipsImage *image);
+/// The raw EXIF block libvips found in the file, or NULL/0 when there is none.
+/// The pointer stays valid while the image lives.
+const void *warm_image_exif(VipsImage *image, size_t *len);
+/// Pixel memory of a materialised image (see warm_materialize); NULL otherwise.
+const void *warm_image_data(VipsImage *image, size_t *len);
+
+// --- operations ------------------------------------------------------------
+
+/// Colour-manage to 8-bit sRGB with an alpha band (RGBA, 4 bytes per pixel):
+/// embedded ICC profiles and CMYK are transformed, greyscale and 16-bit are
+/// converted, and an opaque alpha band is added when missing.
+int warm_to_srgba(VipsImage *in, VipsImage **out);
+
+/// Makes the image upright for the given EXIF orientation (1..8; anything else
+/// is treated as 1) and removes the orientation tag.
+int warm_autorot(VipsImage *in, int orientation, VipsImage **out);
+
+/// Renders the (lazy) pipeline into a new memory bitmap.
+int warm_materialize(VipsImage *in, VipsImage **out);
+
+/// Resamples with separate horizontal and vertical scales and a kernel,
+/// premultiplying alpha around the resample.
+int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, VipsImage **out);
+
+/// libvips thumbnail with shrink-on-load, fitting inside size x size and never
+/// upscaling. Orientation is left to the caller (no_rotate), so that all
+/// strategies share one orientation path.
+int warm_thumbnail_buffer(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out);
+
+/// Cuts out a rectangle.
+int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
+
+/// Flattens alpha onto an opaque background colour.
+int warm_flatten(VipsImage *in, double r, double g, double b, VipsImage **out);
+
+/// Casts to a band format (tests: 16-bit images).
+int warm_cast(VipsImage *in, VipsBandFormat format, VipsImage **out);
+
+/// Converts to another colour space (generated images: RGB16, GREY16).
+int warm_colourspace(VipsImage *in, VipsInterpretation interpretation, VipsImage **out);
+
+/// Sets the interpretation without touching pixel values.
+int warm_copy_interpretation(VipsImage *in, VipsInterpretation interpretation, VipsImage **out);
+
+/// Transforms to a named or file ICC profile ("cmyk", "srgb", a path) and
+/// attaches it (tests: CMYK JPEG, embedded profiles).
+int warm_icc_export(VipsImage *in, const char *profile, VipsImage **out);
+
+/// A copy of the image whose "orientation" metadata is set (saved as EXIF).
+int warm_copy_set_orientation(VipsImage *in, int orientation, VipsImage **out);
+
+/// Encodes with a format suffix and option string, e.g. ".jpg[Q=85,strip]".
+int warm_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *len);
+
+// --- libexif ---------------------------------------------------------------
+
+/// EXIF orientation from an EXIF block or a whole JPEG file; 0 when absent.
+/// Values outside 1..8 are returned as they are.
+int warm_exif_orientation(const void *data, size_t len);
+/// Number of EXIF entries found in an EXIF block or a whole JPEG file.
+int warm_exif_entry_count(const void *data, size_t len);
+
+// --- GLib ------------------------------------------------------------------
+
+/// Lower-case hex SHA-256 of the bytes. Caller frees.
+char *warm_sha256_hex(const void *data, size_t len);
+
+#endif

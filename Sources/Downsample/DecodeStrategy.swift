@@ -1,0 +1,42 @@
+/// The three ways of turning encoded bytes into a displayable bitmap that this
+/// project compares.
+public enum StrategyKind: String, Sendable, Codable, CaseIterable, Hashable {
+    /// Decode the whole image and keep the full bitmap (`UIImage(data:)`).
+    case naive
+    /// Decode the whole image, draw it into a target-size canvas, keep the
+    /// canvas (`UIGraphicsImageRenderer`).
+    case renderer
+    /// Shrink while decoding, never holding the full bitmap
+    /// (`CGImageSourceCreateThumbnailAtIndex`).
+    case thumbnail
+}
+
+/// One decode strategy: encoded source in, upright 8-bit sRGB RGBA bitmap out.
+/// Implementations are stateless values, safe to call from many tasks at once.
+public protocol DecodeStrategy: Sendable {
+    var kind: StrategyKind { get }
+    /// Decodes `source` for display at `target`. CPU-bound and synchronous:
+    /// call it from a task whose concurrency is bounded by the core count.
+    func decode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> DecodedImage
+}
+
+extension StrategyKind {
+    /// The strategy that implements this kind.
+    public var strategy: any DecodeStrategy {
+        switch self {
+        case .naive: return NaiveDecode()
+        case .renderer: return RendererResize()
+        case .thumbnail: return ThumbnailAtDecode()
+        }
+    }
+}
+
+extension Result where Failure == VipsFailure {
+    /// Unwraps a libvips result, turning its message into the source's corrupt-data error.
+    func orCorrupt(_ source: ImageSource) throws(DownsampleError) -> Success {
+        switch self {
+        case .success(let value): return value
+        case .failure(let failure): throw source.corrupt(failure.message)
+        }
+    }
+}

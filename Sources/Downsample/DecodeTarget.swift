@@ -1,0 +1,34 @@
+/// Width and height in pixels.
+public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// The size an image is shown at: its upright output's longest side, in pixels.
+/// `DecodeTarget(longestSide: 300)` makes a 4032x3024 photo 300x225; an image
+/// already smaller is never upscaled.
+public struct DecodeTarget: Sendable, Hashable, Codable {
+    public var longestSide: Int
+
+    public init(longestSide: Int) {
+        precondition(longestSide > 0, "the target size must be positive")
+        self.longestSide = longestSide
+    }
+
+    /// The upright output size for an image with this header.
+    public func outputSize(for header: ImageHeader) -> PixelSize {
+        let width = header.uprightWidth, height = header.uprightHeight
+        let longest = max(width, height)
+        guard longest > longestSide else { return PixelSize(width: width, height: height) }
+        let scale = Double(longestSide) / Double(longest)
+        func scaled(_ side: Int) -> Int {
+            side == longest ? longestSide : max(1, Int((Double(side) * scale).rounded()))
+        }
+        return PixelSize(width: scaled(width), height: scaled(height))
+    }
+}

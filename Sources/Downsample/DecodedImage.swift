@@ -1,0 +1,53 @@
+import Foundation
+
+/// A decoded, upright, 8-bit sRGB RGBA bitmap held in memory, as a memory cache
+/// would hold it. Its size is read from the bitmap libvips actually allocated.
+public struct DecodedImage: Sendable {
+    public let strategy: StrategyKind
+    let image: VipsImageHandle
+
+    init(strategy: StrategyKind, image: VipsImageHandle) {
+        self.strategy = strategy
+        self.image = image
+    }
+
+    public var width: Int { image.width }
+    public var height: Int { image.height }
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+    /// Always 4 (RGBA).
+    public var bands: Int { image.bands }
+    /// Bytes of the bitmap this image holds: width x height x 4.
+    public var retainedBytes: Int { image.bitmapBytes }
+
+    /// A copy of the RGBA pixels, row-major (4 bytes per pixel).
+    public func rgbaPixels() -> [UInt8] { image.pixelBytes ?? [] }
+
+    /// Encodes with all metadata stripped. JPEG has no alpha, so transparent
+    /// pixels are flattened onto white; WebP and PNG keep alpha unless opaque.
+    public func encoded(as format: OutputFormat, quality: Int = 82) throws(DownsampleError) -> Data {
+        let q = min(100, max(1, quality))
+        func fail(_ reason: String) -> DownsampleError { .encodeFailed(format: format.rawValue, reason: reason) }
+        let opaque: Bool
+        switch image.isOpaque() {
+        case .success(let value): opaque = value
+        case .failure(let failure): throw fail(failure.message)
+        }
+        var output = image
+        if opaque || format == .jpeg {
+            switch image.flattened() {
+            case .success(let flat): output = flat
+            case .failure(let failure): throw fail(failure.message)
+            }
+        }
+        let suffix: String
+        switch format {
+        case .jpeg: suffix = ".jpg[Q=\(q),strip,optimize_coding]"
+        case .webp: suffix = ".webp[Q=\(q),strip]"
+        case .png: suffix = ".png[strip,compression=6]"
+        }
+        switch output.encoded(suffix: suffix) {
+        case .success(let data): return data
+        case .failure(let failure): throw fail(failure.message)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// Why an image could not be read, decoded or encoded. Each case carries what a
+/// person needs to act on it; callers add which image (file, URL, product).
+public enum DownsampleError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Zero bytes.
+    case empty
+    /// The encoded input is larger than `DecodeLimits.maxEncodedBytes`.
+    case tooManyBytes(byteCount: Int, limit: Int)
+    /// The bytes are not a known image format; `looksLike` guesses what they are.
+    case notAnImage(looksLike: String?)
+    /// The header declares more pixels than `DecodeLimits.maxPixels`.
+    case tooManyPixels(format: ImageFormat, width: Int, height: Int, limit: Int)
+    /// The header could not be read (damaged or unsupported variant).
+    case unreadableHeader(format: ImageFormat, reason: String)
+    /// Decoding failed after the header was read: corrupt or truncated data.
+    case corrupt(format: ImageFormat, width: Int, height: Int, reason: String)
+    /// Encoding the output failed.
+    case encodeFailed(format: String, reason: String)
+    /// libvips could not be started.
+    case libraryUnavailable(reason: String)
+
+    public var description: String {
+        switch self {
+        case .empty:
+            return "the data is empty (0 bytes)"
+        case .tooManyBytes(let count, let limit):
+            return "the encoded image is \(count) bytes, over the \(limit)-byte limit (max encoded size)"
+        case .notAnImage(let guess):
+            return "the data is not an image" + (guess.map { " (it looks like \($0))" } ?? " (unknown signature)")
+        case .tooManyPixels(let format, let width, let height, let limit):
+            return "the \(format.rawValue) header declares \(width)x\(height) = \(width * height) pixels, over the \(limit)-pixel limit (max pixels)"
+        case .unreadableHeader(let format, let reason):
+            return "the \(format.rawValue) header cannot be read: \(reason)"
+        case .corrupt(let format, let width, let height, let reason):
+            return "the \(width)x\(height) \(format.rawValue) image is corrupt or truncated: \(reason)"
+        case .encodeFailed(let format, let reason):
+            return "encoding \(format) failed: \(reason)"
+        case .libraryUnavailable(let reason):
+            return "libvips could not be started: \(reason)"
+        }
+    }
+
+    /// A short, stable token for grouping failures ("too-many-pixels", ...).
+    public var reasonCode: String {
+        switch self {
+        case .empty: return "empty"
+        case .tooManyBytes: return "too-many-bytes"
+        case .notAnImage: return "not-an-image"
+        case .tooManyPixels: return "too-many-pixels"
+        case .unreadableHeader: return "unreadable-header"
+        case .corrupt: return "corrupt"
+        case .encodeFailed: return "encode-failed"
+        case .libraryUnavailable: return "library-unavailable"
+        }
+    }
+}

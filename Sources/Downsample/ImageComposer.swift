@@ -1,0 +1,129 @@
+import CWarmVips
+import Foundation
+
+/// How `ImageComposer` encodes an image it makes: the odd cases a real catalog
+/// holds (EXIF orientation, CMYK, 16-bit, progressive, embedded ICC).
+public struct CompositionEncoding: Sendable, Hashable {
+    public var format: ImageFormat
+    public var quality: Int
+    /// EXIF orientation tag to write (JPEG, PNG, WebP, TIFF), or nil for none.
+    public var orientationTag: Int?
+    /// Progressive (interlaced) JPEG / interlaced PNG.
+    public var progressive: Bool
+    /// Convert to CMYK with libvips' built-in profile (JPEG, TIFF).
+    public var cmyk: Bool
+    /// 16 bits per sample (PNG, TIFF).
+    public var sixteenBit: Bool
+    /// Embed this ICC profile ("srgb", or a path) with the pixels transformed to it.
+    public var iccProfile: String?
+
+    public init(format: ImageFormat, quality: Int = 85, orientationTag: Int? = nil, progressive: Bool = false,
+                cmyk: Bool = false, sixteenBit: Bool = false, iccProfile: String? = nil) {
+        self.format = format
+        self.quality = quality
+        self.orientationTag = orientationTag
+        self.progressive = progressive
+        self.cmyk = cmyk
+        self.sixteenBit = sixteenBit
+        self.iccProfile = iccProfile
+    }
+}
+
+/// Makes encoded images: synthetic ones from raw pixels (tests, generated
+/// catalogs) and resized crops of real photographs (the demo catalog).
+/// Costs one full bitmap of the output size while encoding.
+public enum ImageComposer {
+    /// Encodes raw 8-bit samples (`bands` 1: grey, 2: grey+alpha, 3: RGB, 4: RGBA).
+    public static func encode(pixels: [UInt8], width: Int, height: Int, bands: Int,
+                              as encoding: CompositionEncoding) throws(DownsampleError) -> Data {
+        try VipsRuntime.ensureStarted()
+        precondition(pixels.count == width * height * bands, "pixel buffer does not match \(width)x\(height)x\(bands)")
+        let interpretation = bands <= 2 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB
+        let image = try VipsImageHandle.fromPixels(pixels, width: width, height: height, bands: bands,
+                                                   interpretation: interpretation).orEncodeFailure(encoding)
+        return try encode(image, as: encoding)
+    }
+
+    /// A deterministic test pattern: a colour gradient with a solid red block in
+    /// the top-left corner (so orientation mistakes are visible) and seeded noise.
+    public static func pattern(width: Int, height: Int, seed: UInt64 = 1, alpha: Bool = false) -> [UInt8] {
+        let bands = alpha ? 4 : 3
+        var pixels = [UInt8](repeating: 0, count: width * height * bands)
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        for y in 0..<height {
+            for x in 0..<width {
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                let noise = UInt8(truncatingIfNeeded: state & 0x0F)
+                let i = (y * width + x) * bands
+                let corner = x < max(1, width / 4) && y < max(1, height / 4)
+                pixels[i] = corner ? 255 : UInt8(truncatingIfNeeded: x * 255 / max(1, width - 1)) &+ noise
+                pixels[i + 1] = corner ? 0 : UInt8(truncatingIfNeeded: y * 255 / max(1, height - 1)) &+ noise
+                pixels[i + 2] = corner ? 0 : UInt8(truncatingIfNeeded: ((x + y) * 127) / max(1, width + height)) &+ noise
+                if alpha { pixels[i + 3] = corner ? 255 : UInt8(truncatingIfNeeded: 64 + (x * 191) / max(1, width - 1)) }
+            }
+        }
+        return pixels
+    }
+
+    /// Resizes and centre-crops a real photograph to exactly `size` (upscaling
+    /// when it must), then encodes it. When `encoding.orientationTag` turns the
+    /// image a quarter, the stored pixels are rotated back so that the tagged
+    /// file still shows the photo upright, as a phone writes it.
+    public static func photo(_ data: Data, size: PixelSize, as encoding: CompositionEncoding) throws(DownsampleError) -> Data {
+        try VipsRuntime.ensureStarted()
+        let source = try ImageSource(data: data, limits: DecodeLimits(maxPixels: .max, maxEncodedBytes: .max))
+        let upright = try NaiveDecode.fullBitmap(source)
+        let scale = max(Double(size.width) / Double(upright.width), Double(size.height) / Double(upright.height))
+        let resized = try upright.resized(hscale: scale, vscale: scale, kernel: VIPS_KERNEL_LANCZOS3).orEncodeFailure(encoding)
+        let left = max(0, (resized.width - size.width) / 2), top = max(0, (resized.height - size.height) / 2)
+        let cropped = try resized.cropped(left: left, top: top, width: min(size.width, resized.width),
+                                          height: min(size.height, resized.height)).orEncodeFailure(encoding)
+        // Store the pixels so that applying the tag makes them upright again.
+        let inverse: [Int: Int] = [2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6]
+        var stored = cropped
+        if let tag = encoding.orientationTag, let undo = inverse[tag] {
+            stored = try cropped.autorotated(orientation: undo).orEncodeFailure(encoding)
+        }
+        return try encode(stored, as: encoding)
+    }
+
+    static func encode(_ image: VipsImageHandle, as encoding: CompositionEncoding) throws(DownsampleError) -> Data {
+        var image = image
+        if encoding.format == .jpeg || (encoding.cmyk && encoding.format == .tiff) {
+            if image.hasAlpha { image = try image.flattened().orEncodeFailure(encoding) }
+        }
+        if encoding.cmyk {
+            image = try image.iccExported(profile: "cmyk").orEncodeFailure(encoding)
+        } else if let profile = encoding.iccProfile {
+            image = try image.iccExported(profile: profile).orEncodeFailure(encoding)
+        }
+        if encoding.sixteenBit {
+            let wide: VipsInterpretation = image.bands <= 2 ? VIPS_INTERPRETATION_GREY16 : VIPS_INTERPRETATION_RGB16
+            image = try image.colourspace(wide).orEncodeFailure(encoding)
+        }
+        if let tag = encoding.orientationTag {
+            image = try image.withOrientationTag(tag).orEncodeFailure(encoding)
+        }
+        let q = encoding.quality
+        let suffix: String
+        switch encoding.format {
+        case .jpeg: suffix = ".jpg[Q=\(q)\(encoding.progressive ? ",interlace" : "")]"
+        case .png: suffix = ".png[compression=6\(encoding.progressive ? ",interlace" : "")]"
+        case .webp: suffix = ".webp[Q=\(q)]"
+        case .gif: suffix = ".gif"
+        case .tiff: suffix = ".tif[compression=deflate]"
+        case .heif: suffix = ".heic[Q=\(q)]"
+        }
+        return try image.encoded(suffix: suffix).orEncodeFailure(encoding)
+    }
+}
+
+extension Result where Failure == VipsFailure {
+    func orEncodeFailure(_ encoding: CompositionEncoding) throws(DownsampleError) -> Success {
+        switch self {
+        case .success(let value): return value
+        case .failure(let failure):
+            throw .encodeFailed(format: encoding.format.rawValue, reason: failure.message)
+        }
+    }
+}

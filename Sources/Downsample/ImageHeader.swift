@@ -1,0 +1,27 @@
+/// What an image's header says, read without decoding any pixel.
+public struct ImageHeader: Sendable, Hashable, Codable {
+    public var format: ImageFormat
+    /// Width and height as stored, before orientation is applied.
+    public var width: Int
+    public var height: Int
+    public var bands: Int
+    public var hasAlpha: Bool
+    public var isSixteenBit: Bool
+    /// libvips' name for the colour space: "srgb", "b-w", "cmyk", "rgb16", ...
+    public var colourSpace: String
+    public var hasICCProfile: Bool
+    /// Frames or pages in the file (animated GIF/WebP); only the first is decoded.
+    public var pageCount: Int
+    /// EXIF orientation as stored (0 when the file has none; may be out of range).
+    public var exifOrientation: Int
+
+    /// The orientation the decoders apply: 1...8, anything else counts as 1 (upright).
+    public var orientation: Int { (1...8).contains(exifOrientation) ? exifOrientation : 1 }
+
+    /// Pixel count as stored.
+    public var pixelCount: Int { width * height }
+
+    /// Orientations 5...8 turn the image a quarter, swapping width and height.
+    public var uprightWidth: Int { orientation >= 5 ? height : width }
+    public var uprightHeight: Int { orientation >= 5 ? width : height }
+}

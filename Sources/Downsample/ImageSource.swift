@@ -1,0 +1,51 @@
+import Foundation
+
+/// Encoded image bytes whose format was sniffed and whose header was read and
+/// checked against the limits. Making one decodes no pixels: it costs the
+/// header parse and a copy of the bytes (libvips holds its own copy while the
+/// header image lives; it is released before init returns).
+public struct ImageSource: Sendable {
+    public let data: Data
+    public let header: ImageHeader
+    public let limits: DecodeLimits
+
+    public var format: ImageFormat { header.format }
+
+    /// Sniffs, reads the header and applies the limits.
+    /// - Throws: `DownsampleError` naming the limit or the reason.
+    public init(data: Data, limits: DecodeLimits = .default) throws(DownsampleError) {
+        try VipsRuntime.ensureStarted()
+        guard !data.isEmpty else { throw .empty }
+        guard data.count <= limits.maxEncodedBytes else {
+            throw .tooManyBytes(byteCount: data.count, limit: limits.maxEncodedBytes)
+        }
+        guard let format = ImageFormat.sniff(data) else {
+            throw .notAnImage(looksLike: ImageFormat.describeNonImage(data))
+        }
+        let image: VipsImageHandle
+        switch VipsImageHandle.open(data) {
+        case .success(let opened): image = opened
+        case .failure(let failure): throw .unreadableHeader(format: format, reason: failure.message)
+        }
+        let exifOrientation = image.exifBlock.map(ExifReader.orientation(in:)) ?? 0
+        let header = ImageHeader(
+            format: format, width: image.width, height: image.height, bands: image.bands,
+            hasAlpha: image.hasAlpha, isSixteenBit: image.isSixteenBit,
+            colourSpace: image.interpretationName, hasICCProfile: image.hasICCProfile,
+            pageCount: max(1, image.pageCount), exifOrientation: exifOrientation)
+        guard header.width > 0, header.height > 0 else {
+            throw .unreadableHeader(format: format, reason: "declared size \(header.width)x\(header.height)")
+        }
+        guard header.pixelCount <= limits.maxPixels else {
+            throw .tooManyPixels(format: format, width: header.width, height: header.height, limit: limits.maxPixels)
+        }
+        self.data = data
+        self.header = header
+        self.limits = limits
+    }
+
+    /// Wraps a libvips failure that happened after the header was read.
+    func corrupt(_ reason: String) -> DownsampleError {
+        .corrupt(format: header.format, width: header.width, height: header.height, reason: reason)
+    }
+}

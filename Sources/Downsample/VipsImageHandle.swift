@@ -1,0 +1,150 @@
+import CWarmVips
+import Foundation
+
+/// Owns one libvips image reference: the only type in the project that holds a
+/// `VipsImage` pointer. The reference is released in `deinit`.
+///
+/// `@unchecked Sendable` is safe here: a libvips image is never mutated after
+/// the operation that made it returns (every method below builds a new image),
+/// GObject reference counting is atomic, and libvips operations may run on the
+/// same input image from several threads at once.
+final class VipsImageHandle: @unchecked Sendable {
+    private let pointer: UnsafeMutablePointer<VipsImage>
+
+    private init(_ pointer: UnsafeMutablePointer<VipsImage>) {
+        self.pointer = pointer
+    }
+
+    deinit { warm_image_unref(pointer) }
+
+    // MARK: Making images
+
+    /// Opens encoded bytes lazily: only the header is read now.
+    static func open(_ data: Data, failOnError: Bool = true, sequential: Bool = false) -> Result<VipsImageHandle, VipsFailure> {
+        let image = data.withUnsafeBytes { raw in
+            warm_image_new_from_buffer(raw.baseAddress, raw.count, failOnError ? 1 : 0, sequential ? 1 : 0)
+        }
+        guard let image else { return .failure(VipsFailure(VipsRuntime.takeError())) }
+        return .success(VipsImageHandle(image))
+    }
+
+    /// libvips thumbnail with shrink-on-load, fitting in size x size, never upscaling.
+    static func thumbnail(_ data: Data, size: Int, failOnError: Bool = true) -> Result<VipsImageHandle, VipsFailure> {
+        var out: UnsafeMutablePointer<VipsImage>?
+        let status = data.withUnsafeBytes { raw in
+            warm_thumbnail_buffer(raw.baseAddress, raw.count, Int32(clamping: size), failOnError ? 1 : 0, &out)
+        }
+        return wrap(status, out)
+    }
+
+    /// A memory image from raw 8- or 16-bit samples (generated and test images).
+    static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int,
+                           sixteenBit: Bool = false, interpretation: VipsInterpretation) -> Result<VipsImageHandle, VipsFailure> {
+        let image = pixels.withUnsafeBytes { raw in
+            warm_image_new_from_pixels(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands),
+                                       sixteenBit ? VIPS_FORMAT_USHORT : VIPS_FORMAT_UCHAR, interpretation)
+        }
+        guard let image else { return .failure(VipsFailure(VipsRuntime.takeError())) }
+        return .success(VipsImageHandle(image))
+    }
+
+    private static func wrap(_ status: Int32, _ out: UnsafeMutablePointer<VipsImage>?) -> Result<VipsImageHandle, VipsFailure> {
+        guard status == 0, let out else { return .failure(VipsFailure(VipsRuntime.takeError())) }
+        return .success(VipsImageHandle(out))
+    }
+
+    private func apply(_ body: (UnsafeMutablePointer<VipsImage>, inout UnsafeMutablePointer<VipsImage>?) -> Int32) -> Result<VipsImageHandle, VipsFailure> {
+        var out: UnsafeMutablePointer<VipsImage>?
+        let status = body(pointer, &out)
+        return Self.wrap(status, out)
+    }
+
+    // MARK: Header
+
+    var width: Int { Int(warm_image_width(pointer)) }
+    var height: Int { Int(warm_image_height(pointer)) }
+    var bands: Int { Int(warm_image_bands(pointer)) }
+    var hasAlpha: Bool { warm_image_has_alpha(pointer) != 0 }
+    var hasICCProfile: Bool { warm_image_has_icc(pointer) != 0 }
+    var pageCount: Int { Int(warm_image_n_pages(pointer)) }
+    var isSixteenBit: Bool { warm_image_format(pointer) == VIPS_FORMAT_USHORT }
+    var interpretationName: String { String(cString: warm_interpretation_nick(warm_image_interpretation(pointer))) }
+    /// Bytes of the whole image as a bitmap: width x height x bands x sample size.
+    var bitmapBytes: Int { Int(warm_image_sizeof(pointer)) }
+
+    var loaderName: String? {
+        guard let raw = warm_image_loader(pointer) else { return nil }
+        defer { warm_free(raw) }
+        return String(cString: raw)
+    }
+
+    /// The raw EXIF block, if the file has one.
+    var exifBlock: Data? {
+        var length = 0
+        guard let bytes = warm_image_exif(pointer, &length), length > 0 else { return nil }
+        return Data(bytes: bytes, count: length)
+    }
+
+    /// A copy of the pixels of a materialised image (row-major, interleaved).
+    var pixelBytes: [UInt8]? {
+        var length = 0
+        guard let bytes = warm_image_data(pointer, &length), length > 0 else { return nil }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: length))
+    }
+
+    /// True when there is no alpha band or the alpha is fully opaque (reads pixels).
+    func isOpaque() -> Result<Bool, VipsFailure> {
+        var opaque: Int32 = 1
+        guard warm_alpha_is_opaque(pointer, &opaque) == 0 else { return .failure(VipsFailure(VipsRuntime.takeError())) }
+        return .success(opaque != 0)
+    }
+
+    // MARK: Operations (each returns a new image)
+
+    func toSRGBA() -> Result<VipsImageHandle, VipsFailure> { apply { warm_to_srgba($0, &$1) } }
+    func autorotated(orientation: Int) -> Result<VipsImageHandle, VipsFailure> {
+        apply { warm_autorot($0, Int32(clamping: orientation), &$1) }
+    }
+    func materialized() -> Result<VipsImageHandle, VipsFailure> { apply { warm_materialize($0, &$1) } }
+    func resized(hscale: Double, vscale: Double, kernel: VipsKernel) -> Result<VipsImageHandle, VipsFailure> {
+        apply { warm_resize($0, hscale, vscale, kernel, &$1) }
+    }
+    func cropped(left: Int, top: Int, width: Int, height: Int) -> Result<VipsImageHandle, VipsFailure> {
+        apply { warm_crop($0, Int32(left), Int32(top), Int32(width), Int32(height), &$1) }
+    }
+    func flattened(red: Double = 255, green: Double = 255, blue: Double = 255) -> Result<VipsImageHandle, VipsFailure> {
+        apply { warm_flatten($0, red, green, blue, &$1) }
+    }
+    func cast(sixteenBit: Bool) -> Result<VipsImageHandle, VipsFailure> {
+        apply { warm_cast($0, sixteenBit ? VIPS_FORMAT_USHORT : VIPS_FORMAT_UCHAR, &$1) }
+    }
+    func colourspace(_ interpretation: VipsInterpretation) -> Result<VipsImageHandle, VipsFailure> {
+        apply { warm_colourspace($0, interpretation, &$1) }
+    }
+    func withInterpretation(_ interpretation: VipsInterpretation) -> Result<VipsImageHandle, VipsFailure> {
+        apply { warm_copy_interpretation($0, interpretation, &$1) }
+    }
+    func iccExported(profile: String) -> Result<VipsImageHandle, VipsFailure> {
+        apply { warm_icc_export($0, profile, &$1) }
+    }
+    func withOrientationTag(_ orientation: Int) -> Result<VipsImageHandle, VipsFailure> {
+        apply { warm_copy_set_orientation($0, Int32(clamping: orientation), &$1) }
+    }
+
+    /// Encodes with a libvips suffix and options, e.g. ".jpg[Q=85,strip]".
+    func encoded(suffix: String) -> Result<Data, VipsFailure> {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard warm_write_to_buffer(pointer, suffix, &buffer, &length) == 0, let buffer else {
+            return .failure(VipsFailure(VipsRuntime.takeError()))
+        }
+        defer { warm_free(buffer) }
+        return .success(Data(bytes: buffer, count: length))
+    }
+}
+
+/// A libvips failure: the message from its error buffer.
+struct VipsFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

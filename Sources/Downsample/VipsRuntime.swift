@@ -1,0 +1,42 @@
+import CWarmVips
+import Foundation
+
+/// Process-wide libvips set-up: initialised once, on first use, from any thread.
+///
+/// libvips' own worker pool is set to one thread per image pipeline, so that
+/// parallelism comes from decoding many images at once (one task per image),
+/// not from splitting one small image across threads. The operation cache is
+/// off: a batch job decodes each image once, and a cache would only hold memory.
+public enum VipsRuntime {
+    /// Swift runs a static's initialiser exactly once, thread-safely.
+    private static let started: Result<Void, DownsampleError> = {
+        if warm_vips_init("warm", 1) != 0 {
+            return .failure(.libraryUnavailable(reason: takeError()))
+        }
+        return .success(())
+    }()
+
+    public static func ensureStarted() throws(DownsampleError) {
+        try started.get()
+    }
+
+    /// The libvips error buffer as one line, cleared afterwards. The buffer is
+    /// process-wide, so under concurrency it can hold another image's message
+    /// too; callers always add which image they were working on.
+    static func takeError(or fallback: String = "unknown libvips error") -> String {
+        guard let raw = warm_error_take() else { return fallback }
+        defer { warm_free(raw) }
+        var unique: [String] = []
+        for line in String(cString: raw).split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if !trimmed.isEmpty && !unique.contains(trimmed) { unique.append(trimmed) }
+        }
+        return unique.isEmpty ? fallback : unique.joined(separator: "; ")
+    }
+
+    /// Bytes of pixel memory libvips holds right now (its tracked allocations).
+    public static var trackedBytes: Int { Int(warm_tracked_mem()) }
+
+    /// High-water mark of `trackedBytes` since the process started.
+    public static var trackedBytesHighWater: Int { Int(warm_tracked_mem_highwater()) }
+}
