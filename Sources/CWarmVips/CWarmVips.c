@@ -6,9 +6,16 @@
 
 // --- process set-up -------------------------------------------------------
 
+static void warm_drop_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void) domain; (void) level; (void) message; (void) data;
+}
+
 int warm_vips_init(const char *argv0, int threads_per_image) {
     if (VIPS_INIT(argv0 ? argv0 : "warm"))
         return -1;
+    if (!g_getenv("WARM_VIPS_WARNINGS"))
+        g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
+                          warm_drop_log, NULL);
     if (threads_per_image > 0)
         vips_concurrency_set(threads_per_image);
     // The operation cache would keep decoded images alive after use; a batch
@@ -278,6 +285,16 @@ int warm_copy_set_orientation(VipsImage *in, int orientation, VipsImage **out) {
     if (vips_copy(in, out, NULL))
         return -1;
     vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);
+    return 0;
+}
+
+int warm_strip_metadata(VipsImage *in, VipsImage **out) {
+    if (vips_copy(in, out, NULL))
+        return -1;
+    gchar **fields = vips_image_get_fields(*out);
+    for (int i = 0; fields && fields[i]; i++)
+        vips_image_remove(*out, fields[i]);
+    g_strfreev(fields);
     return 0;
 }
 

@@ -32,9 +32,13 @@ public struct DecodedImage: Sendable {
         case .success(let value): opaque = value
         case .failure(let failure): throw fail(failure.message)
         }
-        var output = image
+        var output: VipsImageHandle
+        switch image.strippedOfMetadata() {
+        case .success(let stripped): output = stripped
+        case .failure(let failure): throw fail(failure.message)
+        }
         if opaque || format == .jpeg {
-            switch image.flattened() {
+            switch output.flattened() {
             case .success(let flat): output = flat
             case .failure(let failure): throw fail(failure.message)
             }
@@ -46,7 +50,7 @@ public struct DecodedImage: Sendable {
         case .png: suffix = ".png[strip,compression=6]"
         }
         switch output.encoded(suffix: suffix) {
-        case .success(let data): return data
+        case .success(let data): return format == .webp ? WebPChunkStripper.strip(data) : data
         case .failure(let failure): throw fail(failure.message)
         }
     }

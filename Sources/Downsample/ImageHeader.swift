@@ -12,6 +12,8 @@ public struct ImageHeader: Sendable, Hashable, Codable {
     public var hasICCProfile: Bool
     /// Frames or pages in the file (animated GIF/WebP); only the first is decoded.
     public var pageCount: Int
+    /// Whether the file carries an EXIF block at all.
+    public var hasExif: Bool
     /// EXIF orientation as stored (0 when the file has none; may be out of range).
     public var exifOrientation: Int
 

@@ -27,12 +27,13 @@ public struct ImageSource: Sendable {
         case .success(let opened): image = opened
         case .failure(let failure): throw .unreadableHeader(format: format, reason: failure.message)
         }
-        let exifOrientation = image.exifBlock.map(ExifReader.orientation(in:)) ?? 0
+        let exif = image.exifBlock
+        let exifOrientation = exif.map(ExifReader.orientation(in:)) ?? 0
         let header = ImageHeader(
             format: format, width: image.width, height: image.height, bands: image.bands,
             hasAlpha: image.hasAlpha, isSixteenBit: image.isSixteenBit,
             colourSpace: image.interpretationName, hasICCProfile: image.hasICCProfile,
-            pageCount: max(1, image.pageCount), exifOrientation: exifOrientation)
+            pageCount: max(1, image.pageCount), hasExif: exif != nil, exifOrientation: exifOrientation)
         guard header.width > 0, header.height > 0 else {
             throw .unreadableHeader(format: format, reason: "declared size \(header.width)x\(header.height)")
         }

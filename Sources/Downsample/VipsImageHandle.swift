@@ -112,6 +112,7 @@ final class VipsImageHandle: @unchecked Sendable {
     func cropped(left: Int, top: Int, width: Int, height: Int) -> Result<VipsImageHandle, VipsFailure> {
         apply { warm_crop($0, Int32(left), Int32(top), Int32(width), Int32(height), &$1) }
     }
+    func strippedOfMetadata() -> Result<VipsImageHandle, VipsFailure> { apply { warm_strip_metadata($0, &$1) } }
     func flattened(red: Double = 255, green: Double = 255, blue: Double = 255) -> Result<VipsImageHandle, VipsFailure> {
         apply { warm_flatten($0, red, green, blue, &$1) }
     }

@@ -21,6 +21,9 @@
 /// Initialise libvips once per process. `threads_per_image` sets libvips' own
 /// worker pool per pipeline (1: parallelism comes from many images at once);
 /// the operation cache is disabled so that memory follows the images in use.
+/// libvips' warnings (per-tile decode complaints) are dropped: every failure
+/// that matters reaches the caller through the error buffer. Set
+/// WARM_VIPS_WARNINGS=1 to see them on stderr.
 int warm_vips_init(const char *argv0, int threads_per_image);
 
 /// Takes (copies and clears) the libvips error buffer. Caller frees.
@@ -115,6 +118,10 @@ int warm_icc_export(VipsImage *in, const char *profile, VipsImage **out);
 
 /// A copy of the image whose "orientation" metadata is set (saved as EXIF).
 int warm_copy_set_orientation(VipsImage *in, int orientation, VipsImage **out);
+
+/// A copy with every metadata field removed (EXIF, XMP, IPTC, ICC,
+/// orientation...), so nothing but pixels reaches an output file.
+int warm_strip_metadata(VipsImage *in, VipsImage **out);
 
 /// Encodes with a format suffix and option string, e.g. ".jpg[Q=85,strip]".
 int warm_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *len);

@@ -1,0 +1,179 @@
+import Downsample
+import Foundation
+
+/// Thumbnails files from disk with thumbnail-at-decode, on all cores: the
+/// engine behind `warm thumbnail`. One bad file yields an error naming it; the
+/// others still get done. Memory: about one input file plus one thumbnail per
+/// task in flight.
+public struct FileThumbnailer: Sendable {
+    public struct Configuration: Sendable {
+        public var target: DecodeTarget
+        public var outputDirectory: URL
+        public var format: OutputFormat
+        public var quality: Int
+        /// Files decoded at once (default: the number of cores).
+        public var concurrency: Int
+        public var limits: DecodeLimits
+
+        public init(target: DecodeTarget, outputDirectory: URL, format: OutputFormat = .jpeg, quality: Int = 82,
+                    concurrency: Int = ProcessInfo.processInfo.activeProcessorCount, limits: DecodeLimits = .default) {
+            self.target = target
+            self.outputDirectory = outputDirectory
+            self.format = format
+            self.quality = quality
+            self.concurrency = max(1, concurrency)
+            self.limits = limits
+        }
+    }
+
+    /// What happened to one input file.
+    public struct Outcome: Sendable {
+        public var input: String
+        public var result: Result<Written, FileThumbnailError>
+    }
+
+    /// A thumbnail written to disk.
+    public struct Written: Sendable {
+        public var output: String
+        public var size: PixelSize
+        public var outputBytes: Int
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Expands directories (recursively, regular files only, sorted) and keeps
+    /// files as given. A path that does not exist is an error outcome later.
+    public static func expandInputs(_ paths: [String]) -> [String] {
+        let fileManager = FileManager.default
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            let root = URL(fileURLWithPath: path)
+            let found = fileManager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                                               options: [.skipsHiddenFiles])
+            var inDirectory: [String] = []
+            while let url = found?.nextObject() as? URL {
+                if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                    inDirectory.append(url.path)
+                }
+            }
+            files += inDirectory.sorted()
+        }
+        return files
+    }
+
+    /// Output path for an input: `<out>/<input base name>.<ext>`.
+    public func outputPath(for input: String) -> String {
+        let base = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        return configuration.outputDirectory.appendingPathComponent(base + "." + configuration.format.fileExtension).path
+    }
+
+    /// Thumbnails every input, `configuration.concurrency` at a time, calling
+    /// `report` as each finishes (in completion order). Returns all outcomes in
+    /// input order.
+    public func run(_ inputs: [String], report: @Sendable (Outcome) -> Void = { _ in }) async -> [Outcome] {
+        do {
+            try FileManager.default.createDirectory(at: configuration.outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            let failure = FileThumbnailError.cannotCreateOutputDirectory(path: configuration.outputDirectory.path,
+                                                                         reason: error.localizedDescription)
+            let outcomes = inputs.map { Outcome(input: $0, result: .failure(failure)) }
+            outcomes.forEach(report)
+            return outcomes
+        }
+        // Two inputs with one base name would overwrite each other's output.
+        var firstInputForOutput: [String: String] = [:]
+        var collisions: [Int: FileThumbnailError] = [:]
+        for (index, input) in inputs.enumerated() {
+            let output = outputPath(for: input)
+            if let first = firstInputForOutput[output] {
+                collisions[index] = .sameOutputAsAnotherInput(path: input, other: first, output: output)
+            } else {
+                firstInputForOutput[output] = input
+            }
+        }
+
+        var outcomes = [Outcome?](repeating: nil, count: inputs.count)
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+            var next = 0
+            func addNext() {
+                guard next < inputs.count else { return }
+                let index = next, input = inputs[index]
+                next += 1
+                let collision = collisions[index]
+                group.addTask {
+                    if let collision { return (index, Outcome(input: input, result: .failure(collision))) }
+                    return (index, Outcome(input: input, result: self.thumbnail(input)))
+                }
+            }
+            for _ in 0..<configuration.concurrency { addNext() }
+            while let (index, outcome) = await group.next() {
+                outcomes[index] = outcome
+                report(outcome)
+                addNext()
+            }
+        }
+        return outcomes.compactMap { $0 }
+    }
+
+    /// Reads, decodes at size and writes one file (atomically: temp, then rename).
+    public func thumbnail(_ input: String) -> Result<Written, FileThumbnailError> {
+        let url = URL(fileURLWithPath: input)
+        let data: Data
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: input)
+            if let bytes = attributes[.size] as? Int, bytes > configuration.limits.maxEncodedBytes {
+                return .failure(.decode(path: input, .tooManyBytes(byteCount: bytes, limit: configuration.limits.maxEncodedBytes)))
+            }
+            data = try Data(contentsOf: url)
+        } catch {
+            return .failure(.unreadable(path: input, reason: error.localizedDescription))
+        }
+        let encoded: Data
+        let size: PixelSize
+        do {
+            let source = try ImageSource(data: data, limits: configuration.limits)
+            let image = try ThumbnailAtDecode().decode(source, target: configuration.target)
+            size = image.size
+            encoded = try image.encoded(as: configuration.format, quality: configuration.quality)
+        } catch {
+            return .failure(.decode(path: input, error))
+        }
+        let output = outputPath(for: input)
+        do {
+            try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            return .failure(.unwritable(path: output, reason: error.localizedDescription))
+        }
+        return .success(Written(output: output, size: size, outputBytes: encoded.count))
+    }
+}
+
+/// Why one file could not be thumbnailed; each case names the file.
+public enum FileThumbnailError: Error, Sendable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case decode(path: String, DownsampleError)
+    case unwritable(path: String, reason: String)
+    case sameOutputAsAnotherInput(path: String, other: String, output: String)
+    case cannotCreateOutputDirectory(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): return "\(path): cannot be read: \(reason)"
+        case .decode(let path, let error): return "\(path): \(error)"
+        case .unwritable(let path, let reason): return "\(path): cannot be written: \(reason)"
+        case .sameOutputAsAnotherInput(let path, let other, let output):
+            return "\(path): skipped, its output \(output) is already the output of \(other)"
+        case .cannotCreateOutputDirectory(let path, let reason):
+            return "\(path): the output directory cannot be created: \(reason)"
+        }
+    }
+}

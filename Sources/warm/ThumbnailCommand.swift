@@ -1,0 +1,61 @@
+import ArgumentParser
+import Downsample
+import Foundation
+import Pipeline
+
+struct ThumbnailCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
+        abstract: "Thumbnail image files with shrink-on-decode, on all cores, metadata stripped.",
+        discussion: "Writes OUT/<input base name>.<format>. A file that fails is reported by name and the rest go on; the exit status is then 2.")
+
+    @Argument(help: "Image files or directories (searched recursively). The format is read from the bytes, not the name.")
+    var inputs: [String]
+
+    @Option(help: "Longest side of the upright output, in pixels (never upscaled).")
+    var size: Int = 300
+
+    @Option(help: "Output directory (created if missing).")
+    var out: String
+
+    @Option(help: "Output format: jpeg, webp or png.")
+    var format: OutputFormat = .jpeg
+
+    @Option(help: "Encoder quality, 1-100.")
+    var quality: Int = 82
+
+    @Option(help: "Files decoded at once (default: the number of cores).")
+    var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Refuse images whose header declares more pixels than this.")
+    var maxPixels: Int = DecodeLimits.default.maxPixels
+
+    func validate() throws {
+        guard size > 0 else { throw ValidationError("--size must be a positive number of pixels.") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
+        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1.") }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive.") }
+    }
+
+    func run() async throws {
+        let files = FileThumbnailer.expandInputs(inputs)
+        guard !files.isEmpty else { throw ValidationError("No input files found in \(inputs.joined(separator: ", ")).") }
+        let thumbnailer = FileThumbnailer(configuration: .init(
+            target: DecodeTarget(longestSide: size), outputDirectory: URL(fileURLWithPath: out), format: format,
+            quality: quality, concurrency: concurrency,
+            limits: DecodeLimits(maxPixels: maxPixels)))
+        let started = ContinuousClock.now
+        let outcomes = await thumbnailer.run(files) { outcome in
+            switch outcome.result {
+            case .success(let written): print("\(outcome.input) -> \(written.output) (\(written.size), \(written.outputBytes) bytes)")
+            case .failure(let error): Console.error("error: \(error)")
+            }
+        }
+        let failed = outcomes.filter { if case .failure = $0.result { return true } else { return false } }.count
+        let elapsed = ContinuousClock.now - started
+        print("\(outcomes.count - failed) of \(outcomes.count) thumbnails written to \(out) in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))); \(failed) failed.")
+        if failed > 0 { throw ExitStatus.someFailed }
+    }
+}
+
+extension OutputFormat: ExpressibleByArgument {}

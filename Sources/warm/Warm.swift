@@ -1,0 +1,12 @@
+import ArgumentParser
+
+@main
+struct Warm: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "warm",
+        abstract: "Warm an image cache with downsampled thumbnails, and measure what downsampling saves.",
+        discussion: """
+            Exit status: \(ExitStatus.documentation)
+            """,
+        subcommands: [ThumbnailCommand.self, InspectCommand.self])
+}

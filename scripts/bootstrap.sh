@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks to build, test and demo warm:
+# libvips and libexif (with headers), SQLite headers for the cache manifest, and
+# Debian's mate-backgrounds, whose real photographs feed the demo catalog.
+# Swift itself (6.x) is expected on PATH. Safe to run again: it installs only
+# what is missing.
+set -euo pipefail
+
+packages=(libvips-dev libexif-dev libsqlite3-dev pkg-config mate-backgrounds)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "bootstrap: installing ${missing[*]}" >&2
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+fi
+
+command -v swift >/dev/null || { echo "bootstrap: swift 6 is not on PATH (see swift.org/install)" >&2; exit 1; }
+pkg-config --exists vips libexif || { echo "bootstrap: pkg-config cannot find vips/libexif" >&2; exit 1; }
