@@ -8,5 +8,8 @@ struct Warm: AsyncParsableCommand {
         discussion: """
             Exit status: \(ExitStatus.documentation)
             """,
-        subcommands: [ThumbnailCommand.self, InspectCommand.self])
+        subcommands: [
+            DemoCommand.self, RunCommand.self, ServeCommand.self, CacheCommand.self,
+            ThumbnailCommand.self, InspectCommand.self,
+        ])
 }

@@ -1,0 +1,43 @@
+import Cache
+import Downsample
+import Fetch
+
+/// Why one thumbnail could not be warmed; names the URL and its products.
+public enum ImageFailure: Error, Sendable, CustomStringConvertible {
+    case fetch(url: String, productIds: [Int], FetchError)
+    case decode(url: String, productIds: [Int], DownsampleError)
+    case cache(url: String, productIds: [Int], CacheError)
+
+    public var url: String {
+        switch self {
+        case .fetch(let url, _, _), .decode(let url, _, _), .cache(let url, _, _): return url
+        }
+    }
+
+    /// A short, stable reason for grouping ("http-404", "not-an-image", ...).
+    public var reasonCode: String {
+        switch self {
+        case .fetch(_, _, let error): return error.reasonCode
+        case .decode(_, _, let error): return error.reasonCode
+        case .cache(_, _, let error): return error.reasonCode
+        }
+    }
+
+    /// The sentence stored in the manifest's lastError.
+    public var reason: String {
+        switch self {
+        case .fetch(_, _, let error): return "\(error)"
+        case .decode(_, _, let error): return "\(error)"
+        case .cache(_, _, let error): return "\(error)"
+        }
+    }
+
+    public var description: String {
+        let products: [Int]
+        switch self {
+        case .fetch(_, let ids, _), .decode(_, let ids, _), .cache(_, let ids, _): products = ids
+        }
+        let named = products.prefix(5).map(String.init).joined(separator: ", ") + (products.count > 5 ? ", ..." : "")
+        return "\(url) (product \(named)): \(reason)"
+    }
+}

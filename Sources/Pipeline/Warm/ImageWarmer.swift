@@ -1,0 +1,120 @@
+import Cache
+import Downsample
+import Fetch
+import Foundation
+
+/// Warms one distinct thumbnail URL: skips it while fresh, revalidates it with
+/// a conditional request when stale (a 304 costs no download and no decode),
+/// otherwise downloads, decodes at each size with thumbnail-at-decode and
+/// stores every variant atomically. Holds one source image and its thumbnails
+/// in memory while it works.
+struct ImageWarmer: Sendable {
+    let configuration: WarmConfiguration
+    let cache: DiskCache
+    let fetcher: any Fetching
+    let decodeSlots: AsyncSemaphore
+    /// Called for images selected by `configuration.compare`, with their bytes.
+    let measure: (@Sendable (Data, ImageJob) async -> Void)?
+
+    var variants: [CacheVariant] {
+        configuration.sizes.map { CacheVariant(longestSide: $0, format: configuration.format.fileExtension) }
+    }
+
+    /// Warms `job`. Throws only `CacheError.diskFull`, which stops the run.
+    func warm(_ job: ImageJob) async throws(CacheError) -> ImageOutcome {
+        let now = Date().timeIntervalSince1970
+        let measuring = measure != nil && configuration.compare.includes(job.canonicalURL)
+        let existing: [String: CacheEntry]
+        do {
+            existing = Dictionary(try cache.entries(forURL: job.canonicalURL).map { ($0.variant.name, $0) },
+                                  uniquingKeysWith: { first, _ in first })
+        } catch {
+            return try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job)
+        }
+        let cached = variants.compactMap { existing[$0.name] }.filter(\.fileIsPresent)
+        let complete = cached.count == variants.count && !measuring
+        if complete && cached.allSatisfy({ $0.isFresh(now: now) }) {
+            return .fresh
+        }
+        // Revalidate only when every variant is there; a missing one needs the bytes.
+        let validators = complete ? cached.first.map { Validators(etag: $0.etag, lastModified: $0.lastModified) } : nil
+
+        let outcome: FetchOutcome
+        do {
+            guard let url = URL(string: job.fetchURL) else { throw FetchError.invalidURL(job.fetchURL) }
+            outcome = try await fetcher.get(url, validators: validators)
+        } catch {
+            return try fail(.fetch(url: job.fetchURL, productIds: job.productIds, error), job)
+        }
+        guard case .fetched(let resource) = outcome else {
+            do {
+                try cache.markRevalidated(url: job.canonicalURL)
+            } catch {
+                return try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job)
+            }
+            return .notModified
+        }
+
+        // Decode every variant under a decode slot (CPU-bound: bounded by the core count).
+        let started = ContinuousClock.now
+        let decoded: Result<(ImageHeader, [(CacheVariant, Data, PixelSize)]), DownsampleError> = await decodeSlots.withPermit {
+            do throws(DownsampleError) {
+                let source = try ImageSource(data: resource.body, limits: configuration.limits)
+                var outputs: [(CacheVariant, Data, PixelSize)] = []
+                for variant in variants {
+                    let image = try ThumbnailAtDecode().decode(source, target: DecodeTarget(longestSide: variant.longestSide))
+                    outputs.append((variant, try image.encoded(as: configuration.format, quality: configuration.quality), image.size))
+                }
+                return .success((source.header, outputs))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let decodeSeconds = (ContinuousClock.now - started).seconds
+        let header: ImageHeader, outputs: [(CacheVariant, Data, PixelSize)]
+        switch decoded {
+        case .success(let value): (header, outputs) = value
+        case .failure(let error): return try fail(.decode(url: job.fetchURL, productIds: job.productIds, error), job)
+        }
+
+        var written = 0
+        for (variant, data, size) in outputs {
+            let metadata = CacheMetadata(
+                etag: resource.etag, lastModified: resource.lastModified, sourceBytes: resource.body.count,
+                sourceFormat: header.format.rawValue, sourceWidth: header.width, sourceHeight: header.height,
+                outputWidth: size.width, outputHeight: size.height, fetchedAt: Date().timeIntervalSince1970)
+            do {
+                try cache.store(url: job.canonicalURL, productIds: job.productIds, variant: variant, data: data, metadata: metadata)
+                written += data.count
+            } catch {
+                return try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job)
+            }
+        }
+        if measuring, let measure {
+            await measure(resource.body, job)
+        }
+        return .written(sourceBytes: resource.body.count, variants: outputs.count, outputBytes: written,
+                        decodeSeconds: decodeSeconds, measured: measuring)
+    }
+
+    /// Records the failure on every variant (keeping any earlier good file) and
+    /// reports it; a full disk is rethrown to stop the run.
+    private func fail(_ failure: ImageFailure, _ job: ImageJob) throws(CacheError) -> ImageOutcome {
+        if case .cache(_, _, let error) = failure, case .diskFull = error { throw error }
+        for variant in variants {
+            do {
+                try cache.recordFailure(url: job.canonicalURL, productIds: job.productIds, variant: variant, reason: failure.reason)
+            } catch {
+                if case .diskFull = error { throw error }
+            }
+        }
+        return .failed(failure)
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Writes a run's summary in the Prometheus text exposition format, for
+/// node_exporter's textfile collector (cron jobs are watched that way).
+/// Written by hand rather than with swift-prometheus: the file is a handful
+/// of gauges written once at exit, and that package would add a registry and
+/// more dependencies to build for nothing else. Written atomically (temp file,
+/// rename), as the collector may read at any time.
+public enum PrometheusTextfile {
+    public static func render(_ summary: WarmSummary) -> String {
+        var lines: [String] = []
+        func gauge(_ name: String, _ help: String, _ samples: [(labels: String, value: Double)]) {
+            lines.append("# HELP warm_\(name) \(help)")
+            lines.append("# TYPE warm_\(name) gauge")
+            for sample in samples {
+                let value = sample.value == sample.value.rounded() ? String(Int(sample.value)) : String(sample.value)
+                lines.append("warm_\(name)\(sample.labels) \(value)")
+            }
+        }
+        func one(_ value: Int) -> [(labels: String, value: Double)] { [("", Double(value))] }
+        gauge("last_run_timestamp_seconds", "When the last run finished (Unix time).", [("", summary.finishedAt.timeIntervalSince1970.rounded())])
+        gauge("last_run_duration_seconds", "Wall time of the last run.", [("", (summary.durationSeconds * 1000).rounded() / 1000)])
+        gauge("last_run_success", "1 when the last run did everything it was asked, 0 otherwise.", one(summary.succeeded ? 1 : 0))
+        gauge("pages_fetched", "Product list pages fetched.", one(summary.pagesFetched))
+        gauge("pages_failed", "Product list pages that failed after retries.", one(summary.pagesFailed))
+        gauge("products", "Distinct products seen in the catalog.", one(summary.productsUnique))
+        gauge("products_without_thumbnail", "Products skipped for lack of a thumbnail URL.", one(summary.productsWithoutThumbnail))
+        gauge("images", "Distinct thumbnails by outcome.", [
+            ("{outcome=\"downloaded\"}", Double(summary.imagesDownloaded)),
+            ("{outcome=\"not_modified\"}", Double(summary.imagesNotModified)),
+            ("{outcome=\"fresh\"}", Double(summary.imagesFresh)),
+            ("{outcome=\"failed\"}", Double(summary.imagesFailed)),
+        ])
+        gauge("images_failed_by_reason", "Failed thumbnails and pages by reason.",
+              summary.failedByReason.sorted { $0.key < $1.key }.map { ("{reason=\"\(escape($0.key))\"}", Double($0.value)) })
+        gauge("bytes_downloaded", "Bytes of source images downloaded.", one(summary.bytesDownloaded))
+        gauge("bytes_written", "Bytes of thumbnails written to the cache.", one(summary.bytesWritten))
+        gauge("evicted_entries", "Cache entries evicted to stay under the size limit.", one(summary.evictedEntries))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func write(_ summary: WarmSummary, to path: String) throws {
+        try Data(render(summary).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    private static func escape(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+}

@@ -1,0 +1,79 @@
+import Downsample
+import Foundation
+
+/// Everything one `warm run` needs, with defaults that work (the demo). Built by
+/// the command line from flags; nothing here is read from globals.
+public struct WarmConfiguration: Sendable {
+    /// Base URL of the OpenMarket-style API (its `/api/products` is crawled).
+    public var apiURL: URL
+    public var cacheDirectory: String
+    /// Longest sides of the variants written per image (one file each).
+    public var sizes: [Int]
+    public var format: OutputFormat
+    public var quality: Int
+    public var itemsPerPage: Int
+    public var pageConcurrency: Int
+    /// Downloads in flight at once.
+    public var fetchConcurrency: Int
+    /// Images decoded at once (default: the number of cores).
+    public var decodeConcurrency: Int
+    public var limits: DecodeLimits
+    /// Freshness lifetime: younger entries are skipped without a request;
+    /// older ones are revalidated with a conditional request.
+    public var maxAgeSeconds: Double
+    /// Size limit of the cache files, enforced by LRU eviction after the run.
+    public var maxCacheBytes: Int?
+    /// Which images are also measured with all three strategies.
+    public var compare: CompareSelection
+    /// JSON Lines metrics (one record per measured image), with a CSV beside it.
+    public var metricsPath: String?
+    /// JSON summary of the run.
+    public var summaryPath: String?
+    /// Prometheus text-format file for node_exporter's textfile collector.
+    public var prometheusPath: String?
+
+    public init(apiURL: URL, cacheDirectory: String, sizes: [Int] = [300], format: OutputFormat = .jpeg,
+                quality: Int = 82, itemsPerPage: Int = 100, pageConcurrency: Int = 4, fetchConcurrency: Int = 16,
+                decodeConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+                limits: DecodeLimits = .default, maxAgeSeconds: Double = 12 * 3600, maxCacheBytes: Int? = nil,
+                compare: CompareSelection = .none, metricsPath: String? = nil, summaryPath: String? = nil,
+                prometheusPath: String? = nil) {
+        self.apiURL = apiURL
+        self.cacheDirectory = cacheDirectory
+        self.sizes = Array(Set(sizes)).sorted()
+        self.format = format
+        self.quality = quality
+        self.itemsPerPage = itemsPerPage
+        self.pageConcurrency = max(1, pageConcurrency)
+        self.fetchConcurrency = max(1, fetchConcurrency)
+        self.decodeConcurrency = max(1, decodeConcurrency)
+        self.limits = limits
+        self.maxAgeSeconds = maxAgeSeconds
+        self.maxCacheBytes = maxCacheBytes
+        self.compare = compare
+        self.metricsPath = metricsPath
+        self.summaryPath = summaryPath
+        self.prometheusPath = prometheusPath
+    }
+}
+
+/// Which images a run measures with all three strategies (naive decoding of
+/// everything is costly, so a nightly warm measures none or a sample).
+public enum CompareSelection: Sendable, Hashable {
+    case none
+    case all
+    /// About one image in `n`, chosen by URL hash (the same images every night).
+    case oneIn(Int)
+
+    func includes(_ canonicalURL: String) -> Bool {
+        switch self {
+        case .none: return false
+        case .all: return true
+        case .oneIn(let n):
+            guard n > 1 else { return true }
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs, unlike Hasher
+            for byte in canonicalURL.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash % UInt64(n) == 0
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import AsyncAlgorithms
+import Cache
+import Crawl
+import Downsample
+import Fetch
+import Foundation
+import Logging
+
+/// The main job: crawl every product page, fetch every distinct thumbnail,
+/// downsample it at decode and write it into the disk cache.
+///
+/// Stages run concurrently with back-pressure: the crawler hands products to
+/// an `AsyncChannel` whose `send` suspends until a fetch worker takes the job,
+/// so the crawler never runs ahead of the workers by more than the pages in
+/// flight. `fetchConcurrency` workers download; at most `decodeConcurrency` of
+/// them decode at once. Memory grows with those two numbers (one source image
+/// and its thumbnails per worker), not with the catalog: the only per-product
+/// state is the dedup table of URLs.
+public struct WarmPipeline: Sendable {
+    public let configuration: WarmConfiguration
+    public let fetchConfiguration: FetchConfiguration
+    private let logger: Logger
+    private let measure: (@Sendable (Data, Int?, String) async -> Void)?
+
+    /// - Parameter measure: called with (bytes, product id, URL) for every image
+    ///   `configuration.compare` selects (the metrics stage plugs in here).
+    public init(configuration: WarmConfiguration, fetchConfiguration: FetchConfiguration = FetchConfiguration(),
+                logger: Logger = Logger(label: "warm"),
+                measure: (@Sendable (Data, Int?, String) async -> Void)? = nil) {
+        self.configuration = configuration
+        self.fetchConfiguration = fetchConfiguration
+        self.logger = logger
+        self.measure = measure
+    }
+
+    /// Runs once. Throws `WarmRunError` when the run cannot start or go on
+    /// (cache locked or unusable, API unreachable); failures of single images
+    /// and pages are in the summary instead.
+    public func run(interactiveProgress: Bool? = nil) async throws(WarmRunError) -> WarmSummary {
+        let started = Date()
+        let clock = ContinuousClock.now
+        let lock: CacheLock
+        do {
+            lock = try CacheLock.acquire(root: configuration.cacheDirectory)
+        } catch {
+            if case .locked(let path, let pid) = error { throw .locked(path: path, holderPID: pid) }
+            throw .cache(error)
+        }
+        defer { lock.release() }
+        let cache: DiskCache
+        do {
+            cache = try DiskCache.open(root: configuration.cacheDirectory, configuration: CacheConfiguration(
+                maxBytes: configuration.maxCacheBytes, maxAgeSeconds: configuration.maxAgeSeconds), logger: logger)
+        } catch {
+            throw .cache(error)
+        }
+        defer { try? cache.close() }
+
+        let http = HTTPFetcher(configuration: fetchConfiguration, logger: logger)
+        let fetcher = CoalescingFetcher(upstream: http)
+        let progress = interactiveProgress.map { ProgressReporter(logger: logger, interactive: $0) } ?? ProgressReporter(logger: logger)
+        var initial = WarmSummary()
+        initial.startedAt = started
+        initial.api = configuration.apiURL.absoluteString
+        initial.cacheDirectory = configuration.cacheDirectory
+        initial.sizes = configuration.sizes
+        let recorder = SummaryRecorder(summary: initial, progress: progress)
+        let dedup = URLDeduplicator()
+        let measure = self.measure
+        let warmer = ImageWarmer(
+            configuration: configuration, cache: cache, fetcher: fetcher,
+            decodeSlots: AsyncSemaphore(permits: configuration.decodeConcurrency),
+            measure: measure.map { measure in { data, job in await measure(data, job.productIds.first, job.fetchURL) } })
+        let crawler = Crawler(
+            configuration: CrawlConfiguration(apiBaseURL: configuration.apiURL, itemsPerPage: configuration.itemsPerPage,
+                                              pageConcurrency: configuration.pageConcurrency),
+            fetcher: fetcher, logger: logger)
+
+        let jobs = AsyncChannel<ImageJob>()
+        var crawlError: Error?
+        do {
+            crawlError = try await withThrowingTaskGroup(of: Error?.self) { group in
+                group.addTask {
+                    defer { jobs.finish() }
+                    do {
+                        let report = try await crawler.run { products in
+                            for product in products {
+                                guard let url = product.thumbnailURL else { continue }
+                                let canonical = (try? CanonicalURL(url.absoluteString).text) ?? url.absoluteString
+                                if await dedup.claim(canonical, productId: product.id) {
+                                    await recorder.scheduled()
+                                    await jobs.send(ImageJob(canonicalURL: canonical, fetchURL: url.absoluteString,
+                                                             productIds: [product.id]))
+                                }
+                            }
+                        }
+                        await recorder.crawlFinished(report)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+                for _ in 0..<configuration.fetchConcurrency {
+                    group.addTask {
+                        for await job in jobs {
+                            await recorder.record(try await warmer.warm(job))
+                        }
+                        return nil
+                    }
+                }
+                var crawlError: Error?
+                for try await result in group where result != nil { crawlError = result }
+                return crawlError
+            }
+        } catch let error as CacheError {
+            await recorder.stop("\(error)")
+            logger.error("stopping early: \(error)")
+        } catch {
+            await recorder.stop("\(error)")
+        }
+        progress.finish()
+        try? await http.shutdown()
+
+        // Products seen after their shared thumbnail was stored are added now.
+        for (url, productIds) in await dedup.shared() {
+            try? cache.addProductIds(url: url, productIds: productIds)
+        }
+        await recorder.update { $0.productsSharingAThumbnail = 0 }
+        let sharing = await dedup.shared().reduce(0) { $0 + $1.productIds.count }
+        if let maxBytes = configuration.maxCacheBytes {
+            if let evicted = try? cache.evict(maxBytes: maxBytes) {
+                await recorder.update {
+                    $0.evictedEntries = evicted.removedEntries
+                    $0.evictedBytes = evicted.removedBytes
+                }
+            }
+        }
+        let finished = Date()
+        await recorder.update {
+            $0.productsSharingAThumbnail = sharing
+            $0.finishedAt = finished
+            $0.durationSeconds = (ContinuousClock.now - clock).seconds
+        }
+        let summary = await recorder.summary
+        if let crawlError, summary.pagesFetched == 0 {
+            throw .crawl(reason: "\(crawlError)", summary: summary)
+        }
+        try writeOutputs(summary)
+        return summary
+    }
+
+    private func writeOutputs(_ summary: WarmSummary) throws(WarmRunError) {
+        do {
+            if let path = configuration.summaryPath {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                encoder.dateEncodingStrategy = .iso8601
+                try encoder.encode(summary).write(to: URL(fileURLWithPath: path), options: .atomic)
+            }
+            if let path = configuration.prometheusPath {
+                try PrometheusTextfile.write(summary, to: path)
+            }
+        } catch {
+            throw .output(reason: "\(error)")
+        }
+    }
+}
+
+/// Why a run could not start or go on.
+public enum WarmRunError: Error, Sendable, CustomStringConvertible {
+    case locked(path: String, holderPID: Int32?)
+    case cache(CacheError)
+    case crawl(reason: String, summary: WarmSummary)
+    case output(reason: String)
+
+    public var description: String {
+        switch self {
+        case .locked(let path, let pid):
+            return "another warm run holds \(path)" + (pid.map { " (pid \($0))" } ?? "") + "; try again when it has finished"
+        case .cache(let error): return "the cache cannot be used: \(error)"
+        case .crawl(let reason, _): return "the product list could not be crawled: \(reason)"
+        case .output(let reason): return "the summary files could not be written: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// What one run did, written as the JSON summary file and printed as one line.
+/// Field names are part of the documented interface (README).
+public struct WarmSummary: Sendable, Codable, Hashable {
+    public var startedAt: Date = Date()
+    public var finishedAt: Date = Date()
+    public var durationSeconds: Double = 0
+    public var crawlSeconds: Double = 0
+    public var api: String = ""
+    public var cacheDirectory: String = ""
+    public var sizes: [Int] = []
+    public var shard: String?
+
+    public var pagesFetched = 0
+    public var pagesFailed = 0
+    public var productsSeen = 0
+    public var productsUnique = 0
+    public var productsWithoutThumbnail = 0
+    public var productsSharingAThumbnail = 0
+
+    /// Distinct thumbnail URLs scheduled.
+    public var imagesScheduled = 0
+    /// Skipped without a request: every variant cached and still fresh.
+    public var imagesFresh = 0
+    /// Revalidated with a conditional request that answered 304.
+    public var imagesNotModified = 0
+    /// Downloaded (200) and decoded.
+    public var imagesDownloaded = 0
+    /// Variants written to the cache.
+    public var variantsWritten = 0
+    public var imagesFailed = 0
+    /// Images measured with all three strategies (`--compare`).
+    public var imagesMeasured = 0
+    /// Failures grouped by reason code ("http-404", "not-an-image", "page-http-5xx", ...).
+    public var failedByReason: [String: Int] = [:]
+
+    public var bytesDownloaded = 0
+    public var bytesWritten = 0
+    /// Seconds spent decoding and encoding, summed over images.
+    public var decodeSeconds: Double = 0
+    public var evictedEntries = 0
+    public var evictedBytes = 0
+    /// True when the run stopped early (disk full, cancelled).
+    public var stoppedEarly = false
+    public var stopReason: String?
+
+    public init() {}
+
+    /// Everything that was asked for was done.
+    public var succeeded: Bool { imagesFailed == 0 && pagesFailed == 0 && !stoppedEarly }
+
+    public var oneLine: String {
+        var text = "warm: \(productsUnique) products, \(imagesScheduled) thumbnails: \(imagesDownloaded) downloaded, "
+            + "\(imagesNotModified) not modified, \(imagesFresh) fresh, \(imagesFailed) failed"
+        if pagesFailed > 0 { text += ", \(pagesFailed) pages failed" }
+        if imagesMeasured > 0 { text += ", \(imagesMeasured) measured" }
+        text += String(format: "; %.1f MB downloaded, %.1f MB written in %.1f s",
+                       Double(bytesDownloaded) / 1e6, Double(bytesWritten) / 1e6, durationSeconds)
+        if let stopReason { text += "; stopped early: \(stopReason)" }
+        return text + "."
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Crawl an OpenMarket-style product API and warm the disk cache with every product's thumbnail.",
+        discussion: """
+            Idempotent: entries younger than --max-age are skipped, older ones are revalidated with conditional \
+            requests (a 304 costs no download and no decode). One run per cache directory at a time.
+            Exit status: \(ExitStatus.documentation)
+            """)
+
+    @Option(help: "Base URL of the API, e.g. http://127.0.0.1:8080 (its /api/products is crawled).")
+    var api: String
+
+    @Option(help: "The cache directory (created if missing).")
+    var cacheDir: String
+
+    @OptionGroup var options: WarmOptions
+
+    @OptionGroup var compare: CompareOptions
+
+    func validate() throws {
+        guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host?.isEmpty == false else {
+            throw ValidationError("--api must be an http(s) URL, got '\(api)'.")
+        }
+    }
+
+    func run() async throws {
+        let logger = LogSetup.logger()
+        let configuration = options.configuration(
+            api: URL(string: api)!, cacheDirectory: cacheDir, compare: compare.selection,
+            metricsPath: compare.metricsPath(cacheDirectory: cacheDir))
+        let summary = try await WarmRunner.run(configuration, progress: !options.noProgress, logger: logger)
+        if !summary.succeeded { throw ExitStatus.someFailed }
+    }
+}

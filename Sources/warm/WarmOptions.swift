@@ -1,0 +1,71 @@
+import ArgumentParser
+import Downsample
+import Foundation
+import Pipeline
+
+/// The options `warm run` and `warm demo` share: how to warm, where to write.
+struct WarmOptions: ParsableArguments {
+    @Option(name: .customLong("size"), help: "Longest side of a cached variant, in pixels; repeat for several variants.")
+    var sizes: [Int] = [300]
+
+    @Option(help: "Cached thumbnail format: jpeg, webp or png.")
+    var format: OutputFormat = .jpeg
+
+    @Option(help: "Encoder quality, 1-100.")
+    var quality: Int = 82
+
+    @Option(help: "Downloads in flight at once.")
+    var concurrency: Int = 16
+
+    @Option(help: "Images decoded at once (default: the number of cores).")
+    var decodeConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Products per list page requested from the API.")
+    var itemsPerPage: Int = 100
+
+    @Option(help: "List pages fetched at once.")
+    var pageConcurrency: Int = 4
+
+    @Option(help: "Evict least-recently-used entries after the run until the cache is at most this size (e.g. 500MB).")
+    var maxCacheSize: ByteCount?
+
+    @Option(help: "Freshness lifetime (e.g. 12h): younger entries are skipped, older ones revalidated with a conditional request.")
+    var maxAge: DurationArgument = DurationArgument(argument: "12h")!
+
+    @Option(help: "Refuse images whose header declares more pixels than this.")
+    var maxPixels: Int = DecodeLimits.default.maxPixels
+
+    @Option(help: "Refuse source images larger than this (e.g. 64MB).")
+    var maxImageSize: ByteCount = ByteCount(argument: "64MiB")!
+
+    @Option(help: "Write the JSON summary of the run here (default: <cache-dir>/last-run.json).")
+    var summary: String?
+
+    @Option(help: "Write Prometheus text-format metrics here, for node_exporter's textfile collector.")
+    var prometheusFile: String?
+
+    @Flag(help: "Never draw a progress bar, even on a terminal.")
+    var noProgress = false
+
+    func validate() throws {
+        guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }) else { throw ValidationError("--size must be a positive number of pixels.") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
+        guard concurrency > 0, decodeConcurrency > 0, pageConcurrency > 0 else {
+            throw ValidationError("--concurrency, --decode-concurrency and --page-concurrency must be at least 1.")
+        }
+        guard (1...1000).contains(itemsPerPage) else { throw ValidationError("--items-per-page must be between 1 and 1000.") }
+        guard maxPixels > 0, maxImageSize.bytes > 0 else { throw ValidationError("--max-pixels and --max-image-size must be positive.") }
+    }
+
+    func configuration(api: URL, cacheDirectory: String, compare: CompareSelection, metricsPath: String?) -> WarmConfiguration {
+        WarmConfiguration(
+            apiURL: api, cacheDirectory: cacheDirectory, sizes: sizes, format: format, quality: quality,
+            itemsPerPage: itemsPerPage, pageConcurrency: pageConcurrency, fetchConcurrency: concurrency,
+            decodeConcurrency: decodeConcurrency,
+            limits: DecodeLimits(maxPixels: maxPixels, maxEncodedBytes: maxImageSize.bytes),
+            maxAgeSeconds: maxAge.seconds, maxCacheBytes: maxCacheSize?.bytes, compare: compare,
+            metricsPath: metricsPath,
+            summaryPath: summary ?? URL(fileURLWithPath: cacheDirectory).appendingPathComponent("last-run.json").path,
+            prometheusPath: prometheusFile)
+    }
+}
