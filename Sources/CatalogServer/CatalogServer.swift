@@ -1,1 +1,147 @@
-// Placeholder until this stage lands.
+import Crawl
+import Foundation
+import Hummingbird
+import Logging
+
+/// An OpenMarket-compatible product API and object store in the process, on
+/// loopback: `warm demo` and `warm serve` crawl it, tests hook into it.
+///
+/// Serves `GET /api/products?page_no=&items_per_page=` (in the configured page
+/// shape), `GET /api/products/{id}` (with `images`), `GET /healthChecker` and
+/// `GET /thumbnails/<yyyyMMdd>/<32 hex>_thumb` (with `ETag`, `Last-Modified`
+/// and 304s). Start costs the image pool's encoding (see `CatalogImageMix`);
+/// memory is the pool plus a small entry per product.
+///
+/// Call `shutdown()` when done: it stops the server (connections still open
+/// are closed) and waits for it to end.
+public final class CatalogServer: Sendable {
+    /// `http://host:port`, with the port actually bound.
+    public let baseURL: URL
+    public let port: Int
+    public let configuration: CatalogConfiguration
+    /// Request and response counts.
+    public let stats: CatalogStats
+    /// The pool the thumbnails are drawn from.
+    public let images: [CatalogImage]
+    private let store: CatalogStore
+    private let faults: FaultInjector
+    private let runTask: Task<Void, any Error>
+
+    private init(baseURL: URL, port: Int, configuration: CatalogConfiguration, stats: CatalogStats,
+                 images: [CatalogImage], store: CatalogStore, faults: FaultInjector, runTask: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.port = port
+        self.configuration = configuration
+        self.stats = stats
+        self.images = images
+        self.store = store
+        self.faults = faults
+        self.runTask = runTask
+    }
+
+    /// Makes the image pool, binds `host:port` (0 picks a free port) and
+    /// returns once the server listens. Without a `logger`, only warnings are logged.
+    public static func start(configuration: CatalogConfiguration = CatalogConfiguration(),
+                             host: String = "127.0.0.1", port: Int = 0,
+                             logger: Logger? = nil) async throws -> CatalogServer {
+        let logger = logger ?? Self.quietLogger()
+        let images = try await ImagePool.generate(configuration)
+        let store = CatalogStore(configuration: configuration, images: images)
+        let stats = CatalogStats()
+        let faults = FaultInjector()
+        let router = CatalogRoutes.router(store: store, stats: stats, faults: faults)
+
+        let (bound, boundContinuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "warm-catalog"),
+            onServerRunning: { channel in
+                boundContinuation.yield(channel.localAddress?.port ?? port)
+                boundContinuation.finish()
+            },
+            logger: logger)
+        // The server runs until this task is cancelled by `shutdown()`.
+        let runTask = Task {
+            defer { boundContinuation.finish() }
+            try await app.run()
+        }
+        var iterator = bound.makeAsyncIterator()
+        guard let boundPort = await iterator.next() else {
+            let reason: String
+            switch await runTask.result {
+            case .failure(let error): reason = String(describing: error)
+            case .success: reason = "it stopped at once"
+            }
+            throw CatalogServerError.didNotStart(host: host, port: port, reason: reason)
+        }
+        let urlHost = host.contains(":") ? "[\(host)]" : host
+        guard let baseURL = URL(string: "http://\(urlHost):\(boundPort)") else {
+            runTask.cancel()
+            throw CatalogServerError.didNotStart(host: host, port: boundPort, reason: "no URL can be made for it")
+        }
+        await store.setBaseURL(baseURL.absoluteString)
+        return CatalogServer(baseURL: baseURL, port: boundPort, configuration: configuration, stats: stats,
+                             images: images, store: store, faults: faults, runTask: runTask)
+    }
+
+    /// The default logger: warnings and errors only, so a demo or test run is not
+    /// buried under one line per request.
+    private static func quietLogger() -> Logger {
+        var logger = Logger(label: "warm.catalog")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// Stops the server and waits until it has.
+    public func shutdown() async {
+        runTask.cancel()
+        _ = await runTask.result
+    }
+
+    // MARK: Test hooks
+
+    /// The list as it is now, newest first, with absolute thumbnail URLs.
+    public func products() async -> [Product] {
+        await store.products()
+    }
+
+    /// Products in the list now (`totalCount`).
+    public func productCount() async -> Int {
+        await store.count
+    }
+
+    /// Lists `count` new products at the front of the list, pushing the others
+    /// back, as new listings do on a live marketplace. Returns them.
+    @discardableResult
+    public func insertNewestProducts(count: Int) async -> [Product] {
+        await store.insertNewest(count: count)
+    }
+
+    /// Lists `count` new products right after list page `pageNo` is next
+    /// served, so a crawl in progress sees the list shift under it.
+    public func insertNewestProducts(count: Int, afterServingPage pageNo: Int) async {
+        await store.scheduleInsert(count: count, afterServingPage: pageNo)
+    }
+
+    /// Serves `fault` to the next `count` requests for `path` whose query
+    /// contains `query` (e.g. `["page_no": "3"]`).
+    public func injectFault(_ fault: CatalogFault, path: String, query: [String: String] = [:], count: Int = 1) async {
+        await faults.add(fault, for: FaultTarget(path: path, query: query), count: count)
+    }
+
+    /// Answers the next `count` matching requests with `status` (and `Retry-After` when given).
+    public func failNext(path: String, query: [String: String] = [:], count: Int = 1, status: Int = 503,
+                         retryAfter: String? = nil) async {
+        await injectFault(.status(status, retryAfter: retryAfter), path: path, query: query, count: count)
+    }
+
+    /// Drops every fault not yet served.
+    public func clearFaults() async {
+        await faults.clear()
+    }
+
+    /// The thumbnail URL of a path such as `thumbnails/20230323/<key>_thumb`.
+    public func url(path: String) -> URL {
+        baseURL.appendingPathComponent(path)
+    }
+}

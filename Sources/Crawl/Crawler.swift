@@ -34,11 +34,15 @@ public struct Crawler: Sendable {
     private let fetcher: any Fetching
     private let logger: Logger
 
-    public init(configuration: CrawlConfiguration, fetcher: any Fetching,
-                logger: Logger = Logger(label: "warm.crawl")) {
+    /// Without a `logger`, only warnings (failed pages) are logged.
+    public init(configuration: CrawlConfiguration, fetcher: any Fetching, logger: Logger? = nil) {
         self.configuration = configuration
         self.fetcher = fetcher
-        self.logger = logger
+        self.logger = logger ?? {
+            var logger = Logger(label: "warm.crawl")
+            logger.logLevel = .warning
+            return logger
+        }()
     }
 
     /// Crawls the list, calling `consume` serially with each page's products

@@ -21,10 +21,14 @@ public final class HTTPFetcher: Fetching {
     private let client: HTTPClient
     private let logger: Logger
 
-    public init(configuration: FetchConfiguration = FetchConfiguration(),
-                logger: Logger = Logger(label: "warm.fetch")) {
+    /// Without a `logger`, only warnings are logged (retries are logged at debug).
+    public init(configuration: FetchConfiguration = FetchConfiguration(), logger: Logger? = nil) {
         self.configuration = configuration
-        self.logger = logger
+        self.logger = logger ?? {
+            var logger = Logger(label: "warm.fetch")
+            logger.logLevel = .warning
+            return logger
+        }()
         var pool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost)
