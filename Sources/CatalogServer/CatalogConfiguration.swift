@@ -32,7 +32,7 @@ public struct CatalogConfiguration: Sendable, Hashable {
         sharedThumbnailFraction: Double = 0.02,
         withoutThumbnailFraction: Double = 0.01,
         photoDirectory: String? = "/usr/share/backgrounds/mate",
-        imagePoolSize: Int = 32,
+        imagePoolSize: Int = 24,
         imageMix: CatalogImageMix = .marketplace,
         defaultItemsPerPage: Int = 20,
         maxItemsPerPage: Int = 1000

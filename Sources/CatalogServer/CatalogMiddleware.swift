@@ -17,22 +17,10 @@ struct CatalogMiddleware<Context: RequestContext>: RouterMiddleware {
         var faulted = false
         let response: Response
         do {
-            switch await faults.take(path: path, query: query) {
-            case .status(let code, let retryAfter)?:
+            if let fault = await faults.take(path: path, query: query) {
                 faulted = true
-                var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
-                if let retryAfter { headers[.retryAfter] = retryAfter }
-                response = Response(status: .init(code: code), headers: headers,
-                                    body: .init(byteBuffer: ByteBuffer(string: "Injected fault: HTTP \(code)\n")))
-            case .body(let text, let contentType)?:
-                faulted = true
-                response = Response(status: .ok, headers: [.contentType: contentType],
-                                    body: .init(byteBuffer: ByteBuffer(string: text)))
-            case .delay(let seconds)?:
-                faulted = true
-                try await Task.sleep(for: .seconds(seconds))
-                response = try await next(request, context)
-            case nil:
+                response = try await serve(fault, request: request, context: context, next: next)
+            } else {
                 response = try await next(request, context)
             }
         } catch let error as any HTTPResponseError {
@@ -43,6 +31,26 @@ struct CatalogMiddleware<Context: RequestContext>: RouterMiddleware {
         await stats.record(route: route, path: path, pageNo: pageNo, status: Int(response.status.code),
                            bodyBytes: response.body.contentLength ?? 0, fault: faulted)
         return response
+    }
+
+    private func serve(_ fault: CatalogFault, request: Request, context: Context,
+                       next: (Request, Context) async throws -> Response) async throws -> Response {
+        switch fault {
+        case .status(let code, let retryAfter):
+            var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
+            if let retryAfter { headers[.retryAfter] = retryAfter }
+            return Response(status: .init(code: code), headers: headers,
+                            body: .init(byteBuffer: ByteBuffer(string: "Injected fault: HTTP \(code)\n")))
+        case .body(let text, let contentType):
+            return Response(status: .ok, headers: [.contentType: contentType],
+                            body: .init(byteBuffer: ByteBuffer(string: text)))
+        case .delay(let seconds):
+            try await Task.sleep(for: .seconds(seconds))
+            return try await next(request, context)
+        case .delayed(let seconds, let then):
+            try await Task.sleep(for: .seconds(seconds))
+            return try await serve(then, request: request, context: context, next: next)
+        }
     }
 
     static func route(of path: String) -> String {

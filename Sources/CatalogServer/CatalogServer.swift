@@ -12,8 +12,8 @@ import Logging
 /// and 304s). Start costs the image pool's encoding (see `CatalogImageMix`);
 /// memory is the pool plus a small entry per product.
 ///
-/// Call `shutdown()` when done: it stops the server (connections still open
-/// are closed) and waits for it to end.
+/// Call `shutdown()` when done: it stops the server gracefully and waits for
+/// it to end.
 public final class CatalogServer: Sendable {
     /// `http://host:port`, with the port actually bound.
     public let baseURL: URL
@@ -25,18 +25,18 @@ public final class CatalogServer: Sendable {
     public let images: [CatalogImage]
     private let store: CatalogStore
     private let faults: FaultInjector
-    private let runTask: Task<Void, any Error>
+    private let server: LoopbackServer
 
-    private init(baseURL: URL, port: Int, configuration: CatalogConfiguration, stats: CatalogStats,
-                 images: [CatalogImage], store: CatalogStore, faults: FaultInjector, runTask: Task<Void, any Error>) {
-        self.baseURL = baseURL
-        self.port = port
+    private init(server: LoopbackServer, configuration: CatalogConfiguration, stats: CatalogStats,
+                 images: [CatalogImage], store: CatalogStore, faults: FaultInjector) {
+        self.baseURL = server.baseURL
+        self.port = server.port
         self.configuration = configuration
         self.stats = stats
         self.images = images
         self.store = store
         self.faults = faults
-        self.runTask = runTask
+        self.server = server
     }
 
     /// Makes the image pool, binds `host:port` (0 picks a free port) and
@@ -51,37 +51,10 @@ public final class CatalogServer: Sendable {
         let faults = FaultInjector()
         let router = CatalogRoutes.router(store: store, stats: stats, faults: faults)
 
-        let (bound, boundContinuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "warm-catalog"),
-            onServerRunning: { channel in
-                boundContinuation.yield(channel.localAddress?.port ?? port)
-                boundContinuation.finish()
-            },
-            logger: logger)
-        // The server runs until this task is cancelled by `shutdown()`.
-        let runTask = Task {
-            defer { boundContinuation.finish() }
-            try await app.run()
-        }
-        var iterator = bound.makeAsyncIterator()
-        guard let boundPort = await iterator.next() else {
-            let reason: String
-            switch await runTask.result {
-            case .failure(let error): reason = String(describing: error)
-            case .success: reason = "it stopped at once"
-            }
-            throw CatalogServerError.didNotStart(host: host, port: port, reason: reason)
-        }
-        let urlHost = host.contains(":") ? "[\(host)]" : host
-        guard let baseURL = URL(string: "http://\(urlHost):\(boundPort)") else {
-            runTask.cancel()
-            throw CatalogServerError.didNotStart(host: host, port: boundPort, reason: "no URL can be made for it")
-        }
-        await store.setBaseURL(baseURL.absoluteString)
-        return CatalogServer(baseURL: baseURL, port: boundPort, configuration: configuration, stats: stats,
-                             images: images, store: store, faults: faults, runTask: runTask)
+        let server = try await LoopbackServer.start(router: router, host: host, port: port, logger: logger)
+        await store.setBaseURL(server.baseURL.absoluteString)
+        return CatalogServer(server: server, configuration: configuration, stats: stats, images: images,
+                             store: store, faults: faults)
     }
 
     /// The default logger: warnings and errors only, so a demo or test run is not
@@ -92,10 +65,9 @@ public final class CatalogServer: Sendable {
         return logger
     }
 
-    /// Stops the server and waits until it has.
+    /// Stops the server gracefully (see `LoopbackServer.shutdown()`) and waits until it has.
     public func shutdown() async {
-        runTask.cancel()
-        _ = await runTask.result
+        await server.shutdown()
     }
 
     // MARK: Test hooks

@@ -7,8 +7,8 @@ import Hummingbird
 ///
 /// Costs: encoding runs on as many tasks as there are cores (it blocks those
 /// threads while it runs, which is fine before the server takes requests);
-/// about 5 s for the default 32 marketplace-size images on 2 cores, and all
-/// images stay in memory (tens of MB at marketplace sizes).
+/// about 10 s for the default 24 marketplace-size images on 2 cores (debug
+/// build), and all images stay in memory (about 30 MB at marketplace sizes).
 enum ImagePool {
     static func generate(_ configuration: CatalogConfiguration) async throws -> [CatalogImage] {
         let specs = configuration.imageMix.specs(count: configuration.imagePoolSize)
@@ -20,7 +20,8 @@ enum ImagePool {
             func addTask() {
                 let index = next
                 next += 1
-                let photo = photos.isEmpty ? nil : photos[index % photos.count]
+                // Step through the photos so no two images share both kind and photo.
+                let photo = photos.isEmpty ? nil : photos[(index + index / photos.count) % photos.count]
                 group.addTask {
                     (index, try make(specs[index], index: index, photo: photo, seed: configuration.seed))
                 }

@@ -81,6 +81,7 @@ public final class HTTPFetcher: Fetching {
                 throw .deadlineExceeded(url: url, deadlineSeconds: configuration.deadlineSeconds,
                                         attempts: attempt, lastFailure: failure.error.description)
             }
+            if Task.isCancelled { throw .cancelled(url: url) }
             guard failure.error.isRetryable, attempt < configuration.maxAttempts else { throw failure.error }
             let waitSeconds = failure.retryAfterSeconds.map { min($0, configuration.maxRetryAfterSeconds) }
                 ?? configuration.backoffSeconds(afterAttempt: attempt, using: &random)
