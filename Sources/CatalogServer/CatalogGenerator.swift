@@ -1,0 +1,91 @@
+import Crawl
+import Foundation
+
+/// Makes catalog entries from `(seed, product id)` alone, so a product is the
+/// same whichever order products are made in (at start or inserted later).
+struct CatalogGenerator: Sendable {
+    let configuration: CatalogConfiguration
+
+    private static let adjectives = ["Vintage", "Compact", "Handmade", "Wireless", "Refurbished", "Classic",
+                                     "Foldable", "Organic", "Limited", "Portable", "Minimal", "Ceramic"]
+    private static let nouns = ["Camera", "Backpack", "Desk Lamp", "Keyboard", "Tea Set", "Sneakers",
+                                "Wallet", "Speaker", "Jacket", "Mug", "Bicycle Bell", "Notebook", "Plant Pot"]
+    private static let vendors = ["yagom", "wongbing", "odong", "summer", "jenna", "coda", "hyemory", "marisol"]
+
+    /// The entry for product `id`; `sharedPathOf` gives an earlier product's
+    /// thumbnail path when this one re-uses it.
+    func entry(id: Int, sharedPathOf: (Int) -> String?) -> CatalogEntry {
+        let vendorIndex = Int(hash(id, 1) % UInt64(Self.vendors.count))
+        let usd = hash(id, 2) % 10 == 0
+        let price = usd ? Double(1 + hash(id, 3) % 2000) : Double((10 + hash(id, 3) % 20_000) * 100)
+        let discount = hash(id, 4) % 3 == 0 ? (price * Double(hash(id, 5) % 30) / 100).rounded() : 0
+        // Newest first means highest id newest: product n was listed n * 37 minutes after the epoch.
+        let created = Date(timeIntervalSince1970: 1_672_531_200 + Double(id) * 37 * 60)
+        let createdText = Self.isoText(created)
+        let day = Self.dayText(created)
+
+        var product = Product(
+            id: id, vendorID: vendorIndex + 1, vendorName: Self.vendors[vendorIndex],
+            name: "\(Self.adjectives[Int(hash(id, 6) % 12)]) \(Self.nouns[Int(hash(id, 7) % 13)]) #\(id)",
+            description: "Generated catalog item \(id).", thumbnail: nil, currency: usd ? "USD" : "KRW",
+            price: price, bargainPrice: price - discount, discountedPrice: discount,
+            stock: Int(hash(id, 8) % 500), createdAt: createdText, issuedAt: createdText)
+
+        var thumbnailPath: String?
+        if !chance(id, 9, configuration.withoutThumbnailFraction) {
+            if id > 1, chance(id, 10, configuration.sharedThumbnailFraction),
+               let shared = sharedPathOf(id - 1 - Int(hash(id, 11) % UInt64(min(id - 1, 40)))) {
+                thumbnailPath = shared
+            } else {
+                thumbnailPath = "thumbnails/\(day)/\(key(id, 12))_thumb"
+            }
+        }
+        let missing: CatalogEntry.MissingThumbnail = [.absentKey, .null, .emptyString][id % 3]
+        let imageCount = 1 + Int(hash(id, 13) % 3)
+        let imagePaths = (0..<imageCount).map { "thumbnails/\(day)/\(key(id, 20 + UInt64($0)))_origin" }
+        product.thumbnail = thumbnailPath // the host is added when rendering
+        return CatalogEntry(product: product, thumbnailPath: thumbnailPath, missingThumbnail: missing,
+                            imagePaths: imagePaths)
+    }
+
+    /// The pool image a path shows.
+    func imageIndex(forPath path: String, poolSize: Int) -> Int {
+        var value = configuration.seed
+        for byte in path.utf8 { value = Self.mix(value ^ UInt64(byte)) }
+        return Int(value % UInt64(max(1, poolSize)))
+    }
+
+    private func chance(_ id: Int, _ salt: UInt64, _ fraction: Double) -> Bool {
+        Double(hash(id, salt) % 1_000_000) < fraction * 1_000_000
+    }
+
+    /// 32 hex digits, like an object-store key.
+    private func key(_ id: Int, _ salt: UInt64) -> String {
+        let high = hash(id, salt), low = hash(id, salt &+ 1000)
+        return [high, low].map { part in
+            let hex = String(part, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    private func hash(_ id: Int, _ salt: UInt64) -> UInt64 {
+        Self.mix(Self.mix(configuration.seed ^ Self.mix(UInt64(truncatingIfNeeded: id))) &+ salt)
+    }
+
+    /// SplitMix64's finaliser: a cheap, well-spread 64-bit hash.
+    static func mix(_ input: UInt64) -> UInt64 {
+        var z = input &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    private static func isoText(_ date: Date) -> String {
+        // OpenMarket writes local times without a zone: "2023-03-23T10:15:00".
+        String(date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt)).dropLast())
+    }
+
+    private static func dayText(_ date: Date) -> String {
+        String(isoText(date).prefix(10).filter { $0 != "-" })
+    }
+}

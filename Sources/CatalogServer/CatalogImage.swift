@@ -1,0 +1,34 @@
+import Downsample
+import Hummingbird
+
+/// One encoded image of the catalog's pool, with its HTTP validators.
+public struct CatalogImage: Sendable {
+    /// What it imitates: "phone-photo", "phone-photo-exif6", "screenshot-png"...
+    public var kind: String
+    public var format: ImageFormat
+    /// Size as a viewer shows it (after the EXIF orientation).
+    public var uprightSize: PixelSize
+    public var orientationTag: Int?
+    public var progressive: Bool
+    /// True when cut from a synthetic pattern because no photo was available.
+    public var synthetic: Bool
+    /// The encoded file.
+    public var bytes: ByteBuffer
+    /// Strong ETag from a content hash (FNV-1a 64), quotes included.
+    public var etag: String
+    /// HTTP date, fixed per image so revalidation is stable across runs.
+    public var lastModified: String
+
+    public var byteCount: Int { bytes.readableBytes }
+
+    public var contentType: String {
+        switch format {
+        case .jpeg: return "image/jpeg"
+        case .png: return "image/png"
+        case .webp: return "image/webp"
+        case .gif: return "image/gif"
+        case .heif: return "image/heif"
+        case .tiff: return "image/tiff"
+        }
+    }
+}

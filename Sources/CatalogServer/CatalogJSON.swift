@@ -1,0 +1,71 @@
+import Crawl
+
+/// A product as the API writes it, thumbnail and images pointing at `baseURL`.
+struct ProductJSON: Encodable {
+    var entry: CatalogEntry
+    var baseURL: String
+    var withImages: Bool
+
+    private struct ImageJSON: Encodable {
+        var id: Int
+        var url: String
+        var thumbnail_url: String
+        var issued_at: String?
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var product = entry.product
+        product.thumbnail = nil
+        try product.encode(to: encoder) // everything but the thumbnail and images
+        var container = encoder.container(keyedBy: AnyKey.self)
+        if let path = entry.thumbnailPath {
+            try container.encode(baseURL + "/" + path, forKey: AnyKey("thumbnail"))
+        } else {
+            switch entry.missingThumbnail {
+            case .absentKey: break
+            case .null: try container.encodeNil(forKey: AnyKey("thumbnail"))
+            case .emptyString: try container.encode("", forKey: AnyKey("thumbnail"))
+            }
+        }
+        if withImages {
+            let thumbnail = entry.thumbnailPath.map { baseURL + "/" + $0 } ?? ""
+            let images = entry.imagePaths.enumerated().map { index, path in
+                ImageJSON(id: entry.product.id * 10 + index, url: baseURL + "/" + path,
+                          thumbnail_url: thumbnail, issued_at: entry.product.issuedAt)
+            }
+            try container.encode(images, forKey: AnyKey("images"))
+        }
+    }
+}
+
+/// One list page in the configured shape.
+struct PageJSON: Encodable {
+    var shape: PageShape
+    var pageNo: Int
+    var itemsPerPage: Int
+    var totalCount: Int
+    var products: [ProductJSON]
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyKey.self)
+        let lastPage = max(1, (totalCount + itemsPerPage - 1) / itemsPerPage)
+        func key(_ name: String) -> AnyKey { AnyKey(shape.key(name)) }
+        try container.encode(pageNo, forKey: key("pageNo"))
+        try container.encode(itemsPerPage, forKey: key("itemsPerPage"))
+        try container.encode(totalCount, forKey: key("totalCount"))
+        try container.encode((pageNo - 1) * itemsPerPage, forKey: key("offset"))
+        try container.encode(itemsPerPage, forKey: key("limit"))
+        try container.encode(lastPage, forKey: key("lastPage"))
+        try container.encode(pageNo < lastPage, forKey: key("hasNext"))
+        try container.encode(pageNo > 1, forKey: key("hasPrev"))
+        try container.encode(products, forKey: AnyKey("pages"))
+    }
+}
+
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+
+/// The OpenMarket routes over a `CatalogStore`.
+enum CatalogRoutes {
+    static func router(store: CatalogStore, stats: CatalogStats, faults: FaultInjector) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: CatalogMiddleware(stats: stats, faults: faults))
+
+        router.get("healthChecker") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"],
+                     body: .init(byteBuffer: ByteBuffer(string: "\"OK\"")))
+        }
+
+        router.get("api/products") { request, _ in
+            let query = request.uri.queryParameters
+            let defaultSize = store.configuration.defaultItemsPerPage
+            guard let pageNo = query["page_no"].map({ Int($0) }) ?? 1, pageNo >= 1,
+                  let size = query["items_per_page"].map({ Int($0) }) ?? defaultSize, size >= 1 else {
+                throw HTTPError(.badRequest, message: "page_no and items_per_page must be positive integers.")
+            }
+            return json(try await store.page(pageNo: pageNo, itemsPerPage: size))
+        }
+
+        router.get("api/products/:id") { _, context in
+            guard let id = context.parameters.get("id", as: Int.self),
+                  let body = try await store.detail(id: id) else {
+                throw HTTPError(.notFound, message: "No such product.")
+            }
+            return json(body)
+        }
+
+        router.get("thumbnails/:day/:key") { request, context in
+            let path = "thumbnails/\(context.parameters.get("day") ?? "")/\(context.parameters.get("key") ?? "")"
+            guard let image = await store.image(atPath: path) else {
+                throw HTTPError(.notFound, message: "No such object.")
+            }
+            return thumbnail(image, request: request)
+        }
+        return router
+    }
+
+    private static func json(_ body: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+    }
+
+    /// The image, or 304 when the client's validators match: `If-None-Match`
+    /// (weak comparison, as RFC 9110 asks), else `If-Modified-Since`.
+    private static func thumbnail(_ image: CatalogImage, request: Request) -> Response {
+        var headers: HTTPFields = [.eTag: image.etag, .lastModified: image.lastModified,
+                                   .cacheControl: "public, max-age=86400"]
+        if isNotModified(image, request: request) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = image.contentType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: image.bytes))
+    }
+
+    static func isNotModified(_ image: CatalogImage, request: Request) -> Bool {
+        if let ifNoneMatch = request.headers[.ifNoneMatch] {
+            let wanted = opaque(image.etag)
+            return ifNoneMatch.split(separator: ",").contains { candidate in
+                let tag = candidate.trimmingCharacters(in: .whitespaces)
+                return tag == "*" || opaque(tag) == wanted
+            }
+        }
+        if let ifModifiedSince = request.headers[.ifModifiedSince] {
+            if ifModifiedSince == image.lastModified { return true }
+            if let since = HTTPDateText.parse(ifModifiedSince), let modified = HTTPDateText.parse(image.lastModified) {
+                return modified <= since
+            }
+        }
+        return false
+    }
+
+    /// The tag without a weak prefix.
+    private static func opaque(_ tag: String) -> String {
+        tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+    }
+}

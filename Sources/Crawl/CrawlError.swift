@@ -1,0 +1,47 @@
+import Fetch
+import Foundation
+
+/// Why one page of the product list could not be used.
+public enum CrawlError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The page could not be fetched, even after the fetcher's retries.
+    case pageFetchFailed(pageNo: Int, url: URL, error: FetchError)
+    /// The page arrived but is not a product list page.
+    case pageDidNotParse(pageNo: Int, url: URL, problem: String)
+    /// The server answered 304 to a request that sent no validators.
+    case pageNotModified(pageNo: Int, url: URL)
+
+    public var pageNo: Int {
+        switch self {
+        case .pageFetchFailed(let pageNo, _, _), .pageDidNotParse(let pageNo, _, _),
+             .pageNotModified(let pageNo, _):
+            return pageNo
+        }
+    }
+
+    public var url: URL {
+        switch self {
+        case .pageFetchFailed(_, let url, _), .pageDidNotParse(_, let url, _), .pageNotModified(_, let url):
+            return url
+        }
+    }
+
+    /// A short stable code: the fetch error's code, "unparseable-page" or "unexpected-304".
+    public var reasonCode: String {
+        switch self {
+        case .pageFetchFailed(_, _, let error): return error.reasonCode
+        case .pageDidNotParse: return "unparseable-page"
+        case .pageNotModified: return "unexpected-304"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .pageFetchFailed(let pageNo, _, let error):
+            return "Product page \(pageNo) could not be fetched: \(error.description)"
+        case .pageDidNotParse(let pageNo, let url, let problem):
+            return "Product page \(pageNo) (\(url.absoluteString)) did not parse: \(problem)."
+        case .pageNotModified(let pageNo, let url):
+            return "Product page \(pageNo) (\(url.absoluteString)) answered 304 Not Modified to an unconditional request."
+        }
+    }
+}

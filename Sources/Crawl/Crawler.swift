@@ -1,0 +1,210 @@
+import Fetch
+import Foundation
+import Logging
+
+/// Walks every page of the product list and hands each newly seen product
+/// with a thumbnail to a consumer, once.
+///
+/// **Order and back-pressure.** Page 1 is fetched first (it tells the list's
+/// size and page size), then the other pages, `pageConcurrency` at a time.
+/// Finished pages are handed to `consume` one at a time, and a new page is
+/// requested only after `consume` returns, so a slow consumer holds the crawler
+/// to at most `pageConcurrency` pages in flight.
+///
+/// **A list that moves.** The list is newest-first, and products added while
+/// the crawl runs push older ones onto later pages, so a product can slip from
+/// a page not yet fetched onto one already fetched (or past the last page)
+/// and be missed. Each response carries `totalCount`; its growth since page 1
+/// tells how far that page's contents moved. The crawler maps every page onto
+/// positions of the list as it stood at the start (`ListCoverage`); after a
+/// pass, the pages that now hold positions nobody has seen (products pushed
+/// along, products added in front, pages that failed) are fetched again, and
+/// so on until every position is covered, a pass makes no progress, or
+/// `maxPasses` is reached. Duplicates (the price of overlap) are dropped by
+/// product id; positions still uncovered are reported.
+///
+/// **Failures.** Pages are fetched through `Fetching` (retries happen there).
+/// A page that still fails or does not parse is recorded and the crawl goes
+/// on; it is tried again in the next pass. Only a failure of the first page,
+/// without which nothing is known, ends the crawl with an error.
+///
+/// Memory: the ids seen and one position per product of the list.
+public struct Crawler: Sendable {
+    public let configuration: CrawlConfiguration
+    private let fetcher: any Fetching
+    private let logger: Logger
+
+    /// Without a `logger`, only warnings (failed pages) are logged.
+    public init(configuration: CrawlConfiguration, fetcher: any Fetching, logger: Logger? = nil) {
+        self.configuration = configuration
+        self.fetcher = fetcher
+        self.logger = logger ?? {
+            var logger = Logger(label: "warm.crawl")
+            logger.logLevel = .warning
+            return logger
+        }()
+    }
+
+    /// Crawls the list, calling `consume` serially with each page's products
+    /// not seen before (only those with a thumbnail URL, never an empty batch).
+    ///
+    /// - Throws: `CrawlError` when the first page cannot be used; whatever
+    ///   `consume` throws (which stops the crawl); `CancellationError`.
+    public func run(_ consume: @Sendable ([Product]) async throws -> Void) async throws -> CrawlReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var progress = Progress()
+
+        // Pass 1, page 1 alone: it tells how long the list is.
+        let first = await fetchPage(1, itemsPerPage: configuration.itemsPerPage)
+        let firstPage: ProductPage
+        switch first.outcome {
+        case .success(let page): firstPage = page
+        case .failure(let error): throw error
+        }
+        let pageSize = firstPage.itemsPerPage > 0 ? firstPage.itemsPerPage : configuration.itemsPerPage
+        var coverage = ListCoverage(baseCount: firstPage.totalCount, pageSize: pageSize)
+        progress.report.totalCountAtStart = firstPage.totalCount
+        progress.report.passes = 1
+        try await handle(first, pass: 1, progress: &progress, coverage: &coverage, consume: consume)
+
+        let lastPage = ProductPage.lastPage(totalCount: firstPage.totalCount, itemsPerPage: pageSize)
+        if lastPage > 1 {
+            try await fetchPass(Array(2...lastPage), pass: 1, pageSize: pageSize,
+                                progress: &progress, coverage: &coverage, consume: consume)
+        }
+
+        // Later passes: re-fetch the pages holding positions nobody has seen.
+        var pass = 1
+        while pass < configuration.maxPasses, coverage.uncoveredCount > 0 {
+            pass += 1
+            let pages = coverage.pagesHoldingUncovered()
+            let before = (covered: coverage.coveredCount, domain: coverage.domain)
+            logger.info("The list moved or pages failed; fetching again", metadata: [
+                "pass": "\(pass)", "pages": "\(pages.count)", "uncovered": "\(coverage.uncoveredCount)",
+            ])
+            progress.report.passes = pass
+            try await fetchPass(pages, pass: pass, pageSize: pageSize,
+                                progress: &progress, coverage: &coverage, consume: consume)
+            if coverage.coveredCount == before.covered && coverage.domain == before.domain {
+                break // Nothing new is coming from these pages; stop rather than spin.
+            }
+        }
+
+        progress.finish(coverage: coverage)
+        progress.report.durationSeconds = Self.seconds(clock.now - started)
+        logger.info("\(progress.report.description)")
+        return progress.report
+    }
+
+    /// Fetches `pages`, at most `pageConcurrency` at once, handling each as it
+    /// arrives; the next request starts only when the consumer is done.
+    private func fetchPass(_ pages: [Int], pass: Int, pageSize: Int, progress: inout Progress,
+                           coverage: inout ListCoverage,
+                           consume: @Sendable ([Product]) async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: PageResult.self) { group in
+            var pending = pages.makeIterator()
+            for _ in 0..<configuration.pageConcurrency {
+                guard let pageNo = pending.next() else { break }
+                group.addTask { await self.fetchPage(pageNo, itemsPerPage: pageSize) }
+            }
+            while let result = try await group.next() {
+                try Task.checkCancellation()
+                try await handle(result, pass: pass, progress: &progress, coverage: &coverage, consume: consume)
+                if let pageNo = pending.next() {
+                    group.addTask { await self.fetchPage(pageNo, itemsPerPage: pageSize) }
+                }
+            }
+        }
+    }
+
+    private func handle(_ result: PageResult, pass: Int, progress: inout Progress, coverage: inout ListCoverage,
+                        consume: @Sendable ([Product]) async throws -> Void) async throws {
+        switch result.outcome {
+        case .failure(let error):
+            logger.warning("\(error.description)", metadata: ["pass": "\(pass)"])
+            progress.failures.append((PageFailure(pageNo: result.pageNo, url: result.url, error: error, pass: pass),
+                                      coverage.expectedPositions(pageNo: result.pageNo)))
+        case .success(let page):
+            coverage.record(pageNo: result.pageNo, entryCount: page.products.count + page.rejectedProductCount,
+                            totalCount: page.totalCount)
+            let fresh = progress.absorb(page)
+            if !fresh.isEmpty { try await consume(fresh) }
+        }
+    }
+
+    private func fetchPage(_ pageNo: Int, itemsPerPage: Int) async -> PageResult {
+        let url = configuration.pageURL(pageNo: pageNo, itemsPerPage: itemsPerPage)
+        let outcome: FetchOutcome
+        do {
+            outcome = try await fetcher.get(url, validators: nil)
+        } catch {
+            return PageResult(pageNo: pageNo, url: url, outcome: .failure(.pageFetchFailed(pageNo: pageNo, url: url, error: error)))
+        }
+        guard case .fetched(let resource) = outcome else {
+            return PageResult(pageNo: pageNo, url: url, outcome: .failure(.pageNotModified(pageNo: pageNo, url: url)))
+        }
+        do {
+            return PageResult(pageNo: pageNo, url: url, outcome: .success(try ProductPage.decode(from: resource.body)))
+        } catch {
+            let problem = DecodingProblem.describe(error)
+            return PageResult(pageNo: pageNo, url: url,
+                              outcome: .failure(.pageDidNotParse(pageNo: pageNo, url: url, problem: problem)))
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// One page's result, as a child task hands it back.
+private struct PageResult: Sendable {
+    var pageNo: Int
+    var url: URL
+    var outcome: Result<ProductPage, CrawlError>
+}
+
+/// The crawl's running totals; owned by the task running `Crawler.run`.
+private struct Progress {
+    var report = CrawlReport()
+    var seenIDs = Set<Int>()
+    var failures: [(failure: PageFailure, positions: Range<Int>)] = []
+
+    /// Counts a parsed page and returns its products not seen before that have a thumbnail.
+    mutating func absorb(_ page: ProductPage) -> [Product] {
+        report.pagesFetched += 1
+        report.productsSeen += page.products.count
+        report.rejectedEntries += page.rejectedProductCount
+        report.totalCountAtEnd = page.totalCount
+        var fresh: [Product] = []
+        for product in page.products {
+            guard seenIDs.insert(product.id).inserted else {
+                report.duplicates += 1
+                continue
+            }
+            report.uniqueProducts += 1
+            if product.thumbnailURL == nil {
+                report.withoutThumbnail += 1
+            } else {
+                fresh.append(product)
+            }
+        }
+        report.delivered += fresh.count
+        return fresh
+    }
+
+    /// Keeps the failures whose products are still unaccounted for, the latest per page number.
+    mutating func finish(coverage: ListCoverage) {
+        report.uncoveredPositions = coverage.uncoveredCount
+        var latest: [Int: PageFailure] = [:]
+        for (failure, positions) in failures {
+            if coverage.isCovered(positions) {
+                report.recoveredPageFailures += 1
+            } else {
+                latest[failure.pageNo] = failure
+            }
+        }
+        report.failedPages = latest.values.sorted { $0.pageNo < $1.pageNo }
+    }
+}

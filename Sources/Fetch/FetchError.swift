@@ -1,0 +1,93 @@
+import Foundation
+
+/// Why a fetch failed for good (after any retries it was allowed).
+public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The text could not be used as an http(s) URL.
+    case invalidURL(String)
+    /// The server answered with a status that is not success (2xx) or 304.
+    case httpStatus(url: URL, status: Int, attempts: Int)
+    /// An attempt took longer than allowed (connect, read silence or the whole attempt).
+    case timeout(url: URL, timeoutSeconds: Double, attempts: Int)
+    /// The body is larger than allowed; the download stopped there.
+    /// `declaredBytes` is the server's Content-Length when it sent one.
+    case tooLarge(url: URL, limitBytes: Int, declaredBytes: Int?)
+    /// The connection failed or broke (refused, reset, closed early, malformed response).
+    case connection(url: URL, reason: String, attempts: Int)
+    /// The server kept redirecting past the limit.
+    case tooManyRedirects(url: URL, maxRedirects: Int)
+    /// The redirects went round in a circle.
+    case redirectCycle(url: URL)
+    /// The whole fetch, retries included, ran out of time.
+    case deadlineExceeded(url: URL, deadlineSeconds: Double, attempts: Int, lastFailure: String)
+    /// The task waiting for the fetch was cancelled.
+    case cancelled(url: URL)
+
+    /// The URL concerned (nil only for an invalid URL).
+    public var url: URL? {
+        switch self {
+        case .invalidURL: return nil
+        case .httpStatus(let url, _, _), .timeout(let url, _, _), .tooLarge(let url, _, _),
+             .connection(let url, _, _), .tooManyRedirects(let url, _), .redirectCycle(let url),
+             .deadlineExceeded(let url, _, _, _), .cancelled(let url):
+            return url
+        }
+    }
+
+    /// A short stable code for reports and metrics: "http-404", "http-5xx",
+    /// "timeout", "too-large", "connection", "too-many-redirects",
+    /// "redirect-cycle", "deadline", "invalid-url", "cancelled".
+    public var reasonCode: String {
+        switch self {
+        case .invalidURL: return "invalid-url"
+        case .httpStatus(_, let status, _): return (500...599).contains(status) ? "http-5xx" : "http-\(status)"
+        case .timeout: return "timeout"
+        case .tooLarge: return "too-large"
+        case .connection: return "connection"
+        case .tooManyRedirects: return "too-many-redirects"
+        case .redirectCycle: return "redirect-cycle"
+        case .deadlineExceeded: return "deadline"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// Whether another attempt could succeed: connection trouble, timeouts, 429 and 5xx.
+    public var isRetryable: Bool {
+        switch self {
+        case .timeout, .connection: return true
+        case .httpStatus(_, let status, _): return status == 429 || (500...599).contains(status)
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let text):
+            return "\"\(text)\" is not an http or https URL."
+        case .httpStatus(let url, let status, let attempts):
+            return "\(url.absoluteString) answered HTTP \(status)\(Self.afterAttempts(attempts))."
+        case .timeout(let url, let seconds, let attempts):
+            return "\(url.absoluteString) did not answer within \(Self.seconds(seconds))\(Self.afterAttempts(attempts))."
+        case .tooLarge(let url, let limit, let declared):
+            let size = declared.map { "declares \($0) bytes" } ?? "sent more bytes"
+            return "\(url.absoluteString) \(size), over the limit of \(limit) bytes; the download was stopped."
+        case .connection(let url, let reason, let attempts):
+            return "The connection to \(url.absoluteString) failed\(Self.afterAttempts(attempts)): \(reason)."
+        case .tooManyRedirects(let url, let max):
+            return "\(url.absoluteString) redirected more than \(max) times."
+        case .redirectCycle(let url):
+            return "\(url.absoluteString) redirects in a circle."
+        case .deadlineExceeded(let url, let seconds, let attempts, let last):
+            return "Fetching \(url.absoluteString) ran past its \(Self.seconds(seconds)) deadline after \(attempts) attempt\(attempts == 1 ? "" : "s"); the last failure: \(last)"
+        case .cancelled(let url):
+            return "Fetching \(url.absoluteString) was cancelled."
+        }
+    }
+
+    private static func afterAttempts(_ attempts: Int) -> String {
+        attempts > 1 ? " after \(attempts) attempts" : ""
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -1,0 +1,226 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The project's one HTTP client: conditional GETs with retries, backoff,
+/// redirect and body limits, over one pooled `HTTPClient`.
+///
+/// Create one per run and share it (it is `Sendable`); call `shutdown()` when
+/// done; async-http-client traps in debug builds when a client is released
+/// without it. Memory: each fetch in flight holds its body, at most
+/// `maxBodyBytes`.
+///
+/// Retries: connection errors, timeouts, 429 and 5xx are retried up to
+/// `maxAttempts` with full-jitter exponential backoff, or after the server's
+/// `Retry-After` (capped) when it sends one; other statuses are final. The
+/// whole fetch is bounded by `deadlineSeconds`.
+public final class HTTPFetcher: Fetching {
+    public let configuration: FetchConfiguration
+    private let client: HTTPClient
+    private let logger: Logger
+
+    /// Without a `logger`, only warnings are logged (retries are logged at debug).
+    public init(configuration: FetchConfiguration = FetchConfiguration(), logger: Logger? = nil) {
+        self.configuration = configuration
+        self.logger = logger ?? {
+            var logger = Logger(label: "warm.fetch")
+            logger.logLevel = .warning
+            return logger
+        }()
+        var pool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(60),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost)
+        // Our own retry loop decides about reconnecting; AHC's would hide a
+        // refused connection until the connect timeout.
+        pool.retryConnectionEstablishment = false
+        var clientConfiguration = HTTPClient.Configuration(
+            redirectConfiguration: configuration.maxRedirects == 0
+                ? .disallow : .follow(max: configuration.maxRedirects, allowCycles: false),
+            timeout: .init(connect: Self.amount(configuration.connectTimeoutSeconds),
+                           read: Self.amount(configuration.readTimeoutSeconds)),
+            connectionPool: pool,
+            decompression: .disabled)
+        clientConfiguration.httpVersion = .http1Only
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+    }
+
+    /// Closes pooled connections. Fetches still running fail; call once, at the end.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    /// Parses `text` as an http(s) URL and fetches it.
+    public func get(_ text: String, validators: Validators? = nil) async throws(FetchError) -> FetchOutcome {
+        guard let url = URL(string: text) else { throw .invalidURL(text) }
+        return try await get(url, validators: validators)
+    }
+
+    public func get(_ url: URL, validators: Validators?) async throws(FetchError) -> FetchOutcome {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else {
+            throw .invalidURL(url.absoluteString)
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(configuration.deadlineSeconds)
+        var random = SystemRandomNumberGenerator()
+        var attempt = 0
+        while true {
+            attempt += 1
+            let remaining = deadline - clock.now
+            let attemptTimeout = min(.seconds(configuration.requestTimeoutSeconds), remaining)
+            let failure: AttemptFailure
+            do {
+                return try await attemptOnce(url, validators: validators, attempt: attempt, timeout: attemptTimeout)
+            } catch {
+                failure = error
+            }
+            if case .timeout = failure.error, attemptTimeout < .seconds(configuration.requestTimeoutSeconds) {
+                // The attempt was cut short by the overall deadline, not by its own limit.
+                throw .deadlineExceeded(url: url, deadlineSeconds: configuration.deadlineSeconds,
+                                        attempts: attempt, lastFailure: failure.error.description)
+            }
+            if Task.isCancelled { throw .cancelled(url: url) }
+            guard failure.error.isRetryable, attempt < configuration.maxAttempts else { throw failure.error }
+            let waitSeconds = failure.retryAfterSeconds.map { min($0, configuration.maxRetryAfterSeconds) }
+                ?? configuration.backoffSeconds(afterAttempt: attempt, using: &random)
+            guard clock.now + .seconds(waitSeconds) < deadline else {
+                throw .deadlineExceeded(url: url, deadlineSeconds: configuration.deadlineSeconds,
+                                        attempts: attempt, lastFailure: failure.error.description)
+            }
+            logger.debug("Retrying after a failed attempt", metadata: [
+                "url": "\(url.absoluteString)", "attempt": "\(attempt)",
+                "reason": "\(failure.error.reasonCode)", "waitSeconds": "\(waitSeconds)",
+            ])
+            do {
+                try await Task.sleep(for: .seconds(waitSeconds))
+            } catch {
+                throw .cancelled(url: url)
+            }
+        }
+    }
+
+    /// One attempt (redirects included), raced against its timeout: AHC's own
+    /// deadline stops at the response head, and the body needs bounding too.
+    private func attemptOnce(_ url: URL, validators: Validators?, attempt: Int,
+                             timeout: Duration) async throws(AttemptFailure) -> FetchOutcome {
+        let timeoutSeconds = Self.seconds(timeout)
+        do {
+            return try await withThrowingTaskGroup(of: FetchOutcome.self) { group in
+                group.addTask {
+                    try await self.perform(url, validators: validators, attempt: attempt, timeout: timeout)
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw AttemptFailure(error: .timeout(url: url, timeoutSeconds: timeoutSeconds, attempts: attempt))
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next() else { throw CancellationError() }
+                return first
+            }
+        } catch let failure as AttemptFailure {
+            throw failure
+        } catch is CancellationError {
+            throw AttemptFailure(error: .cancelled(url: url))
+        } catch {
+            throw AttemptFailure(error: classify(error, url: url, attempt: attempt, timeoutSeconds: timeoutSeconds))
+        }
+    }
+
+    private func perform(_ url: URL, validators: Validators?, attempt: Int,
+                         timeout: Duration) async throws -> FetchOutcome {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        request.headers.add(name: "User-Agent", value: configuration.userAgent)
+        request.headers.add(name: "Accept", value: "*/*")
+        if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
+        if let lastModified = validators?.lastModified {
+            request.headers.add(name: "If-Modified-Since", value: lastModified)
+        }
+        let response = try await client.execute(request, timeout: Self.amount(Self.seconds(timeout)), logger: logger)
+        let status = Int(response.status.code)
+        let headers = response.headers
+        let finalURL = response.url ?? url
+        let redirects = max(0, response.history.count - 1)
+
+        if status == 304 {
+            try await Self.drain(response.body)
+            let sent = validators ?? Validators()
+            let refreshed = Validators(etag: headers.first(name: "ETag") ?? sent.etag,
+                                       lastModified: headers.first(name: "Last-Modified") ?? sent.lastModified)
+            return .notModified(url: url, validators: refreshed, attempts: attempt)
+        }
+        guard (200...299).contains(status) else {
+            try? await Self.drain(response.body)
+            let retryAfter = headers.first(name: "Retry-After").flatMap { HTTPDate.retryAfterSeconds($0) }
+            throw AttemptFailure(error: .httpStatus(url: url, status: status, attempts: attempt),
+                                 retryAfterSeconds: retryAfter)
+        }
+
+        let limit = configuration.maxBodyBytes
+        let declared = headers.first(name: "Content-Length").flatMap { Int($0) }
+        if let declared, declared > limit {
+            throw AttemptFailure(error: .tooLarge(url: url, limitBytes: limit, declaredBytes: declared))
+        }
+        var body = Data()
+        if let declared { body.reserveCapacity(declared) }
+        for try await chunk in response.body {
+            guard body.count + chunk.readableBytes <= limit else {
+                // Leaving the loop releases the stream, which cancels the download.
+                throw AttemptFailure(error: .tooLarge(url: url, limitBytes: limit, declaredBytes: declared))
+            }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        // A cancelled stream may end early without an error; never pass that off as a body.
+        try Task.checkCancellation()
+        return .fetched(FetchedResource(
+            url: url, finalURL: finalURL, status: status, body: body,
+            etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"),
+            contentType: headers.first(name: "Content-Type"), attempts: attempt, redirects: redirects))
+    }
+
+    /// Reads and drops a small body so the connection can go back to the pool;
+    /// a large one is abandoned (which closes the connection) instead.
+    private static func drain(_ body: HTTPClientResponse.Body) async throws {
+        var drained = 0
+        for try await chunk in body {
+            drained += chunk.readableBytes
+            if drained > 64 * 1024 { return }
+        }
+    }
+
+    private func classify(_ error: any Error, url: URL, attempt: Int, timeoutSeconds: Double) -> FetchError {
+        if let error = error as? FetchError { return error }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .redirectLimitReached:
+                return .tooManyRedirects(url: url, maxRedirects: configuration.maxRedirects)
+            case .redirectCycleDetected:
+                return .redirectCycle(url: url)
+            case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout:
+                return .timeout(url: url, timeoutSeconds: timeoutSeconds, attempts: attempt)
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return .invalidURL(url.absoluteString)
+            default:
+                return .connection(url: url, reason: error.description, attempts: attempt)
+            }
+        }
+        return .connection(url: url, reason: String(describing: error), attempts: attempt)
+    }
+
+    private static func amount(_ seconds: Double) -> TimeAmount {
+        .nanoseconds(Int64(max(0, seconds) * 1_000_000_000))
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
+
+/// A failed attempt, with the server's `Retry-After` when it sent one.
+struct AttemptFailure: Error {
+    var error: FetchError
+    var retryAfterSeconds: Double?
+}

@@ -1,0 +1,60 @@
+import Crawl
+import Foundation
+import XCTest
+
+final class ProductPageTests: XCTestCase {
+    func testSnakeCaseAndCamelCaseDecodeToTheSamePage() throws {
+        let camel = #"{"pageNo":2,"itemsPerPage":3,"totalCount":8,"offset":3,"limit":3,"lastPage":3,"hasNext":true,"hasPrev":true,"pages":[{"id":5}]}"#
+        let snake = #"{"page_no":2,"items_per_page":3,"total_count":8,"offset":3,"limit":3,"last_page":3,"has_next":true,"has_prev":true,"pages":[{"id":5}]}"#
+        var a = try ProductPage.decode(from: Data(camel.utf8))
+        let b = try ProductPage.decode(from: Data(snake.utf8))
+        XCTAssertEqual(a.shape, .camelCase)
+        XCTAssertEqual(b.shape, .snakeCase)
+        a.shape = .snakeCase
+        XCTAssertEqual(a, b)
+    }
+
+    func testMissingDerivedFieldsAreComputed() throws {
+        let page = try ProductPage.decode(from: Data(#"{"page_no":3,"items_per_page":10,"total_count":25,"pages":[]}"#.utf8))
+        XCTAssertEqual(page.lastPage, 3)
+        XCTAssertFalse(page.hasNext)
+        XCTAssertTrue(page.hasPrev)
+    }
+
+    func testPageWithoutTotalCountNamesTheKey() {
+        XCTAssertThrowsError(try ProductPage.decode(from: Data(#"{"pageNo":1,"itemsPerPage":10,"pages":[]}"#.utf8))) { error in
+            guard case DecodingError.keyNotFound(let key, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(key.stringValue, "totalCount")
+        }
+    }
+
+    func testHTMLIsNotAPage() {
+        XCTAssertThrowsError(try ProductPage.decode(from: Data("<html></html>".utf8)))
+    }
+
+    func testProductNeedsOnlyAnID() throws {
+        let product = try JSONDecoder().decode(Product.self, from: Data(#"{"id":"12","price":"abc","thumbnail":null}"#.utf8))
+        XCTAssertEqual(product.id, 12)
+        XCTAssertNil(product.price)
+        XCTAssertNil(product.thumbnailURL)
+        XCTAssertThrowsError(try JSONDecoder().decode(Product.self, from: Data(#"{"name":"x"}"#.utf8)))
+    }
+
+    func testProductRoundTripsWithTheAPIKeys() throws {
+        let product = Product(id: 1, vendorID: 2, vendorName: "v", name: "n", thumbnail: "https://x.test/a_thumb",
+                              currency: "KRW", price: 100, bargainPrice: 90, discountedPrice: 10, stock: 4,
+                              createdAt: "2023-03-23T00:00:00", issuedAt: "2023-03-23T00:00:00")
+        let data = try JSONEncoder().encode(product)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertNotNil(object["vendor_id"])
+        XCTAssertNotNil(object["vendorName"])
+        XCTAssertNotNil(object["bargain_price"])
+        XCTAssertEqual(try JSONDecoder().decode(Product.self, from: data), product)
+    }
+
+    func testPageURLKeepsThePathPrefix() {
+        let configuration = CrawlConfiguration(apiBaseURL: URL(string: "https://market.test/openmarket/")!, itemsPerPage: 50)
+        XCTAssertEqual(configuration.pageURL(pageNo: 3).absoluteString,
+                       "https://market.test/openmarket/api/products?page_no=3&items_per_page=50")
+    }
+}
