@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a cache operation failed. Each case names the path or URL involved;
+/// descriptions read as sentences and `reasonCode` is a stable token for
+/// grouping failures in reports and exit codes.
+public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The URL is not an absolute `scheme://host/...` URL, so it has no canonical form.
+    case invalidURL(url: String, reason: String)
+    /// The variant's format is not a plain file extension or its size is not positive.
+    case invalidVariant(name: String)
+    /// Another process (or another open of the lock file) holds the cache lock.
+    case locked(path: String, holderPID: Int32?)
+    /// The disk (or quota) is full: the pipeline should stop writing.
+    case diskFull(path: String)
+    /// A directory inside the cache tree is a symbolic link (or the path is not
+    /// a directory); the cache refuses to follow it out of the tree.
+    case symlinkRefused(path: String)
+    /// A system call failed; `operation` is what was attempted ("rename", "fsync").
+    case fileSystem(operation: String, path: String, errno: Int32)
+    /// The SQLite manifest refused an operation.
+    case database(path: String, reason: String)
+    /// The cache was closed with `DiskCache.close()`.
+    case closed(path: String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url, let reason):
+            return "the URL \(url) cannot be cached: \(reason)"
+        case .invalidVariant(let name):
+            return "the variant \"\(name)\" is not a positive size followed by a plain file extension"
+        case .locked(let path, let holderPID):
+            let holder = holderPID.map { "process \($0)" } ?? "another process"
+            return "the cache is in use: \(holder) holds the lock \(path)"
+        case .diskFull(let path):
+            return "the disk is full while writing \(path)"
+        case .symlinkRefused(let path):
+            return "\(path) is a symbolic link or not a directory; the cache does not follow links out of its tree"
+        case .fileSystem(let operation, let path, let code):
+            return "\(operation) failed for \(path): \(Self.errnoText(code))"
+        case .database(let path, let reason):
+            return "the cache manifest \(path) failed: \(reason)"
+        case .closed(let path):
+            return "the cache at \(path) is closed"
+        }
+    }
+
+    /// A short, stable token ("disk-full", "locked", ...).
+    public var reasonCode: String {
+        switch self {
+        case .invalidURL: return "invalid-url"
+        case .invalidVariant: return "invalid-variant"
+        case .locked: return "locked"
+        case .diskFull: return "disk-full"
+        case .symlinkRefused: return "symlink-refused"
+        case .fileSystem: return "file-system"
+        case .database: return "database"
+        case .closed: return "closed"
+        }
+    }
+
+    /// The system's text for an errno value ("No space left on device").
+    static func errnoText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// Maps a failed system call to an error, keeping a full disk distinct so
+    /// the pipeline can stop early instead of failing every remaining image.
+    static func system(_ operation: String, path: String, errno code: Int32) -> CacheError {
+        if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
+        return .fileSystem(operation: operation, path: path, errno: code)
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Places in the store where tests inject a failure (an errno) to check that
+/// a failing disk or a crash at that instant leaves the cache consistent.
+enum FaultPoint: Sendable, Hashable {
+    /// Writing the temp file (a full disk shows up here).
+    case temporaryWrite
+    /// After the rename into place, before the manifest row is written.
+    case afterRename
+    /// After eviction committed the row deletions, before the files are removed.
+    case afterEvictedRowsDeleted
+}
+
+/// Returns the errno a step should fail with, or nil to let it run.
+typealias FaultInjector = @Sendable (FaultPoint) -> Int32?
+
+/// The file half of the cache: temp files, atomic installs into `v1/`,
+/// removal and listing. Knows nothing about the manifest. Every path below the
+/// root is reached through `DirectoryHandle`, never by string concatenation
+/// handed to a following `open(2)`.
+struct CacheFileStore: Sendable {
+    let layout: CacheLayout
+    let faults: FaultInjector?
+
+    /// Fixed, umask-independent modes: thumbnails are served by other processes.
+    static let filePermissions: mode_t = 0o644
+
+    /// Creates the root, `v1/` and `tmp/` when missing.
+    func createDirectories() throws(CacheError) {
+        do {
+            try FileManager.default.createDirectory(atPath: layout.root, withIntermediateDirectories: true)
+        } catch {
+            throw CacheError.fileSystem(operation: "create directory", path: layout.root,
+                                        errno: (error as NSError).underlyingPOSIXCode ?? EIO)
+        }
+        let root = try DirectoryHandle.openDirectory(path: layout.root)
+        _ = try root.child(CacheLayout.versionDirectory, create: true)
+        _ = try root.child("tmp", create: true)
+    }
+
+    // MARK: - Writing
+
+    /// Writes `data` to a new `tmp/<random>.tmp` (mode 0644, `O_EXCL|O_NOFOLLOW`)
+    /// and fsyncs it, so that after the rename the file is complete on disk.
+    /// On failure the temp file is removed. Returns the temp file's name.
+    func writeTemporaryFile(_ data: Data) throws(CacheError) -> String {
+        let tmp = try temporaryDirectory()
+        let name = UUID().uuidString.lowercased() + ".tmp"
+        let tempPath = tmp.path + "/" + name
+        let fd = try tmp.createFile(name, permissions: Self.filePermissions)
+        var failure: CacheError?
+        if let injected = faults?(.temporaryWrite) {
+            failure = .system("write", path: tempPath, errno: injected)
+        } else {
+            failure = data.withUnsafeBytes { buffer -> CacheError? in
+                guard let base = buffer.baseAddress else { return nil }
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(fd, base + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return .system("write", path: tempPath, errno: errno)
+                    }
+                    offset += written
+                }
+                return nil
+            }
+        }
+        if failure == nil && fsync(fd) != 0 { failure = .system("fsync", path: tempPath, errno: errno) }
+        if close(fd) != 0 && failure == nil { failure = .system("close", path: tempPath, errno: errno) }
+        if let failure {
+            _ = try? tmp.removeFile(name)
+            throw failure
+        }
+        return name
+    }
+
+    /// Renames a finished temp file over `location` (creating the two directory
+    /// levels) and fsyncs the directory that received it. Until the rename, the
+    /// previous file at `location` stays untouched; after it, the new one is
+    /// complete. On failure the temp file is removed.
+    func install(temporaryName: String, at location: FileLocation) throws(CacheError) {
+        let tmp = try temporaryDirectory()
+        do throws(CacheError) {
+            let leaf = try filesDirectory()
+                .child(location.outerDirectory, create: true)
+                .child(location.innerDirectory, create: true)
+            try tmp.rename(temporaryName, to: leaf, as: location.fileName)
+            try leaf.sync()
+        } catch {
+            _ = try? tmp.removeFile(temporaryName)
+            throw error
+        }
+    }
+
+    func removeTemporaryFile(_ name: String) {
+        _ = try? temporaryDirectory().removeFile(name)
+    }
+
+    /// Removes everything in `tmp/` (leftovers of a crash); returns how many.
+    func removeAllTemporaryFiles() throws(CacheError) -> Int {
+        let tmp = try temporaryDirectory()
+        var removed = 0
+        for name in try tmp.entryNames() {
+            if try tmp.removeFile(name) { removed += 1 }
+        }
+        if removed > 0 { try tmp.sync() }
+        return removed
+    }
+
+    /// Names of the files in `tmp/`.
+    func temporaryFileNames() throws(CacheError) -> [String] {
+        try temporaryDirectory().entryNames().sorted()
+    }
+
+    // MARK: - Reading and removing by manifest path
+
+    /// Removes the file at a manifest-relative path; false when it was already gone.
+    @discardableResult
+    func removeFile(relativePath: String) throws(CacheError) -> Bool {
+        guard let (directory, name) = try parentDirectory(of: relativePath) else { return false }
+        let removed = try directory.removeFile(name)
+        if removed { try directory.sync() }
+        return removed
+    }
+
+    /// `lstat` of a manifest-relative path; nil when it (or a directory on the way) is missing.
+    func status(relativePath: String) -> stat? {
+        guard let (directory, name) = try? parentDirectory(of: relativePath) else { return nil }
+        return directory.status(name)
+    }
+
+    /// Reads a whole regular file without following links.
+    func readFile(relativePath: String) throws(CacheError) -> Data {
+        let absolute = layout.absolutePath(relative: relativePath)
+        guard let (directory, name) = try parentDirectory(of: relativePath) else {
+            throw CacheError.fileSystem(operation: "open", path: absolute, errno: ENOENT)
+        }
+        let fd = try directory.openFileForReading(name)
+        defer { close(fd) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CacheError.system("read", path: absolute, errno: errno)
+            }
+            if count == 0 { break }
+            data.append(contentsOf: chunk[0..<count])
+        }
+        return data
+    }
+
+    /// Every entry found at file depth under `v1/` (`v1/ab/cd/<name>`), plus
+    /// anything that is not a directory where a directory belongs, as
+    /// manifest-relative paths. Links are listed, never followed.
+    func allFilePaths() throws(CacheError) -> [String] {
+        let version = CacheLayout.versionDirectory
+        let files = try filesDirectory()
+        var paths: [String] = []
+        for outer in try files.entryNames() {
+            guard let info = files.status(outer), info.isDirectory else {
+                paths.append("\(version)/\(outer)")
+                continue
+            }
+            let outerHandle = try files.child(outer, create: false)
+            for inner in try outerHandle.entryNames() {
+                guard let info = outerHandle.status(inner), info.isDirectory else {
+                    paths.append("\(version)/\(outer)/\(inner)")
+                    continue
+                }
+                let innerHandle = try outerHandle.child(inner, create: false)
+                for name in try innerHandle.entryNames() {
+                    paths.append("\(version)/\(outer)/\(inner)/\(name)")
+                }
+            }
+        }
+        return paths.sorted()
+    }
+
+    // MARK: - Directories
+
+    private func temporaryDirectory() throws(CacheError) -> DirectoryHandle {
+        try DirectoryHandle.openDirectory(path: layout.root).child("tmp", create: false)
+    }
+
+    private func filesDirectory() throws(CacheError) -> DirectoryHandle {
+        try DirectoryHandle.openDirectory(path: layout.root).child(CacheLayout.versionDirectory, create: false)
+    }
+
+    /// The directory holding a manifest-relative path and the file's name, or
+    /// nil when a directory on the way is missing. Only `v1/<dir>/<dir>/<name>`
+    /// with plain names is accepted, so a tampered manifest row cannot point
+    /// eviction or verification outside the tree.
+    private func parentDirectory(of relativePath: String) throws(CacheError) -> (DirectoryHandle, String)? {
+        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 4, parts[0] == CacheLayout.versionDirectory,
+              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
+            throw CacheError.fileSystem(operation: "resolve manifest path", path: layout.absolutePath(relative: relativePath), errno: EINVAL)
+        }
+        do throws(CacheError) {
+            let directory = try filesDirectory().child(parts[1], create: false).child(parts[2], create: false)
+            return (directory, parts[3])
+        } catch CacheError.fileSystem(_, _, let code) where code == ENOENT {
+            return nil
+        }
+    }
+}
+
+extension NSError {
+    /// The errno behind a Foundation file error, when there is one.
+    var underlyingPOSIXCode: Int32? {
+        if domain == NSPOSIXErrorDomain { return Int32(code) }
+        return (userInfo[NSUnderlyingErrorKey] as? NSError)?.underlyingPOSIXCode
+    }
+}

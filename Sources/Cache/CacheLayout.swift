@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where everything lives inside one cache directory (also in `LAYOUT.md`):
+///
+/// ```
+/// <root>/
+///   manifest.sqlite            SQLite manifest (WAL mode; -wal and -shm files beside it)
+///   .lock                      flock(2) lock file; holds the PID of the holder
+///   tmp/<random>.tmp           in-flight writes, renamed into v1/ when complete
+///   v1/<h0h1>/<h2h3>/<hash>.<ext>
+/// ```
+///
+/// `hash` is the lowercase hex SHA-256 of `canonicalURL + "\n" + variantName`
+/// (for example `https://img.example.com/p/1.jpg\n300.jpg`), `h0h1` and `h2h3`
+/// are its first four hex digits, and `ext` is the variant's format. The file
+/// name never contains URL text, so no URL can escape the tree or collide with
+/// another through odd characters, and the two directory levels keep every
+/// directory under 256 subdirectories and a few thousand files even for
+/// millions of entries.
+///
+/// Nothing in the file tree needs a single writer: each (URL, variant) owns
+/// exactly one path, files appear by `rename(2)` from a uniquely named temp
+/// file, and directories are created idempotently, so processes writing
+/// different URLs never touch the same file. The manifest is the only shared
+/// file; SQLite serialises its writers on one machine.
+///
+/// `v1` is the layout version: a future change of hashing or naming moves to
+/// `v2/` next to it instead of reinterpreting existing files.
+public struct CacheLayout: Sendable, Hashable {
+    /// Absolute path of the cache directory, without a trailing slash.
+    public let root: String
+
+    /// Name of the versioned directory holding the thumbnails.
+    public static let versionDirectory = "v1"
+
+    /// A relative `root` is resolved against the current directory, so that
+    /// paths handed out stay valid if the process changes directory later.
+    public init(root: String) {
+        var path = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        self.root = path
+    }
+
+    public var manifestPath: String { root + "/manifest.sqlite" }
+    public var lockPath: String { root + "/.lock" }
+    public var tempDirectory: String { root + "/tmp" }
+    public var filesDirectory: String { root + "/" + Self.versionDirectory }
+
+    /// The 64-hex-digit key of one (URL, variant) pair.
+    public static func hash(url: CanonicalURL, variant: CacheVariant) -> String {
+        SHA256Hex.digest(of: url.text + "\n" + variant.name)
+    }
+
+    /// `v1/ab/cd/abcd....jpg`: the path of a variant relative to the root, as
+    /// stored in the manifest.
+    public static func relativePath(url: CanonicalURL, variant: CacheVariant) -> String {
+        FileLocation(url: url, variant: variant).relativePath
+    }
+
+    /// The absolute path of a manifest-relative path.
+    public func absolutePath(relative: String) -> String {
+        root + "/" + relative
+    }
+}
+
+/// The three names below `v1/` that locate one variant's file.
+struct FileLocation: Sendable, Hashable {
+    let outerDirectory: String
+    let innerDirectory: String
+    let fileName: String
+
+    init(url: CanonicalURL, variant: CacheVariant) {
+        let hash = CacheLayout.hash(url: url, variant: variant)
+        outerDirectory = String(hash.prefix(2))
+        innerDirectory = String(hash.dropFirst(2).prefix(2))
+        fileName = hash + "." + variant.format
+    }
+
+    var relativePath: String {
+        [CacheLayout.versionDirectory, outerDirectory, innerDirectory, fileName].joined(separator: "/")
+    }
+}

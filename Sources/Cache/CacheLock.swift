@@ -1,0 +1,73 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Exclusive use of one cache directory by one process: `flock(LOCK_EX|LOCK_NB)`
+/// on `<root>/.lock`, which then holds the holder's PID for error messages.
+///
+/// `flock`, not a PID file check: the kernel drops the lock when the holder's
+/// descriptor closes, including when the process dies, so a crashed cron run
+/// never leaves a stale lock behind and no PID can be reused by mistake.
+/// flock locks belong to an open file description, so a second `acquire` in
+/// the same process fails too. (On network file systems flock may be local
+/// to one machine; see LAYOUT.md.)
+///
+/// Released by `release()` or when the value is deinitialised.
+public final class CacheLock: Sendable {
+    /// Path of the lock file.
+    public let path: String
+    private let fd: Int32
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    /// Takes the lock on `root` (created when missing), or throws at once.
+    /// - Throws: `CacheError.locked(path:holderPID:)` when another open of the
+    ///   lock file holds it; `holderPID` is what the holder wrote, if anything.
+    public static func acquire(root: String) throws(CacheError) -> CacheLock {
+        let layout = CacheLayout(root: root)
+        do {
+            try FileManager.default.createDirectory(atPath: layout.root, withIntermediateDirectories: true)
+        } catch {
+            throw CacheError.fileSystem(operation: "create directory", path: layout.root,
+                                        errno: (error as NSError).underlyingPOSIXCode ?? EIO)
+        }
+        let path = layout.lockPath
+        let fd = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw CacheError.system("open lock file", path: path, errno: errno) }
+        guard retryingOnInterrupt({ flock(fd, LOCK_EX | LOCK_NB) }) == 0 else {
+            let code = errno
+            let holder = code == EWOULDBLOCK ? readPID(fd) : nil
+            close(fd)
+            if code == EWOULDBLOCK { throw CacheError.locked(path: path, holderPID: holder) }
+            throw CacheError.system("flock", path: path, errno: code)
+        }
+        // Best effort: the PID is for messages only; the lock is the flock itself.
+        let pid = "\(getpid())\n"
+        _ = ftruncate(fd, 0)
+        _ = pid.withCString { pwrite(fd, $0, strlen($0), 0) }
+        return CacheLock(path: path, fd: fd)
+    }
+
+    /// Releases the lock. Calling it again, or letting the value go, is harmless.
+    public func release() {
+        _ = flock(fd, LOCK_UN)
+    }
+
+    deinit {
+        // Closing the descriptor releases the lock if release() was not called.
+        close(fd)
+    }
+
+    private static func readPID(_ fd: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingWhitespace())
+    }
+}

@@ -1,0 +1,121 @@
+/// The form of an image URL that the cache keys on, so that spellings of one
+/// resource share one entry: `HTTP://Img.Example.com:80/a/./b/../c.jpg#top`
+/// and `http://img.example.com/a/c.jpg` are the same key.
+///
+/// Rules, in order (RFC 3986 section 6.2.2 syntax-based normalisation, minus
+/// percent-encoding changes):
+/// - surrounding whitespace is trimmed;
+/// - the scheme and the host are lowercased (user info and path keep their case);
+/// - the default port is dropped (80 for http/ws, 443 for https/wss), as is an
+///   empty port (`host:`); other ports are kept, without leading zeros;
+/// - the fragment is dropped (it never reaches the server);
+/// - `.` and `..` path segments are resolved; an empty path becomes `/`;
+/// - the query is kept byte for byte: servers may treat order and case as significant.
+///
+/// Parsed by hand rather than with `URLComponents` because Foundation
+/// re-encodes or rejects some inputs differently across platforms and
+/// versions, and a cache key must stay byte-stable between releases.
+public struct CanonicalURL: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The canonical text, e.g. `https://img.example.com/p/1.jpg?w=800`.
+    public let text: String
+
+    /// - Throws: `CacheError.invalidURL` when the text is not an absolute
+    ///   `scheme://host...` URL or its port is not a number.
+    public init(_ url: String) throws(CacheError) {
+        let trimmed = url.trimmingWhitespace()
+        guard let colon = trimmed.firstIndex(of: ":") else {
+            throw .invalidURL(url: url, reason: "it has no scheme")
+        }
+        let scheme = trimmed[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
+            throw .invalidURL(url: url, reason: "it has no valid scheme")
+        }
+        var rest = trimmed[trimmed.index(after: colon)...]
+        guard rest.hasPrefix("//") else {
+            throw .invalidURL(url: url, reason: "it has no host (expected scheme://host)")
+        }
+        rest = rest.dropFirst(2)
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        var query: Substring = ""
+        if let question = rest.firstIndex(of: "?") {
+            query = rest[question...]
+            rest = rest[..<question]
+        }
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        let path = rest[authorityEnd...]
+
+        var userInfo: Substring = ""
+        var hostPort = authority
+        if let at = authority.lastIndex(of: "@") {
+            userInfo = authority[...at]
+            hostPort = authority[authority.index(after: at)...]
+        }
+        var host = hostPort
+        var port: Substring = ""
+        // An IPv6 literal holds colons, so its port starts after the bracket.
+        let portSearchStart = hostPort.hasPrefix("[") ? (hostPort.firstIndex(of: "]") ?? hostPort.endIndex) : hostPort.startIndex
+        if let portColon = hostPort[portSearchStart...].firstIndex(of: ":") {
+            host = hostPort[..<portColon]
+            port = hostPort[hostPort.index(after: portColon)...]
+        }
+        guard !host.isEmpty else { throw .invalidURL(url: url, reason: "it has no host") }
+
+        let lowerScheme = scheme.lowercased()
+        var portText = ""
+        if !port.isEmpty {
+            guard port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port), number <= 65_535 else {
+                throw .invalidURL(url: url, reason: "its port \"\(port)\" is not a number from 0 to 65535")
+            }
+            if number != Self.defaultPorts[lowerScheme] { portText = ":\(number)" }
+        }
+        let resolvedPath = path.isEmpty ? "/" : Self.removingDotSegments(String(path))
+        text = lowerScheme + "://" + userInfo + host.lowercased() + portText + resolvedPath + query
+    }
+
+    public var description: String { text }
+
+    private static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ws": 80, "wss": 443]
+
+    /// RFC 3986 section 5.2.4, over whole segments: `..` removes the segment
+    /// before it and never climbs above the root.
+    static func removingDotSegments(_ path: String) -> String {
+        var input = Substring(path)
+        var output: [Substring] = []
+        while !input.isEmpty {
+            if input.hasPrefix("../") {
+                input = input.dropFirst(3)
+            } else if input.hasPrefix("./") {
+                input = input.dropFirst(2)
+            } else if input.hasPrefix("/./") {
+                input = input.dropFirst(2)
+            } else if input == "/." {
+                input = "/"
+            } else if input.hasPrefix("/../") {
+                input = input.dropFirst(3)
+                _ = output.popLast()
+            } else if input == "/.." {
+                input = "/"
+                _ = output.popLast()
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                // Move the first segment, with its leading slash, to the output.
+                let searchFrom = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[searchFrom...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[..<end])
+                input = input[end...]
+            }
+        }
+        return output.joined()
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> SubSequence {
+        let start = firstIndex(where: { !$0.isWhitespace }) ?? endIndex
+        let end = lastIndex(where: { !$0.isWhitespace }).map { index(after: $0) } ?? start
+        return self[start..<end]
+    }
+}

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open directory descriptor. Names below it are opened with the `*at()`
+/// calls and `O_NOFOLLOW`, so a symbolic link planted inside the cache tree
+/// is never followed out of it, and no path is re-resolved between checking
+/// and using it. Lives for one operation; closes its descriptor in `deinit`.
+final class DirectoryHandle {
+    let fd: Int32
+    /// For error messages only: every access goes through `fd`.
+    let path: String
+
+    private init(fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+    }
+
+    deinit { close(fd) }
+
+    /// Opens a directory by absolute path. The root may itself be a link the
+    /// operator chose (`/var/cache/warm -> /data/warm`), so it is followed.
+    static func openDirectory(path: String) throws(CacheError) -> DirectoryHandle {
+        let fd = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { throw CacheError.system("open directory", path: path, errno: errno) }
+        return DirectoryHandle(fd: fd, path: path)
+    }
+
+    /// Opens the child directory `name`, creating it (mode 0755, then the
+    /// parent is fsynced so the new entry survives a crash) when asked.
+    /// - Throws: `symlinkRefused` when `name` is a link or not a directory.
+    func child(_ name: String, create: Bool) throws(CacheError) -> DirectoryHandle {
+        let childPath = path + "/" + name
+        var created = false
+        if create {
+            if mkdirat(fd, name, 0o755) == 0 {
+                created = true
+            } else if errno != EEXIST {
+                throw CacheError.system("mkdir", path: childPath, errno: errno)
+            }
+        }
+        let childFD = retryingOnInterrupt { openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        guard childFD >= 0 else {
+            let code = errno
+            if code == ELOOP || code == ENOTDIR { throw CacheError.symlinkRefused(path: childPath) }
+            throw CacheError.system("open directory", path: childPath, errno: code)
+        }
+        let child = DirectoryHandle(fd: childFD, path: childPath)
+        if created {
+            // mkdir honours the umask; the tree's modes are fixed, not inherited.
+            _ = fchmod(childFD, 0o755)
+            try sync()
+        }
+        return child
+    }
+
+    /// Makes renames, creations and removals inside this directory durable.
+    func sync() throws(CacheError) {
+        guard fsync(fd) == 0 else { throw CacheError.system("fsync directory", path: path, errno: errno) }
+    }
+
+    /// Creates a new file for writing: `O_EXCL|O_NOFOLLOW`, so an existing
+    /// file or a planted link with this name is an error, never a target.
+    func createFile(_ name: String, permissions: mode_t) throws(CacheError) -> Int32 {
+        let fileFD = retryingOnInterrupt {
+            openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
+        }
+        guard fileFD >= 0 else { throw CacheError.system("create", path: path + "/" + name, errno: errno) }
+        // The umask may have narrowed the mode; readers (web servers) need it exact.
+        _ = fchmod(fileFD, permissions)
+        return fileFD
+    }
+
+    /// Opens an existing regular file for reading without following a link.
+    func openFileForReading(_ name: String) throws(CacheError) -> Int32 {
+        let fileFD = retryingOnInterrupt { openat(fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fileFD >= 0 else { throw CacheError.system("open", path: path + "/" + name, errno: errno) }
+        return fileFD
+    }
+
+    /// `renameat(2)`: atomically replaces `newName` in `destination`. A link
+    /// already at `newName` is replaced itself, not followed.
+    func rename(_ name: String, to destination: DirectoryHandle, as newName: String) throws(CacheError) {
+        guard renameat(fd, name, destination.fd, newName) == 0 else {
+            throw CacheError.system("rename", path: path + "/" + name + " to " + destination.path + "/" + newName, errno: errno)
+        }
+    }
+
+    /// Removes a file (or link); returns false when there was nothing to remove.
+    @discardableResult
+    func removeFile(_ name: String) throws(CacheError) -> Bool {
+        if unlinkat(fd, name, 0) == 0 { return true }
+        if errno == ENOENT { return false }
+        throw CacheError.system("unlink", path: path + "/" + name, errno: errno)
+    }
+
+    /// `lstat` of a name in this directory; nil when it does not exist.
+    func status(_ name: String) -> stat? {
+        var info = stat()
+        guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return info
+    }
+
+    /// Names in this directory, without "." and "..".
+    func entryNames() throws(CacheError) -> [String] {
+        // fdopendir takes ownership of the descriptor it is given, so it gets a duplicate.
+        let listFD = dup(fd)
+        guard listFD >= 0, let stream = fdopendir(listFD) else {
+            let code = errno
+            if listFD >= 0 { close(listFD) }
+            throw CacheError.system("list directory", path: path, errno: code)
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
+extension stat {
+    var isRegularFile: Bool { (st_mode & S_IFMT) == S_IFREG }
+    var isDirectory: Bool { (st_mode & S_IFMT) == S_IFDIR }
+    var byteCount: Int { Int(st_size) }
+}
+
+/// Repeats a system call that was interrupted by a signal before doing anything.
+@inline(__always)
+func retryingOnInterrupt(_ call: () -> Int32) -> Int32 {
+    var result: Int32
+    repeat { result = call() } while result < 0 && errno == EINTR
+    return result
+}

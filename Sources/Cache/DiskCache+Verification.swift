@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+extension DiskCache {
+    /// Checks every row that names a file: the file exists as a regular file,
+    /// its size equals `outputBytes`, `validator` decodes it, and its
+    /// dimensions equal `outputWidth`x`outputHeight`. Also lists files under
+    /// `v1/` that no row names and files in `tmp/`.
+    ///
+    /// Reads every file once (one file in memory at a time); run it while no
+    /// store is in flight, or in-flight temp files are listed too.
+    public func verify(validator: ImageValidator) throws(CacheError) -> VerificationReport {
+        let rows = try read { db in
+            try ManifestRow.filter(ManifestRow.Columns.path != nil)
+                .order(ManifestRow.Columns.url, ManifestRow.Columns.variant).fetchAll(db)
+        }
+        var problems: [VerificationReport.Problem] = []
+        var namedPaths = Set<String>()
+        for row in rows {
+            guard let path = row.path else { continue }
+            namedPaths.insert(path)
+            if let issue = issue(with: row, at: path, validator: validator) {
+                problems.append(VerificationReport.Problem(
+                    url: row.url, variant: row.variant, path: layout.absolutePath(relative: path), issue: issue))
+            }
+        }
+        let orphans = try files.allFilePaths().filter { !namedPaths.contains($0) }.map(layout.absolutePath(relative:))
+        let temporary = try files.temporaryFileNames().map { layout.tempDirectory + "/" + $0 }
+        return VerificationReport(checkedCount: rows.count, problems: problems,
+                                  orphanFiles: orphans, temporaryFiles: temporary)
+    }
+
+    private func issue(with row: ManifestRow, at path: String, validator: ImageValidator) -> VerificationReport.Issue? {
+        guard let info = files.status(relativePath: path) else { return .missing }
+        guard info.isRegularFile else { return .notARegularFile }
+        let expectedBytes = row.outputBytes ?? 0
+        guard info.byteCount == expectedBytes else {
+            return .sizeMismatch(expectedBytes: expectedBytes, actualBytes: info.byteCount)
+        }
+        let data: Data
+        do {
+            data = try files.readFile(relativePath: path)
+        } catch {
+            return .unreadable(reason: error.description)
+        }
+        switch validator(data) {
+        case .failure(let failure):
+            return .undecodable(reason: failure.reason)
+        case .success(let actual):
+            let expected = ImageDimensions(width: row.outputWidth ?? 0, height: row.outputHeight ?? 0)
+            return actual == expected ? nil : .dimensionMismatch(expected: expected, actual: actual)
+        }
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The thumbnail cache on disk: files laid out by `CacheLayout`, described by
+/// an SQLite manifest, written atomically, evicted least-recently-used first.
+///
+/// A `final class`, not an actor: all mutable state lives in SQLite behind
+/// GRDB's `DatabasePool`, which already serialises writers and lets readers
+/// run concurrently, and each file is installed by an atomic rename. An actor
+/// would add a second lock around that one and serialise the slow part of
+/// every store (writing and fsyncing the file) behind a single executor.
+/// What needs ordering gets it from the pool's writer: a store renames its
+/// file and upserts its row inside one writer access, so two stores of the
+/// same key in this process always leave the file and the row of the same store.
+///
+/// Every method blocks its thread for one small file operation and a few
+/// SQLite statements (a store also costs two fsyncs); call it from a task
+/// whose concurrency is bounded, as for decoding. Hold a `CacheLock` on the
+/// root while opening and writing, so two processes never warm one directory
+/// at once and `open` can safely clear `tmp/`. Call `close()` when done.
+public final class DiskCache: Sendable {
+    public let layout: CacheLayout
+    public let configuration: CacheConfiguration
+    /// Files found in `tmp/` by `open` and removed (left by a crash mid-write).
+    public let removedTemporaryFileCount: Int
+
+    let pool: DatabasePool
+    let files: CacheFileStore
+    let logger: Logger
+
+    private init(layout: CacheLayout, configuration: CacheConfiguration, pool: DatabasePool,
+                 files: CacheFileStore, removedTemporaryFileCount: Int, logger: Logger) {
+        self.layout = layout
+        self.configuration = configuration
+        self.pool = pool
+        self.files = files
+        self.removedTemporaryFileCount = removedTemporaryFileCount
+        self.logger = logger
+    }
+
+    /// Creates the layout when missing, opens and migrates the manifest, and
+    /// removes leftover temp files (see `removedTemporaryFileCount`).
+    public static func open(root: String, configuration: CacheConfiguration = CacheConfiguration(),
+                            logger: Logger = Logger(label: "warm.cache")) throws(CacheError) -> DiskCache {
+        try open(root: root, configuration: configuration, logger: logger, faults: nil)
+    }
+
+    /// `faults` lets tests fail or "crash" a store or an eviction at a chosen step.
+    static func open(root: String, configuration: CacheConfiguration, logger: Logger,
+                     faults: FaultInjector?) throws(CacheError) -> DiskCache {
+        let layout = CacheLayout(root: root)
+        let files = CacheFileStore(layout: layout, faults: faults)
+        try files.createDirectories()
+        let removed = try files.removeAllTemporaryFiles()
+        if removed > 0 {
+            logger.notice("removed leftover temp files", metadata: ["count": "\(removed)", "cache": "\(layout.root)"])
+        }
+        let pool: DatabasePool
+        do {
+            pool = try Manifest.open(path: layout.manifestPath, configuration: configuration)
+        } catch {
+            throw mapDatabaseError(error, layout: layout)
+        }
+        return DiskCache(layout: layout, configuration: configuration, pool: pool, files: files,
+                         removedTemporaryFileCount: removed, logger: logger)
+    }
+
+    /// Closes the manifest. Later calls throw `CacheError.closed`.
+    public func close() throws(CacheError) {
+        do {
+            try pool.close()
+        } catch {
+            throw Self.mapDatabaseError(error, layout: layout)
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The entry for one URL and variant, or nil when the cache has never seen
+    /// it. With `recordingAccess` (the default: the caller is about to use the
+    /// entry) its `lastAccessAt` becomes `now`, which keeps it from eviction.
+    public func lookup(url: String, variant: CacheVariant, recordingAccess: Bool = true,
+                       now: Double = Date().timeIntervalSince1970) throws(CacheError) -> CacheEntry? {
+        let canonical = try CanonicalURL(url)
+        let key = ManifestRow.key(url: canonical, variant: variant)
+        let row: ManifestRow?
+        if recordingAccess {
+            row = try write { db in
+                guard var row = try ManifestRow.fetchOne(db, key: key) else { return nil }
+                row.lastAccessAt = now
+                try row.update(db, columns: [ManifestRow.Columns.lastAccessAt])
+                return row
+            }
+        } else {
+            row = try read { db in try ManifestRow.fetchOne(db, key: key) }
+        }
+        return row.map { entry(from: $0, variant: variant) }
+    }
+
+    /// All variants of one URL (with or without a file), ordered by variant
+    /// name. Does not count as an access.
+    public func entries(forURL url: String) throws(CacheError) -> [CacheEntry] {
+        let canonical = try CanonicalURL(url)
+        let rows = try read { db in
+            try ManifestRow.filter(ManifestRow.Columns.url == canonical.text)
+                .order(ManifestRow.Columns.variant).fetchAll(db)
+        }
+        return rows.compactMap { row in
+            CacheVariant(name: row.variant).map { entry(from: row, variant: $0) }
+        }
+    }
+
+    /// The absolute path of a usable file of `longestSide` for `url`, for
+    /// `warm cache get`: jpg when several formats exist, else the first format
+    /// by name. Counts as an access.
+    public func path(for url: String, longestSide: Int,
+                     now: Double = Date().timeIntervalSince1970) throws(CacheError) -> String? {
+        let candidates = try entries(forURL: url)
+            .filter { $0.variant.longestSide == longestSide && $0.fileIsPresent }
+            .sorted { ($0.variant.format == "jpg" ? "" : $0.variant.format) < ($1.variant.format == "jpg" ? "" : $1.variant.format) }
+        guard let chosen = candidates.first else { return nil }
+        try touch(url: url, variant: chosen.variant, now: now)
+        return chosen.absolutePath
+    }
+
+    /// Records a use of an entry for LRU eviction; false when there is no such entry.
+    @discardableResult
+    public func touch(url: String, variant: CacheVariant,
+                      now: Double = Date().timeIntervalSince1970) throws(CacheError) -> Bool {
+        let canonical = try CanonicalURL(url)
+        let key = ManifestRow.key(url: canonical, variant: variant)
+        return try write { db in
+            try ManifestRow.filter(key: key).updateAll(db, ManifestRow.Columns.lastAccessAt.set(to: now)) > 0
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Stores one thumbnail atomically and returns its entry.
+    ///
+    /// Order: write `tmp/<random>.tmp` (mode 0644, `O_CREAT|O_EXCL|O_NOFOLLOW`),
+    /// fsync it, rename it over `v1/<h0h1>/<h2h3>/<hash>.<ext>` (creating the
+    /// directories without following links), fsync that directory, and only
+    /// then upsert the manifest row (product ids merged with earlier runs,
+    /// `lastError` cleared). A crash at any instant leaves only complete
+    /// files; a file without a row is harmless and the next store overwrites
+    /// it. On failure the previous file stays until the rename replaces it.
+    ///
+    /// - Throws: `CacheError.diskFull` when the disk or the manifest is full (stop
+    ///   storing), `symlinkRefused` when a directory in the tree is a link,
+    ///   `invalidURL`/`invalidVariant`, or another `CacheError`.
+    @discardableResult
+    public func store(url: String, productIds: [Int], variant: CacheVariant, data: Data,
+                      metadata: CacheMetadata) throws(CacheError) -> CacheEntry {
+        let canonical = try CanonicalURL(url)
+        let variant = try variant.validated()
+        let location = FileLocation(url: canonical, variant: variant)
+        let temporaryName = try files.writeTemporaryFile(data)
+        let files = self.files, layout = self.layout
+        let expiresAt = metadata.expiresAt ?? metadata.fetchedAt + configuration.maxAgeSeconds
+        let row: ManifestRow
+        do {
+            row = try write { db in
+                try files.install(temporaryName: temporaryName, at: location)
+                if let code = files.faults?(.afterRename) {
+                    throw CacheError.fileSystem(operation: "store (simulated crash after rename)",
+                                                path: layout.absolutePath(relative: location.relativePath), errno: code)
+                }
+                do {
+                    var stored: ManifestRow?
+                    try db.inTransaction {
+                        let key = ManifestRow.key(url: canonical, variant: variant)
+                        let previous = try ManifestRow.fetchOne(db, key: key)
+                        let row = ManifestRow(
+                            url: canonical.text, variant: variant.name,
+                            productIds: Self.merged(previous?.productIds ?? [], productIds),
+                            path: location.relativePath, etag: metadata.etag, lastModified: metadata.lastModified,
+                            sourceBytes: metadata.sourceBytes, sourceFormat: metadata.sourceFormat,
+                            sourceWidth: metadata.sourceWidth, sourceHeight: metadata.sourceHeight,
+                            outputBytes: data.count, outputWidth: metadata.outputWidth,
+                            outputHeight: metadata.outputHeight, fetchedAt: metadata.fetchedAt,
+                            expiresAt: expiresAt, lastAccessAt: metadata.fetchedAt, lastError: nil, failedAt: nil)
+                        try row.save(db)
+                        stored = row
+                        return .commit
+                    }
+                    // inTransaction either ran the block to .commit or threw.
+                    return stored!
+                } catch {
+                    // The new file is in place but its row could not be written:
+                    // drop the old row (it describes the replaced file) so that the
+                    // file is an orphan, not a file its row misdescribes.
+                    _ = try? ManifestRow.deleteOne(db, key: ManifestRow.key(url: canonical, variant: variant))
+                    throw error
+                }
+            }
+        } catch {
+            // Harmless after a successful rename: the name is gone from tmp/.
+            files.removeTemporaryFile(temporaryName)
+            throw error
+        }
+        return entry(from: row, variant: variant, fileIsPresent: true)
+    }
+
+    /// A 304 kept the source: extends the expiry of every variant of `url`
+    /// that has a file and records the access; clears an earlier failure.
+    /// `expiresAt` nil means `now + maxAgeSeconds`. Returns the entries updated.
+    @discardableResult
+    public func markRevalidated(url: String, expiresAt: Double? = nil,
+                                now: Double = Date().timeIntervalSince1970) throws(CacheError) -> Int {
+        let canonical = try CanonicalURL(url)
+        let newExpiry = expiresAt ?? now + configuration.maxAgeSeconds
+        return try write { db in
+            try ManifestRow
+                .filter(ManifestRow.Columns.url == canonical.text && ManifestRow.Columns.path != nil)
+                .updateAll(db, [
+                    ManifestRow.Columns.expiresAt.set(to: newExpiry),
+                    ManifestRow.Columns.lastAccessAt.set(to: now),
+                    ManifestRow.Columns.lastError.set(to: nil),
+                    ManifestRow.Columns.failedAt.set(to: nil),
+                ])
+        }
+    }
+
+    /// Records that fetching or decoding `url` failed, without touching an
+    /// existing good file: the previous thumbnail stays usable and listed.
+    /// `reason` should be a sentence (an error's description).
+    public func recordFailure(url: String, productIds: [Int], variant: CacheVariant, reason: String,
+                              now: Double = Date().timeIntervalSince1970) throws(CacheError) {
+        let canonical = try CanonicalURL(url)
+        let variant = try variant.validated()
+        try write { db in
+            try db.inTransaction {
+                let key = ManifestRow.key(url: canonical, variant: variant)
+                var row = try ManifestRow.fetchOne(db, key: key) ?? ManifestRow(
+                    url: canonical.text, variant: variant.name, productIds: [], lastAccessAt: now)
+                row.productIds = Self.merged(row.productIds, productIds)
+                row.lastError = reason
+                row.failedAt = now
+                try row.save(db)
+                return .commit
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func merged(_ existing: [Int], _ added: [Int]) -> [Int] {
+        Array(Set(existing).union(added)).sorted()
+    }
+
+    /// Builds an entry, checking that its file is a regular file of the recorded size.
+    func entry(from row: ManifestRow, variant: CacheVariant, fileIsPresent: Bool? = nil) -> CacheEntry {
+        let present = fileIsPresent ?? row.path.map { path in
+            guard let info = files.status(relativePath: path) else { return false }
+            return info.isRegularFile && info.byteCount == row.outputBytes
+        } ?? false
+        return CacheEntry(row: row, layout: layout, variant: variant, fileIsPresent: present)
+    }
+
+    /// Runs `body` on the pool's single writer connection, outside any
+    /// transaction (callers open their own), mapping errors to `CacheError`.
+    func write<T>(_ body: (Database) throws -> T) throws(CacheError) -> T {
+        do {
+            return try pool.writeWithoutTransaction { db in
+                // A closed pool still runs writer blocks; refuse before SQLite sees a closed handle.
+                guard db.sqliteConnection != nil else { throw CacheError.closed(path: layout.root) }
+                return try body(db)
+            }
+        } catch {
+            throw Self.mapDatabaseError(error, layout: layout)
+        }
+    }
+
+    /// Runs `body` on a reader connection (a snapshot), mapping errors to `CacheError`.
+    func read<T>(_ body: (Database) throws -> T) throws(CacheError) -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw Self.mapDatabaseError(error, layout: layout)
+        }
+    }
+
+    static func mapDatabaseError(_ error: any Error, layout: CacheLayout) -> CacheError {
+        if let cacheError = error as? CacheError { return cacheError }
+        if let databaseError = error as? DatabaseError {
+            if databaseError.resultCode == .SQLITE_FULL { return .diskFull(path: layout.manifestPath) }
+            if databaseError.resultCode == .SQLITE_MISUSE && databaseError.message == "Connection is closed" {
+                return .closed(path: layout.root)
+            }
+            return .database(path: layout.manifestPath, reason: databaseError.message ?? "\(databaseError)")
+        }
+        return .database(path: layout.manifestPath, reason: "\(error)")
+    }
+}

@@ -1,0 +1,18 @@
+/// What one eviction pass removed.
+public struct EvictionResult: Sendable, Hashable {
+    /// Entries whose row and file were removed.
+    public var removedCount: Int
+    /// Sum of the removed entries' `outputBytes`.
+    public var removedBytes: Int
+    /// Sum of `outputBytes` over the entries that remain.
+    public var remainingBytes: Int
+    /// Removed files that could not be unlinked (left as orphans; `verify` lists them).
+    public var unremovedFileCount: Int
+
+    public init(removedCount: Int, removedBytes: Int, remainingBytes: Int, unremovedFileCount: Int = 0) {
+        self.removedCount = removedCount
+        self.removedBytes = removedBytes
+        self.remainingBytes = remainingBytes
+        self.unremovedFileCount = unremovedFileCount
+    }
+}

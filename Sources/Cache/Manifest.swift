@@ -1,0 +1,48 @@
+import GRDB
+
+/// Opening and migrating the SQLite manifest. The schema changes only through
+/// `migrator`, so an old cache directory is upgraded in place on open.
+enum Manifest {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: entry table") { db in
+            try db.create(table: ManifestRow.databaseTableName) { table in
+                table.column("url", .text).notNull()
+                table.column("variant", .text).notNull()
+                table.primaryKey(["url", "variant"])
+                table.column("productIds", .text).notNull().defaults(to: "[]")
+                table.column("path", .text)
+                table.column("etag", .text)
+                table.column("lastModified", .text)
+                table.column("sourceBytes", .integer)
+                table.column("sourceFormat", .text)
+                table.column("sourceWidth", .integer)
+                table.column("sourceHeight", .integer)
+                table.column("outputBytes", .integer)
+                table.column("outputWidth", .integer)
+                table.column("outputHeight", .integer)
+                table.column("fetchedAt", .double)
+                table.column("expiresAt", .double)
+                table.column("lastAccessAt", .double).notNull()
+                table.column("lastError", .text)
+                table.column("failedAt", .double)
+                // A row that names a file must say how big it is and when it expires.
+                table.check(sql: "path IS NULL OR (outputBytes IS NOT NULL AND fetchedAt IS NOT NULL AND expiresAt IS NOT NULL)")
+            }
+            // Eviction walks rows with files in least-recently-used order.
+            try db.create(index: "entry_on_lastAccessAt", on: ManifestRow.databaseTableName, columns: ["lastAccessAt"])
+        }
+        return migrator
+    }
+
+    /// Opens (creating when missing) the manifest in WAL mode, which
+    /// `DatabasePool` turns on, and applies pending migrations.
+    static func open(path: String, configuration: CacheConfiguration) throws -> DatabasePool {
+        var databaseConfiguration = Configuration()
+        databaseConfiguration.label = "warm.cache.manifest"
+        databaseConfiguration.busyMode = .timeout(configuration.busyTimeoutSeconds)
+        let pool = try DatabasePool(path: path, configuration: databaseConfiguration)
+        try migrator.migrate(pool)
+        return pool
+    }
+}

@@ -1,0 +1,38 @@
+import GRDB
+
+/// One row of the manifest's `entry` table: what the cache knows about one
+/// (canonical URL, variant) pair. `path` is nil when the row only records a
+/// failure. Times are seconds since 1970 (UTC), as `Double`.
+struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "entry"
+
+    var url: String
+    var variant: String
+    /// Stored as a JSON array (GRDB encodes nested Codable values as JSON text).
+    var productIds: [Int]
+    var path: String?
+    var etag: String?
+    var lastModified: String?
+    var sourceBytes: Int?
+    var sourceFormat: String?
+    var sourceWidth: Int?
+    var sourceHeight: Int?
+    var outputBytes: Int?
+    var outputWidth: Int?
+    var outputHeight: Int?
+    var fetchedAt: Double?
+    var expiresAt: Double?
+    var lastAccessAt: Double
+    var lastError: String?
+    var failedAt: Double?
+
+    enum Columns: String, ColumnExpression {
+        case url, variant, productIds, path, etag, lastModified, sourceBytes, sourceFormat, sourceWidth,
+             sourceHeight, outputBytes, outputWidth, outputHeight, fetchedAt, expiresAt, lastAccessAt,
+             lastError, failedAt
+    }
+
+    static func key(url: CanonicalURL, variant: CacheVariant) -> [String: any DatabaseValueConvertible] {
+        [Columns.url.rawValue: url.text, Columns.variant.rawValue: variant.name]
+    }
+}
