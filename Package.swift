@@ -16,7 +16,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Already in the graph through Hummingbird; named here so CatalogServer can stop gracefully.
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Already in the graph through Hummingbird; AsyncChannel gives the pipeline back-pressure.
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -71,6 +73,7 @@ let package = Package(
             name: "Pipeline",
             dependencies: [
                 "Crawl", "Fetch", "Downsample", "Cache", "WarmMetrics",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(

@@ -6,7 +6,7 @@ struct ByteCount: ExpressibleByArgument, Sendable {
 
     init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
-        let units: [(String, Double)] = [("gib", 1 << 30), ("mib", 1 << 20), ("kib", 1 << 10),
+        let units: [(String, Double)] = [("gib", 1_073_741_824), ("mib", 1_048_576), ("kib", 1024),
                                          ("gb", 1e9), ("mb", 1e6), ("kb", 1e3), ("g", 1e9), ("m", 1e6), ("k", 1e3), ("b", 1)]
         var multiplier = 1.0, number = Substring(text)
         for (suffix, factor) in units where text.hasSuffix(suffix) {

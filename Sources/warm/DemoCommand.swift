@@ -15,12 +15,16 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Products in the generated catalog (the seeds' catalog had 1,336).")
     var products: Int = 1336
 
+    @Option(help: "Loopback port of the demo server. Fixed by default, because thumbnail URLs (the cache keys) include it: a second demo run then finds its cache warm.")
+    var port: Int = 18_080
+
     @OptionGroup var options: WarmOptions
 
     @OptionGroup var compare: CompareOptions
 
     func validate() throws {
         guard products > 0 else { throw ValidationError("--products must be positive.") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
     }
 
     func run() async throws {
@@ -28,7 +32,7 @@ struct DemoCommand: AsyncParsableCommand {
         var catalog = CatalogConfiguration()
         catalog.productCount = products
         logger.info("starting the demo catalog server (\(products) products; generating its images)")
-        let server = try await CatalogServer.start(configuration: catalog, port: 0)
+        let server = try await CatalogServer.start(configuration: catalog, port: port)
         let cacheDirectory = URL(fileURLWithPath: dir).appendingPathComponent("cache").path
         let metricsPath = compare.selection == .none ? nil
             : compare.metrics ?? URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path

@@ -33,15 +33,18 @@ struct ImageWarmer: Sendable {
         }
         let cached = variants.compactMap { existing[$0.name] }.filter(\.fileIsPresent)
         let complete = cached.count == variants.count && !measuring
-        if complete && cached.allSatisfy({ $0.isFresh(now: now) }) {
+        // Fresh: not expired, and not promised for longer than today's --max-age
+        // (so lowering --max-age, even to 0, makes entries revalidate at once).
+        let fresh = cached.allSatisfy { $0.isFresh(now: now) && ($0.expiresAt ?? 0) <= now + configuration.maxAgeSeconds }
+        if complete && fresh {
             return .fresh
         }
         // Revalidate only when every variant is there; a missing one needs the bytes.
         let validators = complete ? cached.first.map { Validators(etag: $0.etag, lastModified: $0.lastModified) } : nil
 
         let outcome: FetchOutcome
-        do {
-            guard let url = URL(string: job.fetchURL) else { throw FetchError.invalidURL(job.fetchURL) }
+        do throws(FetchError) {
+            guard let url = URL(string: job.fetchURL) else { throw .invalidURL(job.fetchURL) }
             outcome = try await fetcher.get(url, validators: validators)
         } catch {
             return try fail(.fetch(url: job.fetchURL, productIds: job.productIds, error), job)

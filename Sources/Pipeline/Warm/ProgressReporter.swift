@@ -16,13 +16,15 @@ final class ProgressReporter: Sendable {
         self.logEvery = logEvery
     }
 
-    func update(done: Int, scheduled: Int, failed: Int) {
+    /// Redraws the bar; `finishedOne` is true when an image just finished (only
+    /// then may a non-interactive run log a progress line).
+    func update(done: Int, scheduled: Int, failed: Int, finishedOne: Bool) {
         if interactive {
             let width = 30
             let filled = scheduled == 0 ? 0 : min(width, done * width / scheduled)
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
             FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(scheduled) thumbnails, \(failed) failed ".utf8))
-        } else if done > 0 && done % logEvery == 0 {
+        } else if finishedOne && done > 0 && done % logEvery == 0 {
             logger.info("progress", metadata: ["done": "\(done)", "scheduled": "\(scheduled)", "failed": "\(failed)"])
         }
     }

@@ -21,7 +21,7 @@ actor SummaryRecorder {
 
     func scheduled() {
         summary.imagesScheduled += 1
-        progress.update(done: done, scheduled: summary.imagesScheduled, failed: summary.imagesFailed)
+        progress.update(done: done, scheduled: summary.imagesScheduled, failed: summary.imagesFailed, finishedOne: false)
     }
 
     func record(_ outcome: ImageOutcome) {
@@ -42,7 +42,7 @@ actor SummaryRecorder {
             summary.failedByReason[failure.reasonCode, default: 0] += 1
             progress.failure(failure.description)
         }
-        progress.update(done: done, scheduled: summary.imagesScheduled, failed: summary.imagesFailed)
+        progress.update(done: done, scheduled: summary.imagesScheduled, failed: summary.imagesFailed, finishedOne: true)
     }
 
     func crawlFinished(_ report: CrawlReport) {

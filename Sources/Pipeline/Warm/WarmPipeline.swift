@@ -66,71 +66,37 @@ public struct WarmPipeline: Sendable {
         initial.sizes = configuration.sizes
         let recorder = SummaryRecorder(summary: initial, progress: progress)
         let dedup = URLDeduplicator()
-        let measure = self.measure
+        var measureJob: (@Sendable (Data, ImageJob) async -> Void)?
+        if let measure = self.measure {
+            measureJob = { data, job in await measure(data, job.productIds.first, job.fetchURL) }
+        }
         let warmer = ImageWarmer(
             configuration: configuration, cache: cache, fetcher: fetcher,
-            decodeSlots: AsyncSemaphore(permits: configuration.decodeConcurrency),
-            measure: measure.map { measure in { data, job in await measure(data, job.productIds.first, job.fetchURL) } })
+            decodeSlots: AsyncSemaphore(permits: configuration.decodeConcurrency), measure: measureJob)
         let crawler = Crawler(
             configuration: CrawlConfiguration(apiBaseURL: configuration.apiURL, itemsPerPage: configuration.itemsPerPage,
                                               pageConcurrency: configuration.pageConcurrency),
             fetcher: fetcher, logger: logger)
 
-        let jobs = AsyncChannel<ImageJob>()
-        var crawlError: Error?
-        do {
-            crawlError = try await withThrowingTaskGroup(of: Error?.self) { group in
-                group.addTask {
-                    defer { jobs.finish() }
-                    do {
-                        let report = try await crawler.run { products in
-                            for product in products {
-                                guard let url = product.thumbnailURL else { continue }
-                                let canonical = (try? CanonicalURL(url.absoluteString).text) ?? url.absoluteString
-                                if await dedup.claim(canonical, productId: product.id) {
-                                    await recorder.scheduled()
-                                    await jobs.send(ImageJob(canonicalURL: canonical, fetchURL: url.absoluteString,
-                                                             productIds: [product.id]))
-                                }
-                            }
-                        }
-                        await recorder.crawlFinished(report)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-                for _ in 0..<configuration.fetchConcurrency {
-                    group.addTask {
-                        for await job in jobs {
-                            await recorder.record(try await warmer.warm(job))
-                        }
-                        return nil
-                    }
-                }
-                var crawlError: Error?
-                for try await result in group where result != nil { crawlError = result }
-                return crawlError
-            }
-        } catch let error as CacheError {
-            await recorder.stop("\(error)")
-            logger.error("stopping early: \(error)")
-        } catch {
-            await recorder.stop("\(error)")
+        let stopped = await Self.runStages(crawler: crawler, warmer: warmer, dedup: dedup, recorder: recorder,
+                                           fetchConcurrency: configuration.fetchConcurrency)
+        if let reason = stopped.stopReason {
+            await recorder.stop(reason)
+            logger.error("stopping early: \(reason)")
         }
+        let crawlError = stopped.crawlError
         progress.finish()
         try? await http.shutdown()
 
         // Products seen after their shared thumbnail was stored are added now.
         for (url, productIds) in await dedup.shared() {
-            try? cache.addProductIds(url: url, productIds: productIds)
+            _ = try? cache.addProductIds(url: url, productIds: productIds)
         }
-        await recorder.update { $0.productsSharingAThumbnail = 0 }
         let sharing = await dedup.shared().reduce(0) { $0 + $1.productIds.count }
         if let maxBytes = configuration.maxCacheBytes {
             if let evicted = try? cache.evict(maxBytes: maxBytes) {
                 await recorder.update {
-                    $0.evictedEntries = evicted.removedEntries
+                    $0.evictedEntries = evicted.removedCount
                     $0.evictedBytes = evicted.removedBytes
                 }
             }
@@ -143,10 +109,68 @@ public struct WarmPipeline: Sendable {
         }
         let summary = await recorder.summary
         if let crawlError, summary.pagesFetched == 0 {
-            throw .crawl(reason: "\(crawlError)", summary: summary)
+            throw .crawl(reason: crawlError, summary: summary)
         }
         try writeOutputs(summary)
         return summary
+    }
+
+    /// How the concurrent stages ended.
+    private struct StageEnd: Sendable {
+        /// The crawl could not run at all (page 1 or the API failed).
+        var crawlError: String?
+        /// A worker stopped the run (disk full).
+        var stopReason: String?
+    }
+
+    /// Crawler and fetch workers, joined by a channel whose `send` suspends
+    /// until a worker takes the job (back-pressure).
+    private static func runStages(crawler: Crawler, warmer: ImageWarmer, dedup: URLDeduplicator,
+                                  recorder: SummaryRecorder, fetchConcurrency: Int) async -> StageEnd {
+        let jobs = AsyncChannel<ImageJob>()
+        return await withTaskGroup(of: StageEnd.self) { group in
+            group.addTask {
+                defer { jobs.finish() }
+                do {
+                    let report = try await crawler.run { products in
+                        for product in products {
+                            guard let url = product.thumbnailURL else { continue }
+                            let canonical = (try? CanonicalURL(url.absoluteString).text) ?? url.absoluteString
+                            guard await dedup.claim(canonical, productId: product.id) else { continue }
+                            await recorder.scheduled()
+                            await jobs.send(ImageJob(canonicalURL: canonical, fetchURL: url.absoluteString,
+                                                     productIds: [product.id]))
+                        }
+                    }
+                    await recorder.crawlFinished(report)
+                    return StageEnd()
+                } catch {
+                    return StageEnd(crawlError: "\(error)")
+                }
+            }
+            for _ in 0..<fetchConcurrency {
+                group.addTask {
+                    for await job in jobs {
+                        do {
+                            await recorder.record(try await warmer.warm(job))
+                        } catch {
+                            return StageEnd(stopReason: "\(error)")
+                        }
+                    }
+                    return StageEnd()
+                }
+            }
+            var end = StageEnd()
+            for await result in group {
+                end.crawlError = end.crawlError ?? result.crawlError
+                if let reason = result.stopReason, end.stopReason == nil {
+                    end.stopReason = reason
+                    group.cancelAll()
+                    jobs.finish()
+                }
+            }
+            return end
+        }
     }
 
     private func writeOutputs(_ summary: WarmSummary) throws(WarmRunError) {

@@ -1,0 +1,28 @@
+import ArgumentParser
+import Cache
+import Foundation
+
+struct CacheGetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Print the path of the cached thumbnail for an image URL (exit 1 on a miss).")
+
+    @Argument(help: "The cache directory.")
+    var directory: String
+
+    @Argument(help: "The image URL as the API gives it (it is canonicalised).")
+    var url: String
+
+    @Option(help: "Longest side of the variant, in pixels.")
+    var size: Int = 300
+
+    func run() async throws {
+        let cache = try CacheAccess.open(directory)
+        defer { try? cache.close() }
+        guard let path = try cache.path(for: url, longestSide: size) else {
+            Console.error("miss: \(url) has no \(size) px variant in \(directory)")
+            throw ExitStatus.failed
+        }
+        print(path)
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Cache
+import Foundation
+
+struct CacheStatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Entries, bytes and failures of a cache directory.")
+
+    @Argument(help: "The cache directory.")
+    var directory: String
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let cache = try CacheAccess.open(directory)
+        defer { try? cache.close() }
+        let stats = try cache.stats()
+        if json {
+            var object: [String: Any] = [
+                "entries": stats.entryCount, "failed": stats.failedCount, "bytes": stats.totalBytes,
+                "expired": stats.expiredCount,
+                "variants": stats.variants.mapValues { ["count": $0.count, "bytes": $0.bytes] },
+            ]
+            object["oldestFetchedAt"] = stats.oldestFetchedAt
+            object["newestFetchedAt"] = stats.newestFetchedAt
+            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+            return
+        }
+        print("\(directory): \(stats.entryCount) entries, \(stats.totalBytes) bytes, \(stats.failedCount) failed, \(stats.expiredCount) expired")
+        for (name, totals) in stats.variants.sorted(by: { $0.key < $1.key }) {
+            print("  \(name): \(totals.count) files, \(totals.bytes) bytes")
+        }
+    }
+}
+
+/// Opens an existing cache directory for the read-only commands, refusing to
+/// create one where there is none (a typo should not make an empty cache).
+enum CacheAccess {
+    static func open(_ directory: String) throws -> DiskCache {
+        let manifest = URL(fileURLWithPath: directory).appendingPathComponent("manifest.sqlite").path
+        guard FileManager.default.fileExists(atPath: manifest) else {
+            Console.error("error: \(directory) is not a warm cache directory (no manifest.sqlite)")
+            throw ExitStatus.failed
+        }
+        do {
+            return try DiskCache.open(root: directory)
+        } catch {
+            Console.error("error: \(error)")
+            throw ExitStatus.failed
+        }
+    }
+}

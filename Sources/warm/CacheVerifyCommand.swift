@@ -1,0 +1,32 @@
+import ArgumentParser
+import Cache
+import Downsample
+import Foundation
+
+struct CacheVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check that every cached file exists, decodes and matches its manifest row.",
+        discussion: "Exit status 0 when clean, 1 when any entry is wrong; stray files (orphans, temp files) are listed and also fail.")
+
+    @Argument(help: "The cache directory.")
+    var directory: String
+
+    func run() async throws {
+        let cache = try CacheAccess.open(directory)
+        defer { try? cache.close() }
+        let report = try cache.verify { data in
+            do {
+                let header = try ImageSource(data: data).header
+                return .success(ImageDimensions(width: header.width, height: header.height))
+            } catch {
+                return .failure(ValidationFailure(reason: "\(error)"))
+            }
+        }
+        for problem in report.problems { Console.error("problem: \(problem)") }
+        for orphan in report.orphanFiles { Console.error("orphan file (no manifest row): \(orphan)") }
+        for temporary in report.temporaryFiles { Console.error("temporary file left behind: \(temporary)") }
+        print("\(directory): \(report.checkedCount) files checked, \(report.problems.count) problems, \(report.orphanFiles.count) orphans, \(report.temporaryFiles.count) temp files")
+        if !report.isClean { throw ExitStatus.failed }
+    }
+}
