@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Downsample"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "CatalogServer", "Cache", "Downsample"]),
+            dependencies: ["Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample"]),
     ],
     swiftLanguageModes: [.v6]
 )

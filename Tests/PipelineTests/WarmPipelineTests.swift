@@ -1,0 +1,175 @@
+import Cache
+import CatalogServer
+import Downsample
+import Foundation
+import Pipeline
+import XCTest
+
+/// The main job against a real catalog server on loopback, a real HTTP client
+/// and a real SQLite manifest.
+final class WarmPipelineTests: XCTestCase {
+    func testFullRunWarmsEveryDistinctThumbnailOnceAndTheCacheVerifies() async throws {
+        let server = try await TestCatalog.start(products: 90)
+        let cacheDirectory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cacheDirectory) }
+        let distinct = await TestCatalog.distinctThumbnails(server)
+        let listed = await server.products()
+        XCTAssertLessThan(distinct.count, listed.compactMap(\.thumbnailURL).count, "the catalog has shared thumbnails")
+
+        let summary = try await WarmPipeline(configuration: TestCatalog.configuration(server, cache: cacheDirectory)).run(interactiveProgress: false)
+        let served = await server.stats.snapshot()
+        await server.shutdown()
+
+        XCTAssertEqual(summary.imagesScheduled, distinct.count)
+        XCTAssertEqual(summary.imagesDownloaded, distinct.count)
+        XCTAssertEqual(summary.imagesFailed, 0)
+        XCTAssertEqual(summary.productsWithoutThumbnail, listed.count - listed.compactMap(\.thumbnailURL).count)
+        XCTAssertEqual(served.requests(route: "thumbnail"), distinct.count, "shared thumbnail URLs are downloaded once")
+        XCTAssertTrue(summary.succeeded)
+
+        let cache = try DiskCache.open(root: cacheDirectory.path)
+        defer { try? cache.close() }
+        XCTAssertEqual(try cache.stats().entryCount, distinct.count)
+        XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
+        // A product that shares its thumbnail is listed on the cached entry.
+        for url in distinct {
+            let entry = try XCTUnwrap(try cache.lookup(url: url, variant: CacheVariant(longestSide: 64, format: "jpg")))
+            let ids = Set(listed.filter { $0.thumbnailURL?.absoluteString == url }.map(\.id))
+            XCTAssertEqual(Set(entry.productIds), ids, url)
+            XCTAssertEqual(max(entry.outputWidth ?? 0, entry.outputHeight ?? 0), 64, url)
+        }
+    }
+
+    func testSecondRunDownloadsNothingAndDecodesNothing() async throws {
+        let server = try await TestCatalog.start(products: 60)
+        let cacheDirectory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cacheDirectory) }
+        let configuration = TestCatalog.configuration(server, cache: cacheDirectory)
+        let first = try await WarmPipeline(configuration: configuration).run(interactiveProgress: false)
+        await server.stats.reset()
+        let second = try await WarmPipeline(configuration: configuration).run(interactiveProgress: false)
+        let served = await server.stats.snapshot()
+        await server.shutdown()
+
+        XCTAssertGreaterThan(first.imagesDownloaded, 0)
+        XCTAssertEqual(second.imagesFresh, first.imagesDownloaded)
+        XCTAssertEqual(second.imagesDownloaded, 0)
+        XCTAssertEqual(second.decodeSeconds, 0)
+        XCTAssertEqual(second.bytesDownloaded, 0)
+        XCTAssertEqual(served.requests(route: "thumbnail"), 0, "fresh entries cost no request at all")
+    }
+
+    func testStaleEntriesAreRevalidatedAnd304CostsNoDownload() async throws {
+        let server = try await TestCatalog.start(products: 50)
+        let cacheDirectory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cacheDirectory) }
+        let first = try await WarmPipeline(configuration: TestCatalog.configuration(server, cache: cacheDirectory)).run(interactiveProgress: false)
+        await server.stats.reset()
+        let stale = TestCatalog.configuration(server, cache: cacheDirectory, maxAgeSeconds: 0)
+        let second = try await WarmPipeline(configuration: stale).run(interactiveProgress: false)
+        let served = await server.stats.snapshot()
+        await server.shutdown()
+
+        XCTAssertEqual(second.imagesNotModified, first.imagesDownloaded)
+        XCTAssertEqual(second.imagesDownloaded, 0)
+        XCTAssertEqual(second.bytesDownloaded, 0)
+        XCTAssertEqual(served.notModifiedResponses, first.imagesDownloaded)
+        let cache = try DiskCache.open(root: cacheDirectory.path)
+        defer { try? cache.close() }
+        XCTAssertEqual(try cache.stats().expiredCount, 0, "a 304 extends the expiry")
+    }
+
+    func testServerErrorsAreRetriedAndTheImageStillArrives() async throws {
+        let server = try await TestCatalog.start(products: 30, shared: 0, without: 0)
+        let cacheDirectory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cacheDirectory) }
+        let firstProduct = await server.products().first
+        let victim = try XCTUnwrap(firstProduct?.thumbnailURL)
+        await server.failNext(path: victim.path, count: 2, status: 503)
+        let summary = try await WarmPipeline(configuration: TestCatalog.configuration(server, cache: cacheDirectory),
+                                             fetchConfiguration: TestCatalog.quickRetries).run(interactiveProgress: false)
+        let served = await server.stats.snapshot()
+        await server.shutdown()
+        XCTAssertEqual(summary.imagesFailed, 0)
+        XCTAssertEqual(served.requests(path: victim.path), 3, "two 503s, then the image")
+        let cache = try DiskCache.open(root: cacheDirectory.path)
+        defer { try? cache.close() }
+        XCTAssertNotNil(try cache.path(for: victim.absoluteString, longestSide: 64))
+    }
+
+    func testFailedImageIsRecordedWithItsReasonAndARerunFetchesOnlyIt() async throws {
+        let server = try await TestCatalog.start(products: 40, shared: 0, without: 0)
+        let cacheDirectory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cacheDirectory) }
+        let products = await server.products()
+        let missing = try XCTUnwrap(products[3].thumbnailURL)
+        let html = try XCTUnwrap(products[7].thumbnailURL)
+        await server.failNext(path: missing.path, count: 1, status: 404)
+        await server.injectFault(.body("<html><body>Service Unavailable</body></html>", contentType: "text/html"), path: html.path)
+        let configuration = TestCatalog.configuration(server, cache: cacheDirectory)
+        let first = try await WarmPipeline(configuration: configuration, fetchConfiguration: TestCatalog.quickRetries)
+            .run(interactiveProgress: false)
+        XCTAssertEqual(first.imagesFailed, 2)
+        XCTAssertEqual(first.failedByReason["http-404"], 1)
+        XCTAssertEqual(first.failedByReason["not-an-image"], 1)
+        XCTAssertFalse(first.succeeded)
+        do {
+            let cache = try DiskCache.open(root: cacheDirectory.path)
+            defer { try? cache.close() }
+            let entry = try XCTUnwrap(try cache.lookup(url: html.absoluteString, variant: CacheVariant(longestSide: 64, format: "jpg")))
+            XCTAssertNil(entry.absolutePath)
+            XCTAssertTrue(entry.lastError?.contains("HTML") == true, entry.lastError ?? "no error recorded")
+        }
+
+        await server.stats.reset()
+        let second = try await WarmPipeline(configuration: configuration).run(interactiveProgress: false)
+        let served = await server.stats.snapshot()
+        await server.shutdown()
+        XCTAssertEqual(second.imagesDownloaded, 2)
+        XCTAssertEqual(second.imagesFailed, 0)
+        XCTAssertEqual(served.requests(route: "thumbnail"), 2, "only the two that failed are fetched again")
+    }
+
+    func testProductListThatShiftsMidCrawlMissesNothing() async throws {
+        let server = try await TestCatalog.start(products: 60, shared: 0, without: 0)
+        let cacheDirectory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cacheDirectory) }
+        // After page 1 is served, 7 new products push every old one 7 places back.
+        await server.insertNewestProducts(count: 7, afterServingPage: 1)
+        let summary = try await WarmPipeline(configuration: TestCatalog.configuration(server, cache: cacheDirectory, itemsPerPage: 10))
+            .run(interactiveProgress: false)
+        let everything = await TestCatalog.distinctThumbnails(server)
+        await server.shutdown()
+        XCTAssertEqual(everything.count, 67)
+        let cache = try DiskCache.open(root: cacheDirectory.path)
+        defer { try? cache.close() }
+        for url in everything {
+            XCTAssertNotNil(try cache.path(for: url, longestSide: 64), "missed \(url)")
+        }
+        XCTAssertEqual(summary.imagesScheduled, 67, "no image scheduled twice")
+    }
+
+    func testSecondConcurrentRunOnTheSameCacheIsRefusedAtOnce() async throws {
+        let server = try await TestCatalog.start(products: 10)
+        let cacheDirectory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cacheDirectory) }
+        let held = try CacheLock.acquire(root: cacheDirectory.path)
+        defer { held.release() }
+        do {
+            _ = try await WarmPipeline(configuration: TestCatalog.configuration(server, cache: cacheDirectory)).run(interactiveProgress: false)
+            XCTFail("a second run must not start")
+        } catch {
+            guard case .locked = error else { return XCTFail("\(error)") }
+        }
+        await server.shutdown()
+    }
+
+    static let validator: ImageValidator = { data in
+        do {
+            let header = try ImageSource(data: data).header
+            return .success(ImageDimensions(width: header.width, height: header.height))
+        } catch {
+            return .failure(ValidationFailure(reason: "\(error)"))
+        }
+    }
+}
