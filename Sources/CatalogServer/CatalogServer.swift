@@ -51,6 +51,10 @@ public final class CatalogServer: Sendable {
         let faults = FaultInjector()
         let router = CatalogRoutes.router(store: store, stats: stats, faults: faults)
 
+        if port != 0 {
+            // A fixed port is known before binding: no request can see the URLs without a host.
+            await store.setBaseURL("http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+        }
         let server = try await LoopbackServer.start(router: router, host: host, port: port, logger: logger)
         await store.setBaseURL(server.baseURL.absoluteString)
         return CatalogServer(server: server, configuration: configuration, stats: stats, images: images,

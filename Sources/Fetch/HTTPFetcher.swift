@@ -198,7 +198,11 @@ public final class HTTPFetcher: Fetching {
                 return .tooManyRedirects(url: url, maxRedirects: configuration.maxRedirects)
             case .redirectCycleDetected:
                 return .redirectCycle(url: url)
-            case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout:
+            case .connectTimeout:
+                return .timeout(url: url, timeoutSeconds: configuration.connectTimeoutSeconds, attempts: attempt)
+            case .readTimeout:
+                return .timeout(url: url, timeoutSeconds: configuration.readTimeoutSeconds, attempts: attempt)
+            case .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout:
                 return .timeout(url: url, timeoutSeconds: timeoutSeconds, attempts: attempt)
             case .invalidURL, .emptyHost, .emptyScheme:
                 return .invalidURL(url.absoluteString)

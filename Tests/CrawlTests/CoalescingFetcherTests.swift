@@ -14,7 +14,7 @@ final class CoalescingFetcherTests: XCTestCase {
             // Slow the shared downloads a little so concurrent requests for one URL overlap.
             let shared = Dictionary(grouping: urls, by: { $0 }).filter { $0.value.count > 1 }.keys
             for url in shared {
-                await server.injectFault(.delay(seconds: 0.2), path: url.path, count: 1)
+                await server.injectFault(.delay(seconds: 0.5), path: url.path, count: 1)
             }
             let coalescing = CoalescingFetcher(upstream: fetcher)
             let sizes = try await withThrowingTaskGroup(of: (URL, Int).self) { group in
