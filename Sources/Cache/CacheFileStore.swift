@@ -102,12 +102,14 @@ struct CacheFileStore: Sendable {
         _ = try? temporaryDirectory().removeFile(name)
     }
 
-    /// Removes everything in `tmp/` (leftovers of a crash); returns how many.
+    /// Removes the files in `tmp/` (leftovers of a crash); returns how many.
+    /// Anything that cannot be removed (a directory someone made there) is
+    /// left for `verify` to list rather than making the cache unusable.
     func removeAllTemporaryFiles() throws(CacheError) -> Int {
         let tmp = try temporaryDirectory()
         var removed = 0
-        for name in try tmp.entryNames() {
-            if try tmp.removeFile(name) { removed += 1 }
+        for name in try tmp.entryNames() where (try? tmp.removeFile(name)) == true {
+            removed += 1
         }
         if removed > 0 { try tmp.sync() }
         return removed
