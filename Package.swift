@@ -58,7 +58,8 @@ let package = Package(
                 "CWarmVips",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            exclude: ["LAYOUT.md"]),
         // The embedded OpenMarket-compatible catalog server (demo and tests).
         .target(
             name: "CatalogServer",

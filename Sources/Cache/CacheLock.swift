@@ -15,11 +15,16 @@ import Darwin
 /// the same process fails too. (On network file systems flock may be local
 /// to one machine; see LAYOUT.md.)
 ///
-/// Released by `release()` or when the value is deinitialised.
-public final class CacheLock: Sendable {
+/// Released by `release()` or when the value is deinitialised; the PID is
+/// erased first, so a stale PID never names the wrong holder.
+public final class CacheLock: @unchecked Sendable {
+    // @unchecked: the only mutable state, `fd`, is read and written under `mutex`.
+    // The state is needed so a second release() cannot touch a descriptor
+    // number the process has since reused for another file.
+    private let mutex = NSLock()
+    private var fd: Int32?
     /// Path of the lock file.
     public let path: String
-    private let fd: Int32
 
     private init(path: String, fd: Int32) {
         self.path = path
@@ -56,13 +61,16 @@ public final class CacheLock: Sendable {
 
     /// Releases the lock. Calling it again, or letting the value go, is harmless.
     public func release() {
-        _ = flock(fd, LOCK_UN)
+        mutex.withLock {
+            guard let fd else { return }
+            _ = ftruncate(fd, 0)
+            _ = flock(fd, LOCK_UN)
+            close(fd)
+            self.fd = nil
+        }
     }
 
-    deinit {
-        // Closing the descriptor releases the lock if release() was not called.
-        close(fd)
-    }
+    deinit { release() }
 
     private static func readPID(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 32)

@@ -31,6 +31,9 @@ extension DiskCache {
                 victims.append(row)
                 remainingBytes -= row.outputBytes ?? 0
             }
+            // The deletions must be on disk before any file goes (see Manifest.open).
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
             try db.inTransaction {
                 for victim in victims { try victim.delete(db) }
                 return .commit

@@ -143,7 +143,7 @@ public final class DiskCache: Sendable {
     /// fsync it, rename it over `v1/<h0h1>/<h2h3>/<hash>.<ext>` (creating the
     /// directories without following links), fsync that directory, and only
     /// then upsert the manifest row (product ids merged with earlier runs,
-    /// `lastError` cleared). A crash at any instant leaves only complete
+    /// `lastError` cleared, `lastAccessAt` set to `metadata.fetchedAt`). A crash at any instant leaves only complete
     /// files; a file without a row is harmless and the next store overwrites
     /// it. On failure the previous file stays until the rename replaces it.
     ///

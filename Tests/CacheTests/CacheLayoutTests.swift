@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+@testable import Cache
+
+final class CacheLayoutTests: CacheTestCase {
+    func testSHA256ComesOutAsLowercaseHex() {
+        // FIPS 180-2 test vector.
+        XCTAssertEqual(SHA256Hex.digest(of: "abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    func testFileNameComesFromTheHashNotTheURLText() throws {
+        let cache = try openCache()
+        let url = "https://Example.com/a/../../../etc/passwd?name=<x>|\"y\"&z=%00 \u{00e9}"
+        let variant = CacheVariant(longestSide: 300, format: "jpg")
+        let entry = try cache.store(url: url, productIds: [1], variant: variant, data: try jpeg(), metadata: metadata())
+
+        let canonical = try CanonicalURL(url)
+        let hash = SHA256Hex.digest(of: canonical.text + "\n300.jpg")
+        XCTAssertEqual(hash.count, 64)
+        XCTAssertEqual(entry.relativePath, "v1/\(hash.prefix(2))/\(hash.dropFirst(2).prefix(2))/\(hash).jpg")
+        XCTAssertEqual(entry.absolutePath, root + "/" + entry.relativePath!)
+        XCTAssertTrue(fileExists(entry.absolutePath!))
+        // Nothing but the layout's own names at the top, and one file in v1.
+        XCTAssertEqual(contents(ofDirectory: root).filter { !$0.hasPrefix("manifest.sqlite") }, ["tmp", "v1"])
+        XCTAssertEqual(try cache.files.allFilePaths(), [entry.relativePath!])
+        XCTAssertEqual(contents(ofDirectory: outside), [])
+    }
+
+    func testEachURLAndVariantPairGetsItsOwnFile() throws {
+        let cache = try openCache()
+        let data = try jpeg()
+        var paths = Set<String>()
+        for url in ["https://example.com/a.jpg", "https://example.com/b.jpg"] {
+            for variant in [CacheVariant(longestSide: 300, format: "jpg"), CacheVariant(longestSide: 600, format: "jpg"),
+                            CacheVariant(longestSide: 300, format: "webp")] {
+                let entry = try cache.store(url: url, productIds: [1], variant: variant, data: data, metadata: metadata())
+                paths.insert(try XCTUnwrap(entry.relativePath))
+            }
+        }
+        XCTAssertEqual(paths.count, 6)
+    }
+
+    func testSpellingsOfOneResourceShareOneEntry() throws {
+        let cache = try openCache()
+        let variant = CacheVariant(longestSide: 300, format: "jpg")
+        try cache.store(url: "HTTPS://Example.com:443/p/./x/../1.jpg#frag", productIds: [1], variant: variant,
+                        data: try jpeg(), metadata: metadata())
+        let entry = try XCTUnwrap(try cache.lookup(url: "https://example.com/p/1.jpg", variant: variant))
+        XCTAssertEqual(entry.url, "https://example.com/p/1.jpg")
+        XCTAssertEqual(try cache.stats().entryCount, 1)
+    }
+
+    func testVariantNamesParseAndUnsafeFormatsAreRejected() throws {
+        XCTAssertEqual(CacheVariant(name: "300.jpg"), CacheVariant(longestSide: 300, format: "jpg"))
+        XCTAssertEqual(CacheVariant(longestSide: 1200, format: "webp").name, "1200.webp")
+        for bad in ["jpg", "0.jpg", "-5.jpg", "300.", "300.j/g", "300.JPG", "300...jpg"] {
+            XCTAssertNil(CacheVariant(name: bad), bad)
+        }
+        let cache = try openCache()
+        assertThrowsCacheError("invalid-variant") {
+            try cache.store(url: "https://example.com/a.jpg", productIds: [], variant: CacheVariant(longestSide: 300, format: "../x"),
+                            data: try jpeg(), metadata: metadata())
+        }
+        XCTAssertEqual(contents(ofDirectory: root + "/tmp"), [])
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+@testable import Cache
+
+final class CacheLockTests: CacheTestCase {
+    /// Runs `/usr/bin/flock -n <lock> true`: exit 0 when it could take the lock, 1 when held.
+    private func otherProcessCanLock() throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        process.arguments = ["-n", root + "/.lock", "true"]
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    func testSecondLockOnTheSameDirectoryFailsAtOnce() throws {
+        let lock = try CacheLock.acquire(root: root)
+        XCTAssertEqual(lock.path, root + "/.lock")
+        let started = Date()
+        let error = assertThrowsCacheError("locked") { try CacheLock.acquire(root: root) }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1, "a held lock fails at once, without waiting")
+        XCTAssertEqual(error, .locked(path: root + "/.lock", holderPID: getpid()), "the message names the holder")
+        XCTAssertFalse(try otherProcessCanLock(), "another process cannot take it either")
+
+        lock.release()
+        XCTAssertEqual(try String(contentsOfFile: root + "/.lock", encoding: .utf8), "", "the PID is erased on release")
+        XCTAssertTrue(try otherProcessCanLock())
+        let again = try CacheLock.acquire(root: root)
+        again.release()
+    }
+
+    func testLockIsReleasedWhenTheHolderGoesAway() throws {
+        do {
+            _ = try CacheLock.acquire(root: root)
+            // The lock value is dropped here without release().
+        }
+        XCTAssertTrue(try otherProcessCanLock())
+
+        // A holder process killed with SIGKILL cannot clean up; the kernel releases
+        // its lock. The shell opens the lock file, takes the lock on that
+        // descriptor and execs sleep, so one process (one PID) holds it.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+        holder.arguments = ["-c", "exec 9>>\"$0\" && /usr/bin/flock -n 9 && exec sleep 60", root + "/.lock"]
+        try holder.run()
+        defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(10)
+        var sawItLocked = false
+        while Date() < deadline {
+            do {
+                let probe = try CacheLock.acquire(root: root)
+                probe.release()
+                Thread.sleep(forTimeInterval: 0.02)
+            } catch CacheError.locked(_, let holderPID) {
+                XCTAssertNil(holderPID, "the shell wrote no PID, and ours was erased on release")
+                sawItLocked = true
+                break
+            }
+        }
+        XCTAssertTrue(sawItLocked, "the other process should have taken the lock")
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        let lock = try CacheLock.acquire(root: root)
+        lock.release()
+    }
+
+    func testLockCreatesTheCacheDirectoryWhenMissing() throws {
+        let fresh = root + "/nested/new-cache"
+        let lock = try CacheLock.acquire(root: fresh)
+        XCTAssertTrue(fileExists(fresh + "/.lock"))
+        let pidText = try String(contentsOfFile: fresh + "/.lock", encoding: .utf8)
+        XCTAssertEqual(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)), getpid())
+        lock.release()
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+@testable import Cache
+
+final class DiskCacheEvictionTests: CacheTestCase {
+    let variant = CacheVariant(longestSide: 300, format: "jpg")
+
+    private func url(_ name: String) -> String { "https://img.example.com/\(name).jpg" }
+
+    func testLRUEvictionRemovesLeastRecentlyUsedFirstAndStaysUnderLimit() throws {
+        let cache = try openCache()
+        var sizes: [String: Int] = [:]
+        var paths: [String: String] = [:]
+        for (index, name) in ["a", "b", "c", "d", "e"].enumerated() {
+            let (width, height) = (40 + 4 * index, 30 + 3 * index)
+            let data = try jpeg(width: width, height: height, seed: UInt64(index))
+            let entry = try cache.store(url: url(name), productIds: [index], variant: variant, data: data,
+                                        metadata: metadata(width: width, height: height, fetchedAt: Double(1000 + index)))
+            sizes[name] = data.count
+            paths[name] = entry.absolutePath
+        }
+        // "a" is the oldest store but was just used, so "b" and "c" are the least recently used.
+        _ = try cache.lookup(url: url("a"), variant: variant, now: 2000)
+        let total = sizes.values.reduce(0, +)
+        // Removing "b" alone is not enough; removing "b" and "c" exactly is.
+        let limit = total - sizes["b"]! - sizes["c"]!
+
+        let result = try cache.evict(maxBytes: limit)
+        XCTAssertEqual(result.removedCount, 2)
+        XCTAssertEqual(result.removedBytes, sizes["b"]! + sizes["c"]!)
+        XCTAssertEqual(result.remainingBytes, total - result.removedBytes)
+        XCTAssertLessThanOrEqual(result.remainingBytes, limit)
+        for name in ["b", "c"] {
+            XCTAssertNil(try cache.lookup(url: url(name), variant: variant), name)
+            XCTAssertFalse(fileExists(paths[name]!), name)
+        }
+        for name in ["a", "d", "e"] {
+            XCTAssertEqual(try cache.lookup(url: url(name), variant: variant)?.fileIsPresent, true, name)
+            XCTAssertTrue(fileExists(paths[name]!), name)
+        }
+        XCTAssertEqual(try cache.stats().totalBytes, result.remainingBytes)
+        let report = try cache.verify(validator: Self.validator)
+        XCTAssertTrue(report.isClean, "\(report)")
+    }
+
+    func testEvictionUnderTheLimitRemovesNothing() throws {
+        let cache = try openCache()
+        let data = try jpeg()
+        try cache.store(url: url("a"), productIds: [1], variant: variant, data: data, metadata: metadata())
+        XCTAssertEqual(try cache.evict(maxBytes: data.count), EvictionResult(removedCount: 0, removedBytes: 0, remainingBytes: data.count))
+        XCTAssertNil(try cache.evictToConfiguredLimit(), "no limit configured")
+        XCTAssertEqual(try cache.stats().entryCount, 1)
+    }
+
+    func testEvictionToZeroRemovesEveryFileButKeepsFailureRecords() throws {
+        let cache = try openCache(configuration: CacheConfiguration(maxBytes: 0))
+        for name in ["a", "b"] {
+            try cache.store(url: url(name), productIds: [1], variant: variant, data: try jpeg(), metadata: metadata())
+        }
+        try cache.recordFailure(url: url("broken"), productIds: [2], variant: variant, reason: "the image is corrupt")
+        let result = try XCTUnwrap(try cache.evictToConfiguredLimit())
+        XCTAssertEqual(result.removedCount, 2)
+        XCTAssertEqual(result.remainingBytes, 0)
+        XCTAssertEqual(try cache.files.allFilePaths(), [])
+        XCTAssertEqual(try cache.lookup(url: url("broken"), variant: variant)?.lastError, "the image is corrupt")
+    }
+
+    func testStatsCountEntriesFailuresBytesVariantsAndExpiry() throws {
+        let cache = try openCache(configuration: CacheConfiguration(maxAgeSeconds: 100))
+        let small = try jpeg(width: 32, height: 24)
+        let large = try jpeg(width: 64, height: 48)
+        let webp = CacheVariant(longestSide: 300, format: "webp")
+        try cache.store(url: url("a"), productIds: [1], variant: variant, data: large, metadata: metadata(fetchedAt: 1000))
+        try cache.store(url: url("b"), productIds: [2], variant: variant, data: large, metadata: metadata(fetchedAt: 3000))
+        try cache.store(url: url("a"), productIds: [1], variant: webp, data: small, metadata: metadata(fetchedAt: 2000))
+        try cache.recordFailure(url: url("a"), productIds: [1], variant: variant, reason: "the server answered 500")
+        try cache.recordFailure(url: url("c"), productIds: [3], variant: variant, reason: "the image is too large")
+
+        let stats = try cache.stats(now: 2050)
+        XCTAssertEqual(stats.entryCount, 3)
+        XCTAssertEqual(stats.failedCount, 2)
+        XCTAssertEqual(stats.totalBytes, 2 * large.count + small.count)
+        XCTAssertEqual(stats.variants["300.jpg"], CacheStats.VariantTotals(count: 2, bytes: 2 * large.count))
+        XCTAssertEqual(stats.variants["300.webp"], CacheStats.VariantTotals(count: 1, bytes: small.count))
+        XCTAssertEqual(stats.oldestFetchedAt, 1000)
+        XCTAssertEqual(stats.newestFetchedAt, 3000)
+        XCTAssertEqual(stats.expiredCount, 1, "only the entry fetched at 1000 expired (at 1100)")
+    }
+}
