@@ -65,18 +65,31 @@ final class WarmPipelineTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
         let first = try await WarmPipeline(configuration: TestCatalog.configuration(server, cache: cacheDirectory)).run(interactiveProgress: false)
         await server.stats.reset()
-        let stale = TestCatalog.configuration(server, cache: cacheDirectory, maxAgeSeconds: 0)
+        // A shorter --max-age than the entries were stored with makes them stale now.
+        let secondStarted = Date().timeIntervalSince1970
+        let stale = TestCatalog.configuration(server, cache: cacheDirectory, maxAgeSeconds: 60)
         let second = try await WarmPipeline(configuration: stale).run(interactiveProgress: false)
+        let secondEnded = Date().timeIntervalSince1970
         let served = await server.stats.snapshot()
         await server.shutdown()
 
         XCTAssertEqual(second.imagesNotModified, first.imagesDownloaded)
         XCTAssertEqual(second.imagesDownloaded, 0)
         XCTAssertEqual(second.bytesDownloaded, 0)
+        XCTAssertEqual(second.decodeSeconds, 0)
         XCTAssertEqual(served.notModifiedResponses, first.imagesDownloaded)
+        XCTAssertEqual(served.okResponses - served.requests(route: "products"), 0, "no thumbnail body was sent")
         let cache = try DiskCache.open(root: cacheDirectory.path)
         defer { try? cache.close() }
-        XCTAssertEqual(try cache.stats().expiredCount, 0, "a 304 extends the expiry")
+        let stats = try cache.stats()
+        XCTAssertEqual(stats.entryCount, first.imagesDownloaded, "a 304 keeps the entry")
+        XCTAssertEqual(stats.expiredCount, 0)
+        for url in await TestCatalog.distinctThumbnails(server) {
+            let entry = try XCTUnwrap(try cache.lookup(url: url, variant: CacheVariant(longestSide: 64, format: "jpg")))
+            let expiresAt = try XCTUnwrap(entry.expiresAt)
+            XCTAssertGreaterThanOrEqual(expiresAt, secondStarted + 60 - 1, "the 304 set a new expiry")
+            XCTAssertLessThanOrEqual(expiresAt, secondEnded + 60 + 1)
+        }
     }
 
     func testServerErrorsAreRetriedAndTheImageStillArrives() async throws {
