@@ -1,0 +1,147 @@
+import Cache
+import CatalogServer
+import Downsample
+import Foundation
+import XCTest
+
+/// `warm run` as cron runs it: the real binary, killed and re-run, against the
+/// built-in server and against another OpenMarket-style server.
+final class RunCommandTests: XCTestCase {
+    func testRunKilledMidwayThenRerunCompletesAndTheCacheVerifies() async throws {
+        let server = try await TestCatalog.start(products: 160, mix: .marketplace, shared: 0.02, without: 0.01)
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cacheDirectory = directory.appendingPathComponent("cache").path
+        let distinct = await TestCatalog.distinctThumbnails(server)
+        let arguments = ["run", "--api", server.baseURL.absoluteString, "--cache-dir", cacheDirectory, "--size", "120",
+                         "--no-progress", "--concurrency", "4"]
+
+        // Kill -9 once a few entries have landed, i.e. mid-run with writes in flight.
+        let process = Process()
+        process.executableURL = WarmBinary.url
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let manifest = URL(fileURLWithPath: cacheDirectory).appendingPathComponent("manifest.sqlite").path
+        var storedBeforeKill = 0
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline {
+            if FileManager.default.fileExists(atPath: manifest), let cache = try? DiskCache.open(root: cacheDirectory) {
+                storedBeforeKill = (try? cache.stats().entryCount) ?? 0
+                try? cache.close()
+                if storedBeforeKill >= 10 { break }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        XCTAssertTrue(process.isRunning, "the run should still be going when it is killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertLessThan(storedBeforeKill, distinct.count)
+
+        await server.stats.reset()
+        let rerun = try WarmBinary.run(arguments)
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        let fetchedOnRerun = await server.stats.snapshot().requests(route: "thumbnail")
+        await server.shutdown()
+        XCTAssertLessThanOrEqual(fetchedOnRerun, distinct.count - storedBeforeKill, "only what was missing is fetched again")
+
+        let verify = try WarmBinary.run(["cache", "verify", cacheDirectory])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        let cache = try DiskCache.open(root: cacheDirectory)
+        defer { try? cache.close() }
+        XCTAssertEqual(try cache.stats().entryCount, distinct.count)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cacheDirectory + "/tmp").count, 0, "no temp files remain")
+    }
+
+    func testSecondConcurrentRunExitsAtOnceWithTheLockedStatus() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let held = try CacheLock.acquire(root: directory.path)
+        defer { held.release() }
+        let started = Date()
+        let result = try WarmBinary.run(["run", "--api", "http://127.0.0.1:9", "--cache-dir", directory.path, "--no-progress"])
+        XCTAssertEqual(result.status, 75)
+        XCTAssertTrue(result.stderr.contains("another warm run"), result.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+
+    /// A different implementation of the API: Python's http.server serving a
+    /// snake_case catalog whose thumbnails have no file extension.
+    func testRunAgainstAnotherSnakeCaseServerWarmsEveryDistinctThumbnail() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let images = directory.appendingPathComponent("site/img")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        for index in 0..<9 {
+            let data = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 500, height: 400, seed: UInt64(index)),
+                                                width: 500, height: 400, bands: 3,
+                                                as: CompositionEncoding(format: [.jpeg, .png, .webp][index % 3]))
+            try data.write(to: images.appendingPathComponent("key\(index)_thumb"))
+        }
+        let script = directory.appendingPathComponent("server.py")
+        try Self.pythonServer.write(to: script, atomically: true, encoding: .utf8)
+        let portFile = directory.appendingPathComponent("port")
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", script.path, directory.appendingPathComponent("site").path, portFile.path]
+        python.standardError = FileHandle.nullDevice
+        try python.run()
+        defer { python.terminate(); python.waitUntilExit() }
+        var port = ""
+        for _ in 0..<200 where port.isEmpty {
+            port = (try? String(contentsOf: portFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertFalse(port.isEmpty, "python server did not start")
+
+        let cacheDirectory = directory.appendingPathComponent("cache").path
+        let result = try WarmBinary.run(["run", "--api", "http://127.0.0.1:\(port)", "--cache-dir", cacheDirectory,
+                                         "--items-per-page", "4", "--size", "100", "--size", "50", "--no-progress"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cacheDirectory + "/last-run.json"))) as? [String: Any]
+        XCTAssertEqual(summary?["productsUnique"] as? Int, 11)
+        XCTAssertEqual(summary?["productsWithoutThumbnail"] as? Int, 1)
+        XCTAssertEqual(summary?["imagesDownloaded"] as? Int, 9, "10 products with thumbnails share 9 URLs")
+        let cache = try DiskCache.open(root: cacheDirectory)
+        defer { try? cache.close() }
+        XCTAssertEqual(try cache.stats().entryCount, 18, "two sizes per image")
+        for index in 0..<9 {
+            let path = try XCTUnwrap(try cache.path(for: "http://127.0.0.1:\(port)/img/key\(index)_thumb", longestSide: 100))
+            let header = try ImageSource(data: Data(contentsOf: URL(fileURLWithPath: path))).header
+            XCTAssertEqual(PixelSize(width: header.width, height: header.height), PixelSize(width: 100, height: 80))
+        }
+    }
+
+    static let pythonServer = #"""
+    import http.server, json, os, sys, urllib.parse
+    site, port_file = sys.argv[1], sys.argv[2]
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **k): super().__init__(*a, directory=site, **k)
+        def log_message(self, *a): pass
+        def do_GET(self):
+            url = urllib.parse.urlparse(self.path)
+            if url.path != "/api/products": return super().do_GET()
+            q = urllib.parse.parse_qs(url.query)
+            page, per = int(q.get("page_no", ["1"])[0]), int(q.get("items_per_page", ["20"])[0])
+            host = "http://127.0.0.1:%d" % self.server.server_port
+            products = [{"id": 100 + i, "vendor_id": 7, "name": "p%d" % i, "price": 1000,
+                         "thumbnail": "%s/img/key%d_thumb" % (host, min(i, 8)), "created_at": "2023-03-23"}
+                        for i in range(10)]
+            products.append({"id": 200, "name": "no picture", "thumbnail": None})
+            total, last = len(products), (len(products) + per - 1) // per
+            body = json.dumps({"page_no": page, "items_per_page": per, "total_count": total,
+                               "last_page": last, "has_next": page < last, "has_prev": page > 1,
+                               "pages": products[(page - 1) * per: page * per]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with open(port_file + ".tmp", "w") as f: f.write(str(server.server_port))
+    os.rename(port_file + ".tmp", port_file)
+    server.serve_forever()
+    """#
+}
