@@ -41,18 +41,24 @@ public final class DiskCache: Sendable {
 
     /// Creates the layout when missing, opens and migrates the manifest, and
     /// removes leftover temp files (see `removedTemporaryFileCount`).
+    ///
+    /// Removing temp files is only safe for the lock holder: pass
+    /// `removingTemporaryFiles: false` when opening without the `CacheLock`
+    /// (`warm cache stats/get/verify` while a run may be writing).
     public static func open(root: String, configuration: CacheConfiguration = CacheConfiguration(),
-                            logger: Logger = Logger(label: "warm.cache")) throws(CacheError) -> DiskCache {
-        try open(root: root, configuration: configuration, logger: logger, faults: nil)
+                            logger: Logger = Logger(label: "warm.cache"),
+                            removingTemporaryFiles: Bool = true) throws(CacheError) -> DiskCache {
+        try open(root: root, configuration: configuration, logger: logger, faults: nil,
+                 removingTemporaryFiles: removingTemporaryFiles)
     }
 
     /// `faults` lets tests fail or "crash" a store or an eviction at a chosen step.
     static func open(root: String, configuration: CacheConfiguration, logger: Logger,
-                     faults: FaultInjector?) throws(CacheError) -> DiskCache {
+                     faults: FaultInjector?, removingTemporaryFiles: Bool = true) throws(CacheError) -> DiskCache {
         let layout = CacheLayout(root: root)
         let files = CacheFileStore(layout: layout, faults: faults)
         try files.createDirectories()
-        let removed = try files.removeAllTemporaryFiles()
+        let removed = removingTemporaryFiles ? try files.removeAllTemporaryFiles() : 0
         if removed > 0 {
             logger.notice("removed leftover temp files", metadata: ["count": "\(removed)", "cache": "\(layout.root)"])
         }

@@ -34,7 +34,8 @@ struct CacheStatsCommand: AsyncParsableCommand {
 }
 
 /// Opens an existing cache directory for the read-only commands, refusing to
-/// create one where there is none (a typo should not make an empty cache).
+/// create one where there is none (a typo should not make an empty cache),
+/// and leaving temp files alone (a run may be writing them).
 enum CacheAccess {
     static func open(_ directory: String) throws -> DiskCache {
         let manifest = URL(fileURLWithPath: directory).appendingPathComponent("manifest.sqlite").path
@@ -43,7 +44,7 @@ enum CacheAccess {
             throw ExitStatus.failed
         }
         do {
-            return try DiskCache.open(root: directory)
+            return try DiskCache.open(root: directory, removingTemporaryFiles: false)
         } catch {
             Console.error("error: \(error)")
             throw ExitStatus.failed

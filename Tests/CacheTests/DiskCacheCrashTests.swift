@@ -29,6 +29,16 @@ final class DiskCacheCrashTests: CacheTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: entry.absolutePath!)), good)
     }
 
+    func testReaderWithoutTheLockLeavesAWritersTempFilesAlone() throws {
+        let good = try jpeg()
+        try openCache().close()
+        try Data(good.prefix(100)).write(to: URL(fileURLWithPath: root + "/tmp/in-flight.tmp"))
+        let reader = try DiskCache.open(root: root, removingTemporaryFiles: false)
+        defer { try? reader.close() }
+        XCTAssertEqual(reader.removedTemporaryFileCount, 0)
+        XCTAssertEqual(contents(ofDirectory: root + "/tmp"), ["in-flight.tmp"])
+    }
+
     func testCrashBetweenRenameAndRowLeavesNoRowPointingAtAMissingFile() throws {
         let crashing = try openCache(faults: { $0 == .afterRename ? EIO : nil })
         XCTAssertThrowsError(try crashing.store(url: url, productIds: [1], variant: variant, data: try jpeg(), metadata: metadata()))

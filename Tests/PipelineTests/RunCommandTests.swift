@@ -27,7 +27,7 @@ final class RunCommandTests: XCTestCase {
         var storedBeforeKill = 0
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline {
-            if FileManager.default.fileExists(atPath: manifest), let cache = try? DiskCache.open(root: cacheDirectory) {
+            if FileManager.default.fileExists(atPath: manifest), let cache = try? DiskCache.open(root: cacheDirectory, removingTemporaryFiles: false) {
                 storedBeforeKill = (try? cache.stats().entryCount) ?? 0
                 try? cache.close()
                 if storedBeforeKill >= 10 { break }
@@ -97,9 +97,15 @@ final class RunCommandTests: XCTestCase {
         XCTAssertFalse(port.isEmpty, "python server did not start")
 
         let cacheDirectory = directory.appendingPathComponent("cache").path
+        let prometheus = directory.appendingPathComponent("warm.prom").path
         let result = try WarmBinary.run(["run", "--api", "http://127.0.0.1:\(port)", "--cache-dir", cacheDirectory,
-                                         "--items-per-page", "4", "--size", "100", "--size", "50", "--no-progress"])
+                                         "--items-per-page", "4", "--size", "100", "--size", "50", "--no-progress",
+                                         "--prometheus-file", prometheus])
         XCTAssertEqual(result.status, 0, result.stderr)
+        let metrics = try String(contentsOfFile: prometheus, encoding: .utf8)
+        XCTAssertTrue(metrics.contains("warm_images{outcome=\"downloaded\"} 9\n"), metrics)
+        XCTAssertTrue(metrics.contains("warm_last_run_success 1\n"), metrics)
+        XCTAssertTrue(metrics.contains("# TYPE warm_products gauge\nwarm_products 11\n"), metrics)
         let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cacheDirectory + "/last-run.json"))) as? [String: Any]
         XCTAssertEqual(summary?["productsUnique"] as? Int, 11)
         XCTAssertEqual(summary?["productsWithoutThumbnail"] as? Int, 1)

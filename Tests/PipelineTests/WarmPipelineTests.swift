@@ -162,6 +162,23 @@ final class WarmPipelineTests: XCTestCase {
         XCTAssertEqual(summary.imagesScheduled, 67, "no image scheduled twice")
     }
 
+    func testCacheSizeLimitEvictsLeastRecentlyUsedAfterTheRun() async throws {
+        let server = try await TestCatalog.start(products: 40, shared: 0, without: 0)
+        let cacheDirectory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cacheDirectory) }
+        var configuration = TestCatalog.configuration(server, cache: cacheDirectory)
+        let unlimited = try await WarmPipeline(configuration: configuration).run(interactiveProgress: false)
+        XCTAssertEqual(unlimited.evictedEntries, 0)
+        configuration.maxCacheBytes = unlimited.bytesWritten / 2
+        let limited = try await WarmPipeline(configuration: configuration).run(interactiveProgress: false)
+        await server.shutdown()
+        XCTAssertGreaterThan(limited.evictedEntries, 0)
+        let cache = try DiskCache.open(root: cacheDirectory.path)
+        defer { try? cache.close() }
+        XCTAssertLessThanOrEqual(try cache.stats().totalBytes, unlimited.bytesWritten / 2)
+        XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
+    }
+
     func testSecondConcurrentRunOnTheSameCacheIsRefusedAtOnce() async throws {
         let server = try await TestCatalog.start(products: 10)
         let cacheDirectory = try makeTemporaryDirectory()

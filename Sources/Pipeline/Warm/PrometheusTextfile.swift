@@ -35,6 +35,7 @@ public enum PrometheusTextfile {
               summary.failedByReason.sorted { $0.key < $1.key }.map { ("{reason=\"\(escape($0.key))\"}", Double($0.value)) })
         gauge("bytes_downloaded", "Bytes of source images downloaded.", one(summary.bytesDownloaded))
         gauge("bytes_written", "Bytes of thumbnails written to the cache.", one(summary.bytesWritten))
+        gauge("peak_resident_bytes", "Peak resident memory of the last run.", one(summary.peakResidentBytes))
         gauge("evicted_entries", "Cache entries evicted to stay under the size limit.", one(summary.evictedEntries))
         return lines.joined(separator: "\n") + "\n"
     }

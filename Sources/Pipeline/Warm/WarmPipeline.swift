@@ -106,6 +106,7 @@ public struct WarmPipeline: Sendable {
             $0.productsSharingAThumbnail = sharing
             $0.finishedAt = finished
             $0.durationSeconds = (ContinuousClock.now - clock).seconds
+            $0.peakResidentBytes = Self.peakResidentBytes()
         }
         let summary = await recorder.summary
         if let crawlError, summary.pagesFetched == 0 {
@@ -171,6 +172,15 @@ public struct WarmPipeline: Sendable {
             }
             return end
         }
+    }
+
+    /// VmHWM from /proc/self/status (0 where there is no procfs).
+    static func peakResidentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return (line.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
+        }
+        return 0
     }
 
     private func writeOutputs(_ summary: WarmSummary) throws(WarmRunError) {

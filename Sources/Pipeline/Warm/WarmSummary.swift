@@ -41,6 +41,9 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     public var decodeSeconds: Double = 0
     public var evictedEntries = 0
     public var evictedBytes = 0
+    /// Peak resident memory of the process (VmHWM) when the run ended; it
+    /// grows with the concurrency settings, not with the catalog.
+    public var peakResidentBytes = 0
     /// True when the run stopped early (disk full, cancelled).
     public var stoppedEarly = false
     public var stopReason: String?
