@@ -8,5 +8,5 @@ struct Warm: AsyncParsableCommand {
         discussion: """
             Exit status: \(ExitStatus.documentation)
             """,
-        subcommands: [ThumbnailCommand.self, InspectCommand.self])
+        subcommands: [ThumbnailCommand.self, InspectCommand.self, ReportCommand.self, CheckCommand.self])
 }

@@ -1,0 +1,55 @@
+import Downsample
+
+/// Measures the most memory the process gains during one span of work (one
+/// strategy decoding one image), by the best method this machine allows.
+///
+/// Only meaningful while nothing else in the process allocates: the measurer
+/// holds `MeasurementGate`'s exclusive permit around it. Costs two small
+/// `/proc` reads and one `malloc_trim` per span.
+struct PeakMemoryProbe: ~Copyable {
+    let method: PeakMethod
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var rssBefore = 0
+    private var trackedBefore = 0
+    private var trackedHighWaterBefore = 0
+
+    /// Uses `VmHWM` when `/proc/self/clear_refs` is writable and `preferred`
+    /// allows it, libvips' tracked memory otherwise.
+    init(preferred: PeakMethod = .residentHighWaterMark) {
+        ProcessMemory.configureAllocator()
+        buffer = .allocate(byteCount: 8192, alignment: 8)
+        let canReset = preferred == .residentHighWaterMark && ProcessMemory.resetPeak()
+            && ProcessMemory.resident(using: buffer) != nil
+        method = canReset ? .residentHighWaterMark : .vipsTracked
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Starts a span: returns freed heap to the kernel and resets the peak.
+    mutating func start() {
+        ProcessMemory.trim()
+        switch method {
+        case .residentHighWaterMark:
+            _ = ProcessMemory.resetPeak()
+            rssBefore = ProcessMemory.resident(using: buffer)?.rssBytes ?? 0
+        case .vipsTracked:
+            trackedBefore = VipsRuntime.trackedBytes
+            trackedHighWaterBefore = VipsRuntime.trackedBytesHighWater
+        }
+    }
+
+    /// Ends the span: the peak gain since `start()`, in bytes (never negative).
+    /// Call it while the span's output is still alive.
+    func peakBytes() -> Int {
+        switch method {
+        case .residentHighWaterMark:
+            let peak = ProcessMemory.resident(using: buffer)?.peakBytes ?? rssBefore
+            return max(0, peak - rssBefore)
+        case .vipsTracked:
+            let highWater = VipsRuntime.trackedBytesHighWater
+            let after = VipsRuntime.trackedBytes
+            let peak = highWater > trackedHighWaterBefore ? highWater : after
+            return max(0, peak - trackedBefore)
+        }
+    }
+}
