@@ -363,6 +363,15 @@ int warm_malloc_set_mmap_threshold(size_t bytes) {
 #endif
 }
 
+int warm_malloc_set_arena_max(int count) {
+#if defined(__GLIBC__)
+    return mallopt(M_ARENA_MAX, count) == 1 ? 1 : 0;
+#else
+    (void) count;
+    return 0;
+#endif
+}
+
 int warm_malloc_trim(void) {
 #if defined(__GLIBC__)
     return malloc_trim(0);

@@ -11,6 +11,15 @@ public enum ProcessAllocator {
         warm_malloc_set_mmap_threshold(bytes) == 1
     }
 
+    /// Limits the C allocator to `count` arenas (glibc `M_ARENA_MAX`): with
+    /// one, every thread's small allocations come from the heap that
+    /// `trim()` returns to the kernel. Threads that already have an arena
+    /// keep using one of the existing arenas. False when unsupported.
+    @discardableResult
+    public static func limitArenas(to count: Int) -> Bool {
+        warm_malloc_set_arena_max(Int32(clamping: count)) == 1
+    }
+
     /// Returns free heap memory to the kernel (`malloc_trim(0)`).
     public static func trim() {
         _ = warm_malloc_trim()

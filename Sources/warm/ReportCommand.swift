@@ -46,6 +46,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        StrategyMeasurer.prepareProcess()
         var paths = metricsFiles
         do {
             if !measure.isEmpty {

@@ -149,6 +149,12 @@ char *warm_sha256_hex(const void *data, size_t len);
 /// the C library does not support it.
 int warm_malloc_set_mmap_threshold(size_t bytes);
 
+/// Limits glibc to `count` malloc arenas (M_ARENA_MAX). With one arena, the
+/// heap pages libvips' worker threads allocate from are the ones malloc_trim
+/// returns, instead of per-thread arenas whose free pages stay resident and
+/// hide later growth. Returns 1 on success, 0 when unsupported.
+int warm_malloc_set_arena_max(int count);
+
 /// Returns free heap memory to the kernel (glibc malloc_trim(0)). Returns 1 when
 /// memory was released, 0 otherwise (or when unsupported).
 int warm_malloc_trim(void);

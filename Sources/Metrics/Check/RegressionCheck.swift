@@ -15,7 +15,7 @@ public struct RegressionCheck: Sendable {
         /// state), which a relative tolerance of a small peak cannot absorb.
         public var peakAllowanceBytes: Int
 
-        public static let defaultPeakAllowanceBytes = 512 * 1024
+        public static let defaultPeakAllowanceBytes = 1024 * 1024
 
         public init(tolerance: Double = 0.10, minimumSSIM: Double = 0.90,
                     peakAllowanceBytes: Int = Self.defaultPeakAllowanceBytes) {

@@ -1,4 +1,7 @@
 import Downsample
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Measures the most memory the process gains during one span of work (one
 /// strategy decoding one image), by the best method this machine allows.
@@ -25,8 +28,11 @@ struct PeakMemoryProbe: ~Copyable {
 
     deinit { buffer.deallocate() }
 
-    /// Starts a span: returns freed heap to the kernel and resets the peak.
+    /// Starts a span: waits for libvips' worker threads to finish releasing
+    /// the previous span's buffers, returns freed heap to the kernel and
+    /// resets the peak.
     mutating func start() {
+        Self.waitForLibvipsToSettle()
         ProcessMemory.trim()
         switch method {
         case .residentHighWaterMark:
@@ -35,6 +41,22 @@ struct PeakMemoryProbe: ~Copyable {
         case .vipsTracked:
             trackedBefore = VipsRuntime.trackedBytes
             trackedHighWaterBefore = VipsRuntime.trackedBytesHighWater
+        }
+    }
+
+    /// libvips' workers free their region buffers a few milliseconds after
+    /// the operation that used them has returned. Freed inside the next span,
+    /// they would offset its growth and hide part of its peak (measured: a
+    /// 4 MB buffer released at the start of a thumbnail decode). Waits until
+    /// libvips' tracked memory has not changed for 5 ms, at most 200 ms.
+    static func waitForLibvipsToSettle() {
+        let quietPolls = 5, maximumPolls = 200
+        var last = VipsRuntime.trackedBytes, unchanged = 0
+        for _ in 0..<maximumPolls where unchanged < quietPolls {
+            usleep(1000)
+            let now = VipsRuntime.trackedBytes
+            unchanged = now == last ? unchanged + 1 : 0
+            last = now
         }
     }
 

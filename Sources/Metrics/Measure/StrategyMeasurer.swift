@@ -37,6 +37,15 @@ public struct StrategyMeasurer: Sendable {
 
     public let configuration: Configuration
 
+    /// Sets the process's allocator up for measurement (fixed 64 KiB mmap
+    /// threshold, one malloc arena). Call it first thing in a process that
+    /// will measure, before threads start allocating: threads that already
+    /// have their own arena keep it, and their free pages can hide growth.
+    /// Measuring calls it anyway; calling it early only makes it work better.
+    public static func prepareProcess() {
+        ProcessMemory.configureAllocator()
+    }
+
     public init(configuration: Configuration) {
         self.configuration = configuration
     }

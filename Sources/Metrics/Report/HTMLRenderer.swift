@@ -39,6 +39,7 @@ enum HTMLRenderer {
             code { font-family: "DejaVu Sans Mono", monospace; font-size: .9em; background: #f3f3f3; padding: 0 .2em; }
             figure { margin: 1.5em 0; } figcaption { color: #555; font-size: .9em; }
             .note { color: #777; }
+            .wide { overflow-x: auto; }
             </style>
             </head>
             <body>
@@ -49,13 +50,13 @@ enum HTMLRenderer {
     }
 
     static func table(_ table: ReportDocument.Table) -> String {
-        var html = "<table><thead><tr>" + table.header.map { "<th>\(inline($0))</th>" }.joined() + "</tr></thead><tbody>"
+        var html = "<div class=\"wide\"><table><thead><tr>" + table.header.map { "<th>\(inline($0))</th>" }.joined() + "</tr></thead><tbody>"
         for row in table.rows {
             html += "<tr>" + row.enumerated().map { index, cell in
                 table.numericColumns.contains(index) ? "<td class=\"n\">\(inline(cell))</td>" : "<td>\(inline(cell))</td>"
             }.joined() + "</tr>"
         }
-        return html + "</tbody></table>"
+        return html + "</tbody></table></div>"
     }
 
     static func svg(_ chart: ReportDocument.Chart, records: [ImageMetricsRecord]) -> String {

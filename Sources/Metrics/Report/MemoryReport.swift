@@ -181,6 +181,7 @@ public struct MemoryReport: Sendable {
             "Each image is decoded with the three strategies one after another, in one process, while the measurer holds the process-wide exclusive permit (`MeasurementGate`): no other image decodes meanwhile.",
             "Retained bytes: the size of the decoded RGBA bitmap (width x height x 4) each strategy returns.",
             "Peak: " + comparison.peakMethods.map(\.explanation).joined(separator: "; ") + ". glibc's mmap threshold is fixed at 64 KiB and `malloc_trim(0)` runs before each strategy, so pixel buffers are mapped on allocation and returned on free; the peak includes every pixel buffer, codec scratch, libvips' own buffers and anything else the process allocated meanwhile (other threads included, for example HTTP buffers in a crawling run), and misses growth smaller than a page inside already-resident heap pages.",
+            "Before each strategy the measurer waits until libvips' tracked memory has been still for 5 ms (its worker threads free the previous decode's buffers a few milliseconds late; freed inside the next measurement they would hide part of its peak). The process uses one malloc arena, so that `malloc_trim` reaches the pages worker threads allocate from; it is set when measuring starts, and threads that already had an arena keep it: setting `MALLOC_ARENA_MAX=1` in the environment of a measuring run makes the peaks steadier still.",
             "The first image of each format in a process is decoded once, unmeasured, before its measurement, so one-time costs (code paged in, worker thread stacks) do not land on it.",
             "CPU: `getrusage(RUSAGE_SELF)` user + system delta (libvips decodes on its own worker threads, which per-thread CPU time would miss). Wall: monotonic clock.",
             "SSIM: luma (BT.601 integer weights), every 8x8 window at stride 1, uniform weights, K1 = 0.01, K2 = 0.03, mean over windows; PSNR over RGB, capped at 100 dB. Transparent pixels are composited over white first.",
@@ -191,7 +192,7 @@ public struct MemoryReport: Sendable {
         }
         var blocks: [ReportDocument.Block] = [.list(items)]
         if let noise = context.noise {
-            blocks.append(.paragraph("Noise: run-to-run variation of the peak, measured while this report was written, on this machine: \(noise.subject), measured \(noise.repeats) times in a row (\(noise.peakMethod.rawValue))."))
+            blocks.append(.paragraph("Noise: run-to-run variation of the peak, measured while this report was written, on this machine: \(noise.subject), measured \(noise.repeats) times in a row (\(noise.peakMethod.rawValue)). Differences between peaks smaller than the max - min range here are not meaningful; `warm check` allows the peak \(ReportFormat.megabytes(RegressionCheck.Configuration.defaultPeakAllowanceBytes)) of noise by default on top of its relative tolerance."))
             blocks.append(.table(ReportDocument.Table(
                 header: ["strategy", "min", "median", "max", "max - min", "std. dev."],
                 rows: noise.spreads.map { s in

@@ -11,7 +11,12 @@ enum ReportFormat {
         return grouped(mb, decimals: decimals) + " MB"
     }
 
-    static func megabytes(_ bytes: Int?) -> String { megabytes(bytes.map(Double.init)) }
+    /// Whole megabytes print without decimals ("100 MB"), others as `megabytes(Double)`.
+    static func megabytes(_ bytes: Int?) -> String {
+        guard let bytes else { return "-" }
+        if bytes != 0 && bytes % 1_000_000 == 0 { return grouped(Double(bytes / 1_000_000), decimals: 0) + " MB" }
+        return megabytes(Double(bytes))
+    }
 
     /// A reduction in percent as a signed change: 96.42 -> "-96.42%", -5 -> "+5.00%".
     static func change(_ reductionPercent: Double) -> String {

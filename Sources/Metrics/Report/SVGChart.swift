@@ -47,11 +47,11 @@ enum SVGChart {
         svg += xAxis.verticalGrid(top: top, bottom: height - bottom, label: megapixelsLabel)
         svg += yAxis.horizontalGrid(left: left, right: width - right, label: megabytesLabel)
         for point in usable {
-            svg += "<circle cx=\"\(f(xAxis.position(Double(point.pixels))))\" cy=\"\(f(yAxis.position(Double(point.bytes))))\" r=\"2.5\" fill=\"\(colours[point.0] ?? "#444")\" fill-opacity=\"0.45\"/>"
+            svg += marker(point.0, x: xAxis.position(Double(point.pixels)), y: yAxis.position(Double(point.bytes)), size: 3)
         }
         for (i, kind) in StrategyKind.allCases.enumerated() {
             let x = left + 20 + Double(i) * 140
-            svg += "<circle cx=\"\(f(x))\" cy=\"\(f(top + 12))\" r=\"5\" fill=\"\(colours[kind]!)\"/>"
+            svg += marker(kind, x: x, y: top + 12, size: 5)
             svg += text(x: x + 10, y: top + 16, anchor: "start", kind.rawValue)
         }
         svg += text(x: (left + width - right) / 2, y: height - 12, anchor: "middle", "source pixels (megapixels, log scale)")
@@ -60,6 +60,21 @@ enum SVGChart {
     }
 
     // MARK: Pieces
+
+    /// A distinct shape per strategy, so that renderer and thumbnail, which
+    /// often retain exactly the same bytes, stay visible where they overlap:
+    /// naive a filled dot, renderer a filled square, thumbnail a ring.
+    static func marker(_ kind: StrategyKind, x: Double, y: Double, size: Double) -> String {
+        let colour = colours[kind] ?? "#444"
+        switch kind {
+        case .naive:
+            return "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"\(f(size))\" fill=\"\(colour)\" fill-opacity=\"0.55\"/>"
+        case .renderer:
+            return "<rect x=\"\(f(x - size))\" y=\"\(f(y - size))\" width=\"\(f(size * 2))\" height=\"\(f(size * 2))\" fill=\"\(colour)\" fill-opacity=\"0.55\"/>"
+        case .thumbnail:
+            return "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"\(f(size + 1.5))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.5\"/>"
+        }
+    }
 
     /// A base-10 logarithmic axis covering whole decades around the values.
     struct LogAxis {
