@@ -53,6 +53,11 @@ public actor MeasurementGate {
         }
     }
 
+    // For tests: what the gate holds and queues right now.
+    var sharedHolderCount: Int { sharedHolders }
+    var queuedSharedCount: Int { sharedWaiters.count }
+    var queuedExclusiveCount: Int { exclusiveWaiters.count }
+
     private func acquireShared() async {
         if !exclusiveHeld && exclusiveWaiters.isEmpty {
             sharedHolders += 1
