@@ -70,9 +70,7 @@ struct ReportCommand: AsyncParsableCommand {
             let report = MemoryReport(records: records, cacheLimitBytes: cacheLimitBytes,
                                       context: .init(metricsPaths: paths, noise: noise))
             for path in try report.write(to: out) { print("wrote \(path)") }
-            let c = report.comparison
-            print("\(c.comparedCount) of \(c.imageCount) images compared; "
-                + c.columns.map { "\($0.kind.rawValue) \(String(format: "%.1f", Double($0.statistics.totalRetainedBytes) / 1_000_000)) MB" }.joined(separator: ", "))
+            print(report.summary)
         } catch let error as MetricsFileError {
             Console.error("error: \(error)")
             throw ExitStatus.failed

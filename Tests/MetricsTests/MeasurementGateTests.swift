@@ -110,6 +110,25 @@ final class MeasurementGateTests: XCTestCase {
         XCTAssertTrue(record.isComplete)
     }
 
+    func testPermitIsReleasedWhenTheBodyThrows() async {
+        struct Failure: Error {}
+        let gate = MeasurementGate()
+        do {
+            try await gate.withSharedPermit { throw Failure() }
+            XCTFail("the error must reach the caller")
+        } catch {
+            XCTAssertTrue(error is Failure)
+        }
+        do {
+            try await gate.withExclusivePermit { throw Failure() }
+        } catch {}
+        // Both permits were given back: the exclusive one can be taken again.
+        let value = await gate.withExclusivePermit { 42 }
+        XCTAssertEqual(value, 42)
+        let holders = await gate.sharedHolderCount
+        XCTAssertEqual(holders, 0)
+    }
+
     /// Polls `condition` (a deadlock guard of 20 s, not a speed limit).
     func waitUntil(_ condition: () async -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(20)

@@ -8,7 +8,9 @@
 /// behind it (the measurer is not starved by a steady stream of decodes), and
 /// when an exclusive permit is released every queued shared request is let in
 /// before the next exclusive one (decodes are not starved by measurements).
-/// Waiting is not cancellable; permits are held for one decode.
+/// Waiting is not cancellable; permits are held for one decode. Not
+/// reentrant: asking for any permit while holding the exclusive one (or for
+/// the exclusive one while holding a shared one) waits forever.
 public actor MeasurementGate {
     /// The gate the pipeline and the measurer share.
     public static let shared = MeasurementGate()

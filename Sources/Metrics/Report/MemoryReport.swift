@@ -30,6 +30,13 @@ public struct MemoryReport: Sendable {
         self.context = context
     }
 
+    /// One line for a terminal: how many images were compared and each strategy's total.
+    public var summary: String {
+        "\(comparison.comparedCount) of \(comparison.imageCount) images compared; "
+            + comparison.columns.map { "\($0.kind.rawValue) \(ReportFormat.megabytes($0.statistics.totalRetainedBytes))" }
+            .joined(separator: ", ")
+    }
+
     public func markdown() -> String { MarkdownRenderer.render(document) }
     public func html() -> String { HTMLRenderer.render(document, records: records.filter(\.isComplete)) }
 
