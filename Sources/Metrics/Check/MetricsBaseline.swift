@@ -66,11 +66,7 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
     }
 
     public func write(to path: String) throws(MetricsFileError) {
-        do {
-            try encoded().write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .unwritable(path: path, reason: error.localizedDescription)
-        }
+        try MetricsFileError.write(encoded(), to: path)
     }
 
     public static func read(path: String) throws(MetricsFileError) -> MetricsBaseline {

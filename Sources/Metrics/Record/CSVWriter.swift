@@ -33,11 +33,7 @@ public enum CSVWriter {
     }
 
     public static func write(_ records: [ImageMetricsRecord], to path: String) throws(MetricsFileError) {
-        do {
-            try Data(csv(records).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .unwritable(path: path, reason: error.localizedDescription)
-        }
+        try MetricsFileError.write(Data(csv(records).utf8), to: path)
     }
 
     static func quoted(_ cell: String) -> String {

@@ -47,10 +47,6 @@ public actor JSONLinesWriter {
     public static func write(_ records: [ImageMetricsRecord], to path: String) throws(MetricsFileError) {
         var data = Data()
         for record in records { data.append(line(for: record)) }
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .unwritable(path: path, reason: error.localizedDescription)
-        }
+        try MetricsFileError.write(data, to: path)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a metrics or baseline file could not be read or written.
 public enum MetricsFileError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
@@ -15,6 +17,20 @@ public enum MetricsFileError: Error, Sendable, Equatable, CustomStringConvertibl
             return "\(path) cannot be written: \(reason)"
         case .badBaseline(let path, let reason):
             return "the baseline \(path) cannot be used: \(reason)"
+        }
+    }
+}
+
+extension MetricsFileError {
+    /// Writes `data` to `path` atomically (readers never see half a file),
+    /// creating the parent directory when missing.
+    static func write(_ data: Data, to path: String) throws(MetricsFileError) {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw .unwritable(path: path, reason: error.localizedDescription)
         }
     }
 }

@@ -44,18 +44,11 @@ public struct MemoryReport: Sendable {
     /// - Returns: the two paths.
     @discardableResult
     public func write(to directory: String) throws(MetricsFileError) -> [String] {
-        let dir = URL(fileURLWithPath: directory)
-        let outputs = [("memory-comparison.md", markdown()), ("memory-comparison.html", html())]
         var written: [String] = []
-        for (name, text) in outputs {
-            let url = dir.appendingPathComponent(name)
-            do {
-                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: url, options: .atomic)
-            } catch {
-                throw .unwritable(path: url.path, reason: error.localizedDescription)
-            }
-            written.append(url.path)
+        for (name, text) in [("memory-comparison.md", markdown()), ("memory-comparison.html", html())] {
+            let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+            try MetricsFileError.write(Data(text.utf8), to: path)
+            written.append(path)
         }
         return written
     }
