@@ -7,8 +7,9 @@ import Glibc
 /// strategy decoding one image), by the best method this machine allows.
 ///
 /// Only meaningful while nothing else in the process allocates: the measurer
-/// holds `MeasurementGate`'s exclusive permit around it. Costs two small
-/// `/proc` reads and one `malloc_trim` per span.
+/// holds `MeasurementGate`'s exclusive permit around it. Costs per span: a
+/// wait of at least 5 ms for libvips to settle, a `malloc_trim`, a write to
+/// `/proc/self/clear_refs` and two small `/proc/self/status` reads.
 struct PeakMemoryProbe: ~Copyable {
     let method: PeakMethod
     private let buffer: UnsafeMutableRawBufferPointer
