@@ -346,3 +346,36 @@ int warm_exif_entry_count(const void *data, size_t len) {
 char *warm_sha256_hex(const void *data, size_t len) {
     return g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *) data, len);
 }
+
+// --- glibc allocator (measurement) ----------------------------------------
+// Added for WarmMetrics' peak measurement (see the header).
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+int warm_malloc_set_mmap_threshold(size_t bytes) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, (int) bytes) == 1 ? 1 : 0;
+#else
+    (void) bytes;
+    return 0;
+#endif
+}
+
+int warm_malloc_set_arena_max(int count) {
+#if defined(__GLIBC__)
+    return mallopt(M_ARENA_MAX, count) == 1 ? 1 : 0;
+#else
+    (void) count;
+    return 0;
+#endif
+}
+
+int warm_malloc_trim(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}

@@ -139,4 +139,24 @@ int warm_exif_entry_count(const void *data, size_t len);
 /// Lower-case hex SHA-256 of the bytes. Caller frees.
 char *warm_sha256_hex(const void *data, size_t len);
 
+// --- glibc allocator (measurement) ----------------------------------------
+// Added for WarmMetrics' peak measurement: <malloc.h> is not part of Swift's
+// Glibc module, so mallopt and malloc_trim are reached through here.
+
+/// Fixes glibc's mmap threshold at `bytes` (disabling the dynamic threshold),
+/// so that every allocation at least that large is its own mapping, resident
+/// while alive and returned to the kernel on free. Returns 1 on success, 0 when
+/// the C library does not support it.
+int warm_malloc_set_mmap_threshold(size_t bytes);
+
+/// Limits glibc to `count` malloc arenas (M_ARENA_MAX). With one arena, the
+/// heap pages libvips' worker threads allocate from are the ones malloc_trim
+/// returns, instead of per-thread arenas whose free pages stay resident and
+/// hide later growth. Returns 1 on success, 0 when unsupported.
+int warm_malloc_set_arena_max(int count);
+
+/// Returns free heap memory to the kernel (glibc malloc_trim(0)). Returns 1 when
+/// memory was released, 0 otherwise (or when unsupported).
+int warm_malloc_trim(void);
+
 #endif

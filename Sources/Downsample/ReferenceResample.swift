@@ -1,0 +1,40 @@
+import CWarmVips
+
+/// The quality reference that renderer and thumbnail outputs are compared
+/// against: the full, upright RGBA decode resampled to `size` with Lanczos3
+/// (libvips' highest-quality kernel, alpha premultiplied around the resample).
+///
+/// Costs one full decode (the naive bitmap) plus the output bitmap; it is a
+/// measurement tool, never a display path. The result's `strategy` is
+/// `.naive`: it is the full decode, resampled.
+public func referenceImage(for source: ImageSource, size: PixelSize) throws(DownsampleError) -> DecodedImage {
+    let full = try NaiveDecode.fullBitmap(source)
+    return try lanczosReference(full, size: size, source: source)
+}
+
+/// The same reference, made from a naive decode of `source` the caller already
+/// holds, so that measuring an image does not decode it fully a third time.
+/// - Precondition: `full` is `NaiveDecode`'s output for `source`.
+public func referenceImage(for source: ImageSource, size: PixelSize, from full: DecodedImage) throws(DownsampleError) -> DecodedImage {
+    precondition(full.strategy == .naive, "the reference must be made from the naive (full) decode")
+    return try lanczosReference(full.image, size: size, source: source)
+}
+
+private func lanczosReference(_ full: VipsImageHandle, size: PixelSize, source: ImageSource) throws(DownsampleError) -> DecodedImage {
+    guard size.width > 0, size.height > 0 else { throw source.corrupt("reference size \(size) is empty") }
+    if size.width == full.width && size.height == full.height {
+        return DecodedImage(strategy: .naive, image: full)
+    }
+    let hscale = Double(size.width) / Double(full.width)
+    let vscale = Double(size.height) / Double(full.height)
+    var resampled = try full.resized(hscale: hscale, vscale: vscale, kernel: VIPS_KERNEL_LANCZOS3).orCorrupt(source)
+    // libvips rounds the output size; a pixel too many is cropped, a pixel too
+    // few means the reference cannot be compared and is an error.
+    if resampled.width < size.width || resampled.height < size.height {
+        throw source.corrupt("the Lanczos3 reference came out \(resampled.width)x\(resampled.height), smaller than \(size)")
+    }
+    if resampled.width != size.width || resampled.height != size.height {
+        resampled = try resampled.cropped(left: 0, top: 0, width: size.width, height: size.height).orCorrupt(source)
+    }
+    return DecodedImage(strategy: .naive, image: try resampled.materialized().orCorrupt(source))
+}

@@ -1,0 +1,90 @@
+import Downsample
+import Foundation
+
+/// What `warm check` compares against: per image (by URL) only the
+/// thumbnail-at-decode figures the check needs, and the target size they were
+/// measured at. Written as stable JSON (sorted keys, images sorted by URL), so
+/// that a baseline committed to git changes only where the numbers do.
+public struct MetricsBaseline: Sendable, Equatable, Codable {
+    public struct Image: Sendable, Equatable, Codable {
+        public var url: String
+        /// False when the image failed when the baseline was made.
+        public var decoded: Bool
+        public var retainedBytes: Int?
+        public var peakBytes: Int?
+        public var outputWidth: Int?
+        public var outputHeight: Int?
+        public var ssim: Double?
+        /// `errorReason` when it failed.
+        public var errorReason: String?
+
+        public init(url: String, decoded: Bool, retainedBytes: Int? = nil, peakBytes: Int? = nil, outputWidth: Int? = nil,
+                    outputHeight: Int? = nil, ssim: Double? = nil, errorReason: String? = nil) {
+            self.url = url
+            self.decoded = decoded
+            self.retainedBytes = retainedBytes
+            self.peakBytes = peakBytes
+            self.outputWidth = outputWidth
+            self.outputHeight = outputHeight
+            self.ssim = ssim
+            self.errorReason = errorReason
+        }
+    }
+
+    public static let currentVersion = 1
+    public var version: Int
+    /// The longest upright side the thumbnails were decoded for.
+    public var targetLongestSide: Int
+    public var peakMethod: PeakMethod
+    public var images: [Image]
+
+    /// The thumbnail figures of `records`. A URL measured twice keeps its last record.
+    /// - Precondition: `records` is not empty and shares one target size (the caller checks).
+    public init(records: [ImageMetricsRecord]) {
+        version = Self.currentVersion
+        targetLongestSide = records.last?.targetLongestSide ?? 0
+        peakMethod = records.last?.peakMethod ?? .residentHighWaterMark
+        images = Self.lastByURL(records).values.map { record in
+            if let thumbnail = record.strategies.thumbnail, record.error == nil {
+                return Image(url: record.url, decoded: true, retainedBytes: thumbnail.retainedBytes, peakBytes: thumbnail.peakBytes,
+                             outputWidth: thumbnail.outputWidth, outputHeight: thumbnail.outputHeight, ssim: thumbnail.ssim)
+            }
+            return Image(url: record.url, decoded: false, errorReason: record.errorReason ?? "unknown")
+        }.sorted { $0.url < $1.url }
+    }
+
+    static func lastByURL(_ records: [ImageMetricsRecord]) -> [String: ImageMetricsRecord] {
+        Dictionary(records.map { ($0.url, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = (try? encoder.encode(self)) ?? Data()
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    public func write(to path: String) throws(MetricsFileError) {
+        try MetricsFileError.write(encoded(), to: path)
+    }
+
+    public static func read(path: String) throws(MetricsFileError) -> MetricsBaseline {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+        let baseline: MetricsBaseline
+        do {
+            baseline = try JSONDecoder().decode(MetricsBaseline.self, from: data)
+        } catch {
+            throw .badBaseline(path: path, reason: JSONLinesReader.reason(error))
+        }
+        guard baseline.version == currentVersion else {
+            throw .badBaseline(path: path, reason: "it is version \(baseline.version), this warm reads version \(currentVersion)")
+        }
+        return baseline
+    }
+}

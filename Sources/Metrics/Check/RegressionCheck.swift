@@ -1,0 +1,141 @@
+import Downsample
+
+/// Compares new metrics with a baseline, image by image (matched by URL), and
+/// lists every way thumbnail-at-decode got worse: more retained bytes, a
+/// higher peak (beyond a noise allowance), lower SSIM, a different output
+/// size, or an image that decoded before and now fails.
+public struct RegressionCheck: Sendable {
+    public struct Configuration: Sendable, Hashable {
+        /// Relative growth allowed for retained and peak bytes (0.10: +10%).
+        public var tolerance: Double
+        /// SSIM below this is a regression, whatever the baseline held.
+        public var minimumSSIM: Double
+        /// Absolute growth the peak may have on top of `tolerance`: the
+        /// run-to-run noise of a measured peak (page granularity, allocator
+        /// state), which a relative tolerance of a small peak cannot absorb.
+        public var peakAllowanceBytes: Int
+
+        public static let defaultPeakAllowanceBytes = 1024 * 1024
+
+        public init(tolerance: Double = 0.10, minimumSSIM: Double = 0.90,
+                    peakAllowanceBytes: Int = Self.defaultPeakAllowanceBytes) {
+            self.tolerance = tolerance
+            self.minimumSSIM = minimumSSIM
+            self.peakAllowanceBytes = peakAllowanceBytes
+        }
+    }
+
+    /// One way one image (or the whole run) got worse.
+    public struct Regression: Sendable, Equatable, CustomStringConvertible {
+        public enum Kind: String, Sendable {
+            case targetChanged = "target-changed"
+            case nowFails = "now-fails"
+            case outputSizeChanged = "output-size-changed"
+            case retainedGrew = "retained-grew"
+            case peakGrew = "peak-grew"
+            case ssimBelowMinimum = "ssim-below-minimum"
+        }
+        public var kind: Kind
+        /// The image, or nil for a run-wide regression.
+        public var url: String?
+        /// The numbers, as a sentence.
+        public var detail: String
+
+        public var description: String { (url.map { "\($0): " } ?? "") + detail }
+    }
+
+    public struct Outcome: Sendable {
+        public var regressions: [Regression]
+        /// Baseline images found in the metrics and compared.
+        public var comparedImages: Int
+        /// Baseline URLs the metrics do not contain (not compared; not a regression).
+        public var missingURLs: [String]
+        /// Metrics URLs the baseline does not know (not compared).
+        public var newImages: Int
+        /// Images that failed in the baseline and decode now.
+        public var fixedImages: Int
+        /// Why peaks were not compared, when they were not.
+        public var notes: [String]
+        public var passed: Bool { regressions.isEmpty }
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    public func run(records: [ImageMetricsRecord], against baseline: MetricsBaseline) -> Outcome {
+        let current = MetricsBaseline.lastByURL(records)
+        var regressions: [Regression] = []
+        var notes: [String] = []
+
+        let targets = Set(current.values.map(\.targetLongestSide)).sorted()
+        if targets != [baseline.targetLongestSide] && !targets.isEmpty {
+            regressions.append(Regression(
+                kind: .targetChanged, url: nil,
+                detail: "the thumbnail target changed from \(baseline.targetLongestSide) px (baseline) to \(targets.map { "\($0) px" }.joined(separator: ", ")); every image's size and bytes are compared as they are"))
+        }
+        let methods = Set(current.values.map(\.peakMethod))
+        let comparePeaks = methods == [baseline.peakMethod]
+        if !comparePeaks && !methods.isEmpty {
+            notes.append("peaks were not compared: the baseline measured them with \(baseline.peakMethod.rawValue), the metrics with \(methods.map(\.rawValue).sorted().joined(separator: ", "))")
+        }
+
+        var compared = 0, fixed = 0
+        var missing: [String] = []
+        for base in baseline.images {
+            guard let record = current[base.url] else {
+                missing.append(base.url)
+                continue
+            }
+            compared += 1
+            let thumbnail = record.error == nil ? record.strategies.thumbnail : nil
+            guard base.decoded else {
+                if thumbnail != nil { fixed += 1 }
+                continue
+            }
+            guard let now = thumbnail else {
+                regressions.append(Regression(kind: .nowFails, url: base.url,
+                                              detail: "decoded in the baseline, now fails: \(record.error ?? "no thumbnail was measured")"))
+                continue
+            }
+            regressions += compare(base, now, url: base.url, comparePeaks: comparePeaks)
+        }
+        let baselineURLs = Set(baseline.images.map(\.url))
+        return Outcome(regressions: regressions, comparedImages: compared, missingURLs: missing,
+                       newImages: current.keys.filter { !baselineURLs.contains($0) }.count, fixedImages: fixed, notes: notes)
+    }
+
+    private func compare(_ base: MetricsBaseline.Image, _ now: ImageMetricsRecord.StrategyMetrics, url: String,
+                         comparePeaks: Bool) -> [Regression] {
+        var found: [Regression] = []
+        let tolerancePercent = ReportFormat.number(configuration.tolerance * 100, decimals: 0) + "%"
+        if let width = base.outputWidth, let height = base.outputHeight,
+           width != now.outputWidth || height != now.outputHeight {
+            found.append(Regression(kind: .outputSizeChanged, url: url,
+                                    detail: "thumbnail output size changed from \(width)x\(height) to \(now.outputWidth)x\(now.outputHeight)"))
+        }
+        if let was = base.retainedBytes, Double(now.retainedBytes) > Double(was) * (1 + configuration.tolerance) {
+            found.append(Regression(kind: .retainedGrew, url: url,
+                                    detail: "thumbnail retained bytes grew from \(ReportFormat.count(was)) to \(ReportFormat.count(now.retainedBytes)) (\(growth(was, now.retainedBytes)), tolerance \(tolerancePercent))"))
+        }
+        if comparePeaks, let was = base.peakBytes {
+            let allowed = Int((Double(was) * (1 + configuration.tolerance)).rounded(.down)) + configuration.peakAllowanceBytes
+            if now.peakBytes > allowed {
+                found.append(Regression(kind: .peakGrew, url: url,
+                                        detail: "thumbnail peak bytes grew from \(ReportFormat.count(was)) to \(ReportFormat.count(now.peakBytes)) (\(growth(was, now.peakBytes)); allowed up to \(ReportFormat.count(allowed)): +\(tolerancePercent) and \(ReportFormat.count(configuration.peakAllowanceBytes)) bytes of measurement noise)"))
+            }
+        }
+        if let ssim = now.ssim, ssim < configuration.minimumSSIM {
+            found.append(Regression(kind: .ssimBelowMinimum, url: url,
+                                    detail: "thumbnail SSIM \(ReportFormat.number(ssim, decimals: 4)) is below the minimum \(ReportFormat.number(configuration.minimumSSIM, decimals: 4))" + (base.ssim.map { " (baseline \(ReportFormat.number($0, decimals: 4)))" } ?? "")))
+        }
+        return found
+    }
+
+    private func growth(_ was: Int, _ now: Int) -> String {
+        guard was > 0 else { return "from zero" }
+        return "+" + ReportFormat.number(Double(now - was) / Double(was) * 100, decimals: 1) + "%"
+    }
+}

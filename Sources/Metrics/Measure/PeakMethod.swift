@@ -1,0 +1,26 @@
+/// How a record's `peakBytes` were measured.
+public enum PeakMethod: String, Sendable, Codable, Hashable, CaseIterable {
+    /// Resident set growth: the kernel's peak RSS (`VmHWM`) is reset through
+    /// `/proc/self/clear_refs`, and the peak is `VmHWM` after the strategy ran
+    /// minus `VmRSS` before it. Counts every page the process touched meanwhile:
+    /// pixel buffers, decoder scratch (libjpeg, libpng, libwebp), libvips'
+    /// buffers and anything else allocated at the time. Misses growth inside
+    /// pages already resident (sub-page heap noise).
+    case residentHighWaterMark = "vmhwm"
+    /// Fallback when `/proc/self/clear_refs` is not writable: libvips' tracked
+    /// pixel memory. If libvips' process-wide high-water mark rose during the
+    /// strategy, the peak is exact for tracked memory; otherwise it is a lower
+    /// bound (tracked bytes after minus before). Never sees decoder scratch
+    /// allocated by the codec libraries themselves.
+    case vipsTracked = "vips-tracked"
+
+    /// A sentence for reports.
+    public var explanation: String {
+        switch self {
+        case .residentHighWaterMark:
+            return "peak resident memory (VmHWM reset through /proc/self/clear_refs) minus resident memory (VmRSS) before the strategy ran"
+        case .vipsTracked:
+            return "libvips' tracked pixel memory (a lower bound: codec scratch buffers are not tracked)"
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Downsample
+import Foundation
+
+/// Run-to-run variation of `peakBytes`: one image measured `repeats` times in
+/// a row, per strategy. Reports print it beside the figures so a reader knows
+/// which differences are real; `warm check`'s peak allowance is chosen from it.
+public struct PeakNoise: Sendable, Equatable {
+    public struct Spread: Sendable, Equatable {
+        public var kind: StrategyKind
+        /// The measured peaks, in run order.
+        public var samplesBytes: [Int]
+        public var minBytes: Int { samplesBytes.min() ?? 0 }
+        public var maxBytes: Int { samplesBytes.max() ?? 0 }
+        public var medianBytes: Int { Percentile.of(samplesBytes.sorted(), 50) ?? 0 }
+        /// max - min.
+        public var rangeBytes: Int { maxBytes - minBytes }
+        /// Population standard deviation.
+        public var standardDeviationBytes: Double {
+            guard !samplesBytes.isEmpty else { return 0 }
+            let mean = Double(samplesBytes.reduce(0, +)) / Double(samplesBytes.count)
+            let variance = samplesBytes.reduce(0.0) { $0 + (Double($1) - mean) * (Double($1) - mean) } / Double(samplesBytes.count)
+            return variance.squareRoot()
+        }
+    }
+
+    /// What was measured, as a phrase ("a synthetic 1600x1200 JPEG at 300 px").
+    public var subject: String
+    public var repeats: Int
+    public var peakMethod: PeakMethod
+    public var spreads: [Spread]
+
+    /// Measures `data` `repeats` times with every strategy (holding the gate's
+    /// exclusive permit for each run) and collects the peaks.
+    public static func measure(data: Data, subject: String, target: DecodeTarget, repeats: Int,
+                               gate: MeasurementGate = .shared) async -> PeakNoise {
+        let measurer = StrategyMeasurer(configuration: .init(target: target, quality: false))
+        var samples: [StrategyKind: [Int]] = [:]
+        var method = PeakMethod.residentHighWaterMark
+        for run in 0..<repeats {
+            let record = await measurer.measure(data: data, productId: nil, url: "noise-\(run)", gate: gate)
+            method = record.peakMethod
+            for kind in StrategyKind.allCases {
+                if let peak = record.strategies[kind]?.peakBytes { samples[kind, default: []].append(peak) }
+            }
+        }
+        return PeakNoise(subject: subject, repeats: repeats, peakMethod: method,
+                         spreads: StrategyKind.allCases.map { Spread(kind: $0, samplesBytes: samples[$0] ?? []) })
+    }
+
+    /// Measures the noise on a synthetic photograph-like JPEG made here
+    /// (`ImageComposer`'s test pattern, enlarged to `size`), so the figure
+    /// needs no input files.
+    public static func measureSyntheticJPEG(size: PixelSize = PixelSize(width: 1600, height: 1200), target: DecodeTarget,
+                                            repeats: Int, gate: MeasurementGate = .shared) async throws(DownsampleError) -> PeakNoise {
+        let small = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120,
+                                             bands: 3, as: CompositionEncoding(format: .jpeg))
+        let data = try ImageComposer.photo(small, size: size, as: CompositionEncoding(format: .jpeg))
+        return await measure(data: data, subject: "a synthetic \(size) JPEG (\(data.count) bytes) at \(target.longestSide) px",
+                             target: target, repeats: repeats, gate: gate)
+    }
+}

@@ -1,0 +1,189 @@
+import Downsample
+import Foundation
+import Synchronization
+
+/// Measures one image with each decode strategy, one strategy at a time:
+/// retained bytes, transient peak, CPU and wall time, output size, and for
+/// renderer and thumbnail their SSIM/PSNR against a Lanczos3 reference.
+///
+/// Cost per image: two full decodes (naive, renderer), one shrink-on-load
+/// decode, one Lanczos3 resample of the naive bitmap, and the SSIM pass. The
+/// naive bitmap stays alive until the reference is made (measurements are
+/// deltas, so it does not count in the other strategies' peaks).
+public struct StrategyMeasurer: Sendable {
+    public struct Configuration: Sendable, Hashable {
+        public var target: DecodeTarget
+        public var limits: DecodeLimits
+        /// `.residentHighWaterMark` when the machine allows it (falls back by
+        /// itself); `.vipsTracked` forces the fallback.
+        public var preferredPeakMethod: PeakMethod
+        /// The first image of each format in the process is decoded once,
+        /// unmeasured, with every strategy before it is measured, so that
+        /// one-time costs (loader code paged in, libvips' worker threads and
+        /// their stacks, codec tables) do not land on that image.
+        public var warmUp: Bool
+        /// Compute SSIM and PSNR (costs a Lanczos3 resample and a pass over the pixels).
+        public var quality: Bool
+
+        public init(target: DecodeTarget, limits: DecodeLimits = .default,
+                    preferredPeakMethod: PeakMethod = .residentHighWaterMark, warmUp: Bool = true, quality: Bool = true) {
+            self.target = target
+            self.limits = limits
+            self.preferredPeakMethod = preferredPeakMethod
+            self.warmUp = warmUp
+            self.quality = quality
+        }
+    }
+
+    public let configuration: Configuration
+
+    /// Sets the process's allocator up for measurement (fixed 64 KiB mmap
+    /// threshold, one malloc arena). Call it first thing in a process that
+    /// will measure, before threads start allocating: threads that already
+    /// have their own arena keep it, and their free pages can hide growth.
+    /// Measuring calls it anyway; calling it early only makes it work better.
+    public static func prepareProcess() {
+        ProcessMemory.configureAllocator()
+    }
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Measures `data` while holding `gate`'s exclusive permit, so that no
+    /// decode holding a shared permit runs in the process meanwhile.
+    public func measure(data: Data, productId: Int?, url: String,
+                        gate: MeasurementGate = .shared) async -> ImageMetricsRecord {
+        await gate.withExclusivePermit { measureHoldingExclusivePermit(data: data, productId: productId, url: url) }
+    }
+
+    /// Measures without taking the gate: the caller must hold the exclusive
+    /// permit (or know that nothing else decodes in the process).
+    func measureHoldingExclusivePermit(data: Data, productId: Int?, url: String) -> ImageMetricsRecord {
+        var probe = PeakMemoryProbe(preferred: configuration.preferredPeakMethod)
+        var record = ImageMetricsRecord(
+            productId: productId, url: url, format: ImageFormat.sniff(data), sourceBytes: data.count,
+            width: nil, height: nil, orientation: nil, targetLongestSide: configuration.target.longestSide,
+            peakMethod: probe.method)
+
+        let source: ImageSource
+        do {
+            source = try ImageSource(data: data, limits: configuration.limits)
+        } catch {
+            record.fill(from: error)
+            return record
+        }
+        record.format = source.header.format
+        record.width = source.header.width
+        record.height = source.header.height
+        record.orientation = source.header.orientation
+
+        if configuration.warmUp { warmUpOnce(source) }
+
+        var outputs: [StrategyKind: DecodedImage] = [:]
+        for kind in StrategyKind.allCases {
+            switch measure(kind, source, probe: &probe) {
+            case .success(let (metrics, image)):
+                record.strategies[kind] = metrics
+                outputs[kind] = image
+            case .failure(let error):
+                if record.error == nil {
+                    record.error = "the \(kind.rawValue) decode failed: \(error)"
+                    record.errorReason = error.reasonCode
+                }
+            }
+        }
+        if configuration.quality {
+            addQuality(to: &record, outputs: outputs, source: source)
+        }
+        return record
+    }
+
+    /// Runs one strategy inside a probe span, its output kept alive until the
+    /// span is read (as a cache would keep it).
+    private func measure(_ kind: StrategyKind, _ source: ImageSource, probe: inout PeakMemoryProbe)
+        -> Result<(ImageMetricsRecord.StrategyMetrics, DecodedImage), DownsampleError> {
+        let strategy = kind.strategy
+        let target = configuration.target
+        probe.start()
+        let cpuBefore = ProcessMemory.cpuSeconds()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = Result { () throws(DownsampleError) -> DecodedImage in try strategy.decode(source, target: target) }
+        let wall = clock.now - started
+        let cpuSeconds = ProcessMemory.cpuSeconds() - cpuBefore
+        let peakBytes = withExtendedLifetime(result) { probe.peakBytes() }
+        return result.map { image in
+            let metrics = ImageMetricsRecord.StrategyMetrics(
+                retainedBytes: image.retainedBytes, peakBytes: peakBytes, cpuSeconds: max(0, cpuSeconds),
+                wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
+                outputWidth: image.width, outputHeight: image.height)
+            return (metrics, image)
+        }
+    }
+
+    /// SSIM and PSNR of renderer and thumbnail against a Lanczos3 reference
+    /// of their own output size (they may differ by a pixel).
+    private func addQuality(to record: inout ImageMetricsRecord, outputs: [StrategyKind: DecodedImage], source: ImageSource) {
+        var references: [PixelSize: DecodedImage] = [:]
+        for kind in [StrategyKind.renderer, .thumbnail] {
+            guard let output = outputs[kind] else { continue }
+            let reference: DecodedImage
+            if let made = references[output.size] {
+                reference = made
+            } else {
+                do {
+                    if let full = outputs[.naive] {
+                        reference = try referenceImage(for: source, size: output.size, from: full)
+                    } else {
+                        reference = try referenceImage(for: source, size: output.size)
+                    }
+                } catch {
+                    continue  // no reference, no score: ssim and psnr stay null
+                }
+                references[output.size] = reference
+            }
+            guard let scores = ImageSimilarity.compare(output, to: reference) else { continue }
+            record.strategies[kind]?.ssim = scores.ssim
+            record.strategies[kind]?.psnr = scores.psnr
+        }
+    }
+
+    /// Formats already warmed up in this process.
+    private static let warmedFormats = Mutex<Set<ImageFormat>>([])
+
+    private func warmUpOnce(_ source: ImageSource) {
+        let isFirst = Self.warmedFormats.withLock { $0.insert(source.header.format).inserted }
+        guard isFirst else { return }
+        for kind in StrategyKind.allCases {
+            _ = try? kind.strategy.decode(source, target: configuration.target)
+        }
+    }
+}
+
+/// Measures one image with every strategy while holding the process-wide
+/// `MeasurementGate`'s exclusive permit. The pipeline calls this per image
+/// during a run; decodes elsewhere should hold shared permits.
+public func measure(data: Data, productId: Int?, url: String, target: DecodeTarget,
+                    limits: DecodeLimits = .default) async -> ImageMetricsRecord {
+    await StrategyMeasurer(configuration: .init(target: target, limits: limits))
+        .measure(data: data, productId: productId, url: url)
+}
+
+extension ImageMetricsRecord {
+    /// Records an image that failed before any strategy ran, keeping what the error tells.
+    mutating func fill(from error: DownsampleError) {
+        self.error = error.description
+        errorReason = error.reasonCode
+        switch error {
+        case .tooManyPixels(let format, let width, let height, _), .corrupt(let format, let width, let height, _):
+            self.format = format
+            self.width = width
+            self.height = height
+        case .unreadableHeader(let format, _):
+            self.format = format
+        case .empty, .tooManyBytes, .notAnImage, .encodeFailed, .libraryUnavailable:
+            break
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Downsample
+import Foundation
+
+/// Flattens `ImageMetricsRecord`s into one CSV row per image (RFC 4180
+/// quoting), for spreadsheets: header fields, then for each strategy
+/// `<strategy>_retainedBytes`, `<strategy>_peakBytes`, ... Missing values are
+/// empty cells.
+public enum CSVWriter {
+    static let strategyFields = ["retainedBytes", "peakBytes", "cpuSeconds", "wallSeconds",
+                                 "outputWidth", "outputHeight", "ssim", "psnr"]
+
+    public static var header: [String] {
+        ["productId", "url", "shard", "format", "sourceBytes", "width", "height", "orientation",
+         "targetLongestSide", "peakMethod", "error", "errorReason"]
+            + StrategyKind.allCases.flatMap { kind in strategyFields.map { "\(kind.rawValue)_\($0)" } }
+    }
+
+    public static func row(for r: ImageMetricsRecord) -> [String] {
+        func text<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "" }
+        var cells = [text(r.productId), r.url, text(r.shard), text(r.format?.rawValue), "\(r.sourceBytes)",
+                     text(r.width), text(r.height), text(r.orientation), "\(r.targetLongestSide)",
+                     r.peakMethod.rawValue, text(r.error), text(r.errorReason)]
+        for kind in StrategyKind.allCases {
+            let s = r.strategies[kind]
+            cells += [text(s?.retainedBytes), text(s?.peakBytes), text(s?.cpuSeconds), text(s?.wallSeconds),
+                      text(s?.outputWidth), text(s?.outputHeight), text(s?.ssim), text(s?.psnr)]
+        }
+        return cells
+    }
+
+    public static func csv(_ records: [ImageMetricsRecord]) -> String {
+        ([header] + records.map(row(for:))).map { $0.map(quoted).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    public static func write(_ records: [ImageMetricsRecord], to path: String) throws(MetricsFileError) {
+        try MetricsFileError.write(Data(csv(records).utf8), to: path)
+    }
+
+    static func quoted(_ cell: String) -> String {
+        guard cell.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

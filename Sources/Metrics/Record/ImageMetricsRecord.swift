@@ -1,0 +1,172 @@
+import Downsample
+import Foundation
+
+/// What was measured for one catalog image: its header, and for each decode
+/// strategy the bytes it retains, the transient peak it needed, its CPU and
+/// wall time, its output size and (renderer, thumbnail) its quality against a
+/// Lanczos3 reference. One JSON Lines row per image; field names are fixed
+/// (reports, baselines and other tools read them).
+///
+/// Every optional is written as an explicit `null`, so each row has every key.
+public struct ImageMetricsRecord: Sendable, Equatable, Codable {
+    public var productId: Int?
+    public var url: String
+    /// Set by sharded runs (which worker measured the image); nil otherwise.
+    public var shard: String?
+    /// Sniffed from the bytes; nil when they are not a known image format.
+    public var format: ImageFormat?
+    public var sourceBytes: Int
+    /// As stored, before orientation; nil when the header could not be read.
+    public var width: Int?
+    public var height: Int?
+    /// EXIF orientation the decoders applied (1-8); nil when the header could not be read.
+    public var orientation: Int?
+    /// The display size the strategies decoded for (longest upright side, pixels).
+    public var targetLongestSide: Int
+    /// How `peakBytes` was measured (see `PeakMethod`).
+    public var peakMethod: PeakMethod
+    /// Why the image (or one of its strategies) failed, as a sentence; nil when all three decoded.
+    public var error: String?
+    /// A short stable token for grouping failures (`DownsampleError.reasonCode`); nil when no error.
+    public var errorReason: String?
+    public var strategies: Strategies
+
+    public init(productId: Int?, url: String, shard: String? = nil, format: ImageFormat?, sourceBytes: Int,
+                width: Int?, height: Int?, orientation: Int?, targetLongestSide: Int, peakMethod: PeakMethod,
+                error: String? = nil, errorReason: String? = nil, strategies: Strategies = Strategies()) {
+        self.productId = productId
+        self.url = url
+        self.shard = shard
+        self.format = format
+        self.sourceBytes = sourceBytes
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.targetLongestSide = targetLongestSide
+        self.peakMethod = peakMethod
+        self.error = error
+        self.errorReason = errorReason
+        self.strategies = strategies
+    }
+
+    /// True when every strategy decoded (the images the comparison tables use).
+    public var isComplete: Bool {
+        error == nil && StrategyKind.allCases.allSatisfy { strategies[$0] != nil }
+    }
+
+    /// Stored pixel count, when the header was read.
+    public var sourcePixels: Int? {
+        guard let width, let height else { return nil }
+        return width * height
+    }
+
+    /// One strategy's measurements. All sizes are bytes or pixels, times are seconds.
+    public struct StrategyMetrics: Sendable, Equatable, Codable {
+        /// Bytes of the decoded bitmap the strategy keeps (what a memory cache holds).
+        public var retainedBytes: Int
+        /// Most memory the process gained while the strategy ran, its output still alive.
+        public var peakBytes: Int
+        /// Process user + system CPU time (libvips works on its own threads).
+        public var cpuSeconds: Double
+        /// Monotonic wall-clock time.
+        public var wallSeconds: Double
+        public var outputWidth: Int
+        public var outputHeight: Int
+        /// Mean SSIM of luma against the Lanczos3 reference (1 is identical); nil for naive.
+        public var ssim: Double?
+        /// PSNR of RGB against the reference, in dB, capped at 100; nil for naive.
+        public var psnr: Double?
+
+        public init(retainedBytes: Int, peakBytes: Int, cpuSeconds: Double, wallSeconds: Double,
+                    outputWidth: Int, outputHeight: Int, ssim: Double? = nil, psnr: Double? = nil) {
+            self.retainedBytes = retainedBytes
+            self.peakBytes = peakBytes
+            self.cpuSeconds = cpuSeconds
+            self.wallSeconds = wallSeconds
+            self.outputWidth = outputWidth
+            self.outputHeight = outputHeight
+            self.ssim = ssim
+            self.psnr = psnr
+        }
+
+        public var outputSize: PixelSize { PixelSize(width: outputWidth, height: outputHeight) }
+
+        enum CodingKeys: String, CodingKey {
+            case retainedBytes, peakBytes, cpuSeconds, wallSeconds, outputWidth, outputHeight, ssim, psnr
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(retainedBytes, forKey: .retainedBytes)
+            try c.encode(peakBytes, forKey: .peakBytes)
+            try c.encode(cpuSeconds, forKey: .cpuSeconds)
+            try c.encode(wallSeconds, forKey: .wallSeconds)
+            try c.encode(outputWidth, forKey: .outputWidth)
+            try c.encode(outputHeight, forKey: .outputHeight)
+            try c.encode(ssim, forKey: .ssim)
+            try c.encode(psnr, forKey: .psnr)
+        }
+    }
+
+    /// The three strategies' measurements, keyed `naive`, `renderer`,
+    /// `thumbnail`; nil for a strategy that failed or never ran.
+    public struct Strategies: Sendable, Equatable, Codable {
+        public var naive: StrategyMetrics?
+        public var renderer: StrategyMetrics?
+        public var thumbnail: StrategyMetrics?
+
+        public init(naive: StrategyMetrics? = nil, renderer: StrategyMetrics? = nil, thumbnail: StrategyMetrics? = nil) {
+            self.naive = naive
+            self.renderer = renderer
+            self.thumbnail = thumbnail
+        }
+
+        public subscript(kind: StrategyKind) -> StrategyMetrics? {
+            get {
+                switch kind {
+                case .naive: return naive
+                case .renderer: return renderer
+                case .thumbnail: return thumbnail
+                }
+            }
+            set {
+                switch kind {
+                case .naive: naive = newValue
+                case .renderer: renderer = newValue
+                case .thumbnail: thumbnail = newValue
+                }
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case naive, renderer, thumbnail }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(naive, forKey: .naive)
+            try c.encode(renderer, forKey: .renderer)
+            try c.encode(thumbnail, forKey: .thumbnail)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case productId, url, shard, format, sourceBytes, width, height, orientation, targetLongestSide,
+             peakMethod, error, errorReason, strategies
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(productId, forKey: .productId)
+        try c.encode(url, forKey: .url)
+        try c.encode(shard, forKey: .shard)
+        try c.encode(format, forKey: .format)
+        try c.encode(sourceBytes, forKey: .sourceBytes)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(orientation, forKey: .orientation)
+        try c.encode(targetLongestSide, forKey: .targetLongestSide)
+        try c.encode(peakMethod, forKey: .peakMethod)
+        try c.encode(error, forKey: .error)
+        try c.encode(errorReason, forKey: .errorReason)
+        try c.encode(strategies, forKey: .strategies)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Why a metrics or baseline file could not be read or written.
+public enum MetricsFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case badLine(path: String, line: Int, reason: String)
+    case unwritable(path: String, reason: String)
+    case badBaseline(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "the metrics file \(path) cannot be read: \(reason)"
+        case .badLine(let path, let line, let reason):
+            return "line \(line) of \(path) is not a metrics record: \(reason)"
+        case .unwritable(let path, let reason):
+            return "\(path) cannot be written: \(reason)"
+        case .badBaseline(let path, let reason):
+            return "the baseline \(path) cannot be used: \(reason)"
+        }
+    }
+}
+
+extension MetricsFileError {
+    /// Writes `data` to `path` atomically (readers never see half a file),
+    /// creating the parent directory when missing.
+    static func write(_ data: Data, to path: String) throws(MetricsFileError) {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw .unwritable(path: path, reason: error.localizedDescription)
+        }
+    }
+}

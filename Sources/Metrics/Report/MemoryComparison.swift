@@ -1,0 +1,96 @@
+import Downsample
+
+/// The figures of the memory report, computed from metrics records in
+/// catalog order: the seeds' table (total and average memory-cache use, how
+/// many images fit in the cache, improvement over naive), the transient,
+/// time and quality figures beside it, a per-format breakdown, the LRU
+/// simulation and the failures.
+///
+/// The strategy tables cover only images all three strategies decoded, so
+/// that every column sums over the same images.
+public struct MemoryComparison: Sendable {
+    /// One column of the catalog table.
+    public struct Column: Sendable {
+        public var statistics: StrategyStatistics
+        /// How many images, taken in catalog order, fit in the cache limit before
+        /// the running total of retained bytes would exceed it.
+        public var imagesFittingInCache: Int
+        /// naive total / this total (2.0: half the memory); nil for naive.
+        public var timesSmallerThanNaive: Double?
+        /// (naive total - this total) / naive total, in percent; nil for naive.
+        public var reductionFromNaivePercent: Double?
+        public var cacheSimulation: CacheSimulation.Outcome
+        public var kind: StrategyKind { statistics.kind }
+    }
+
+    /// One format's share of the catalog.
+    public struct FormatRow: Sendable {
+        /// The format's lower-case name, or "unknown".
+        public var format: String
+        public var comparedImages: Int
+        public var failedImages: Int
+        public var strategies: [StrategyStatistics]
+    }
+
+    public var cacheLimitBytes: Int
+    /// All records read.
+    public var imageCount: Int
+    /// Records where all three strategies decoded (the tables' N).
+    public var comparedCount: Int
+    /// (reason code, count), most frequent first.
+    public var failuresByReason: [(reason: String, count: Int)]
+    /// Up to five failed images (url, error), as examples.
+    public var failureExamples: [(url: String, error: String)]
+    public var targetLongestSides: [Int]
+    public var peakMethods: [PeakMethod]
+    public var columns: [Column]
+    public var formats: [FormatRow]
+
+    public init(records: [ImageMetricsRecord], cacheLimitBytes: Int) {
+        self.cacheLimitBytes = cacheLimitBytes
+        imageCount = records.count
+        let compared = records.filter(\.isComplete)
+        comparedCount = compared.count
+        let failed = records.filter { !$0.isComplete }
+        failuresByReason = Dictionary(grouping: failed) { $0.errorReason ?? "unknown" }
+            .map { (reason: $0.key, count: $0.value.count) }
+            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.reason < $1.reason }
+        failureExamples = failed.prefix(5).map { (url: $0.url, error: $0.error ?? "unknown error") }
+        targetLongestSides = Set(records.map(\.targetLongestSide)).sorted()
+        peakMethods = PeakMethod.allCases.filter { method in records.contains { $0.peakMethod == method } }
+
+        let naiveTotal = compared.reduce(0) { $0 + ($1.strategies.naive?.retainedBytes ?? 0) }
+        columns = StrategyKind.allCases.map { kind in
+            let metrics = compared.compactMap { $0.strategies[kind] }
+            let statistics = StrategyStatistics(kind: kind, metrics: metrics)
+            let costs = metrics.map(\.retainedBytes)
+            var fitting = 0, running = 0
+            for cost in costs {
+                running += cost
+                guard running <= cacheLimitBytes else { break }
+                fitting += 1
+            }
+            let total = statistics.totalRetainedBytes
+            let isNaive = kind == .naive
+            return Column(
+                statistics: statistics, imagesFittingInCache: fitting,
+                timesSmallerThanNaive: isNaive || total == 0 ? nil : Double(naiveTotal) / Double(total),
+                reductionFromNaivePercent: isNaive || naiveTotal == 0 ? nil : Double(naiveTotal - total) / Double(naiveTotal) * 100,
+                cacheSimulation: CacheSimulation.run(costs: costs, costLimit: cacheLimitBytes))
+        }
+
+        let byFormat = Dictionary(grouping: records) { $0.format?.rawValue ?? "unknown" }
+        formats = byFormat.keys.sorted().map { format in
+            let group = byFormat[format]!
+            let complete = group.filter(\.isComplete)
+            return FormatRow(format: format, comparedImages: complete.count, failedImages: group.count - complete.count,
+                             strategies: StrategyKind.allCases.map { kind in
+                                 StrategyStatistics(kind: kind, metrics: complete.compactMap { $0.strategies[kind] })
+                             })
+        }
+    }
+
+    public func column(_ kind: StrategyKind) -> Column {
+        columns.first { $0.kind == kind }!
+    }
+}

@@ -1,0 +1,209 @@
+import Downsample
+import Foundation
+
+/// The memory comparison report (`warm report`): the seeds' table for this
+/// catalog, the transient/CPU/quality figures beside it, a per-format
+/// breakdown, a strict LRU cache simulation, failures, and how it was all
+/// measured. Written as Markdown and as a self-contained HTML page with SVG charts.
+public struct MemoryReport: Sendable {
+    /// Where the figures came from, stated in the report.
+    public struct Context: Sendable {
+        public var metricsPaths: [String]
+        public var generatedAt: Date
+        /// Run-to-run peak variation measured while writing the report, if any.
+        public var noise: PeakNoise?
+
+        public init(metricsPaths: [String], generatedAt: Date = Date(), noise: PeakNoise? = nil) {
+            self.metricsPaths = metricsPaths
+            self.generatedAt = generatedAt
+            self.noise = noise
+        }
+    }
+
+    public let records: [ImageMetricsRecord]
+    public let comparison: MemoryComparison
+    public let context: Context
+
+    public init(records: [ImageMetricsRecord], cacheLimitBytes: Int, context: Context) {
+        self.records = records
+        self.comparison = MemoryComparison(records: records, cacheLimitBytes: cacheLimitBytes)
+        self.context = context
+    }
+
+    /// One line for a terminal: how many images were compared and each strategy's total.
+    public var summary: String {
+        "\(comparison.comparedCount) of \(comparison.imageCount) images compared; "
+            + comparison.columns.map { "\($0.kind.rawValue) \(ReportFormat.megabytes($0.statistics.totalRetainedBytes))" }
+            .joined(separator: ", ")
+    }
+
+    public func markdown() -> String { MarkdownRenderer.render(document) }
+    public func html() -> String { HTMLRenderer.render(document, records: records.filter(\.isComplete)) }
+
+    /// Writes `memory-comparison.md` and `memory-comparison.html` into `directory` (created if missing).
+    /// - Returns: the two paths.
+    @discardableResult
+    public func write(to directory: String) throws(MetricsFileError) -> [String] {
+        var written: [String] = []
+        for (name, text) in [("memory-comparison.md", markdown()), ("memory-comparison.html", html())] {
+            let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+            try MetricsFileError.write(Data(text.utf8), to: path)
+            written.append(path)
+        }
+        return written
+    }
+
+    // MARK: The document
+
+    var document: ReportDocument {
+        let c = comparison
+        let n = ReportFormat.count(c.comparedCount)
+        let limit = ReportFormat.megabytes(c.cacheLimitBytes)
+        let sizes = c.targetLongestSides.map { "\($0) px" }.joined(separator: ", ")
+        let kinds = c.columns.map(\.kind.rawValue)
+        let intro = """
+            \(ReportFormat.count(c.imageCount)) images read from \(context.metricsPaths.map { "`\($0)`" }.joined(separator: ", ")); \
+            \(n) decoded by all three strategies (the tables below cover exactly those), \
+            \(ReportFormat.count(c.imageCount - c.comparedCount)) failed. \
+            Target: longest upright side \(sizes.isEmpty ? "-" : sizes). \
+            Memory is in decimal megabytes: 1 MB = 1,000,000 bytes (the metrics files keep exact bytes). \
+            Generated \(ISO8601DateFormatter().string(from: context.generatedAt)).
+            """
+
+        let seedsTable = ReportDocument.Table(
+            header: ["", "naive (`UIImage(data:)`)", "renderer (`UIGraphicsImageRenderer`)", "thumbnail (ImageIO thumbnail-at-decode)"],
+            rows: [
+                ["Total memory-cache use for all N images (sum of retained bytes)"]
+                    + c.columns.map { ReportFormat.megabytes($0.statistics.totalRetainedBytes) },
+                ["Average per image"] + c.columns.map { ReportFormat.megabytes($0.statistics.averageRetainedBytes) },
+                ["Images that fit in a \(limit) memory cache (cumulative, catalog order)"]
+                    + c.columns.map { ReportFormat.count($0.imagesFittingInCache) },
+                ["Improvement over naive: times smaller (naive / strategy)"]
+                    + c.columns.map { $0.timesSmallerThanNaive.map { "x" + ReportFormat.number($0, decimals: 1) + " smaller" } ?? "-" },
+                ["Improvement over naive: less memory ((naive - strategy) / naive)"]
+                    + c.columns.map { $0.reductionFromNaivePercent.map(ReportFormat.change) ?? "-" },
+            ],
+            numericColumns: [1, 2, 3])
+
+        let seedsReference = ReportDocument.Table(
+            header: ["The seeds (iOS app, 1,336 thumbnails, Instruments)", "naive", "renderer", "thumbnail"],
+            rows: [
+                ["Total memory-cache use", "3,225 MB", "1,526 MB", "129 MB"],
+                ["Average per image", "2.41 MB", "1.14 MB", "0.1 MB"],
+                ["Images in a 100 MB cache", "41", "87", "1,034"],
+            ],
+            numericColumns: [1, 2, 3])
+
+        let besideTable = ReportDocument.Table(
+            header: ["Per image (N = \(n))"] + kinds,
+            rows: [
+                ["Peak transient memory, p50"] + c.columns.map { ReportFormat.megabytes($0.statistics.peakBytesP50) },
+                ["Peak transient memory, p95"] + c.columns.map { ReportFormat.megabytes($0.statistics.peakBytesP95) },
+                ["Peak transient memory, max"] + c.columns.map { ReportFormat.megabytes($0.statistics.peakBytesMax) },
+                ["CPU time, p50 (ms)"] + c.columns.map { ReportFormat.number($0.statistics.cpuMillisecondsP50, decimals: 1) },
+                ["CPU time, p95 (ms)"] + c.columns.map { ReportFormat.number($0.statistics.cpuMillisecondsP95, decimals: 1) },
+                ["Images per second (one at a time: N / total wall time)"]
+                    + c.columns.map { ReportFormat.number($0.statistics.imagesPerSecond, decimals: 1) },
+                ["SSIM vs Lanczos3 reference, p5 (worst 5%)"] + c.columns.map { ReportFormat.number($0.statistics.ssimP5, decimals: 4) },
+                ["SSIM vs Lanczos3 reference, median"] + c.columns.map { ReportFormat.number($0.statistics.ssimMedian, decimals: 4) },
+                ["PSNR vs Lanczos3 reference, median (dB)"] + c.columns.map { ReportFormat.number($0.statistics.psnrMedian, decimals: 1) },
+            ],
+            numericColumns: [1, 2, 3])
+
+        var formatRows: [[String]] = []
+        for row in c.formats {
+            for s in row.strategies {
+                formatRows.append([
+                    row.format, s.kind.rawValue, ReportFormat.count(row.comparedImages), ReportFormat.count(row.failedImages),
+                    ReportFormat.megabytes(s.totalRetainedBytes), ReportFormat.megabytes(s.averageRetainedBytes),
+                    ReportFormat.megabytes(s.peakBytesP50), ReportFormat.megabytes(s.peakBytesP95), ReportFormat.megabytes(s.peakBytesMax),
+                    ReportFormat.number(s.cpuMillisecondsP50, decimals: 1), ReportFormat.number(s.cpuMillisecondsP95, decimals: 1),
+                    ReportFormat.number(s.ssimP5, decimals: 4), ReportFormat.number(s.ssimMedian, decimals: 4),
+                    ReportFormat.number(s.imagesPerSecond, decimals: 1),
+                ])
+            }
+        }
+        let formatTable = ReportDocument.Table(
+            header: ["format", "strategy", "images", "failed", "total retained", "average retained", "peak p50", "peak p95",
+                     "peak max", "CPU p50 (ms)", "CPU p95 (ms)", "SSIM p5", "SSIM median", "images/s"],
+            rows: formatRows, numericColumns: Set(2...13))
+
+        let cacheTable = ReportDocument.Table(
+            header: ["Strict LRU, limit \(limit)"] + kinds,
+            rows: [
+                ["Images held at the end"] + c.columns.map { ReportFormat.count($0.cacheSimulation.heldImages) },
+                ["Bytes held at the end"] + c.columns.map { ReportFormat.megabytes($0.cacheSimulation.heldBytes) },
+                ["Hits / requests"] + c.columns.map { "\(ReportFormat.count($0.cacheSimulation.hits)) / \(ReportFormat.count($0.cacheSimulation.requests))" },
+                ["Hit rate"] + c.columns.map { ReportFormat.percent($0.cacheSimulation.hitRate) },
+                ["Images refused (larger than the whole limit)"] + c.columns.map { ReportFormat.count($0.cacheSimulation.refusedImages) },
+            ],
+            numericColumns: [1, 2, 3])
+
+        var failureBlocks: [ReportDocument.Block] = [.table(ReportDocument.Table(
+            header: ["", "images"],
+            rows: [["Read", ReportFormat.count(c.imageCount)], ["Decoded by all three strategies", ReportFormat.count(c.comparedCount)],
+                   ["Failed (any strategy)", ReportFormat.count(c.imageCount - c.comparedCount)]]
+                + c.failuresByReason.map { ["Failed: \($0.reason)", ReportFormat.count($0.count)] },
+            numericColumns: [1]))]
+        if !c.failureExamples.isEmpty {
+            failureBlocks.append(.paragraph("Examples:"))
+            failureBlocks.append(.list(c.failureExamples.map { "`\($0.url)`: \($0.error)" }))
+        }
+
+        return ReportDocument(title: "Memory comparison: naive decode, renderer resize, thumbnail-at-decode", sections: [
+            ReportDocument.Section(title: "Summary", blocks: [.paragraph(intro)]),
+            ReportDocument.Section(title: "Memory-cache use for the catalog (N = \(n))", blocks: [
+                .paragraph("What a memory cache holding every decoded image would use: the sum, over the catalog, of the bytes of the bitmap each strategy keeps (retained bytes = output width x height x 4, read from the bitmap libvips really allocated)."),
+                .table(seedsTable),
+                .paragraph("Both ways the seeds state an improvement: \"times smaller\" is naive / strategy; \"less memory\" is (naive - strategy) / naive, the seeds' \"96.42% less\". The seeds' own improvement row (112%, 2,422%) is naive / strategy - 1."),
+                .table(seedsReference),
+                .chart(.retainedDistribution, caption: "Retained bytes per image, by strategy (log axis; box: p25-p75, line: median, dots: images)"),
+                .chart(.retainedVersusPixels, caption: "Retained bytes against source pixels (log-log): naive grows with the source, renderer and thumbnail stay at the target size"),
+            ]),
+            ReportDocument.Section(title: "Transient memory, time and quality", blocks: [
+                .paragraph("Peak transient memory is the most memory the process gained while one strategy decoded one image, its output still alive (see How this was measured). CPU is process user + system time. SSIM and PSNR compare each output with a Lanczos3 resample of the full decode at the same size; naive is that full decode, so it has none."),
+                .table(besideTable),
+                .chart(.peakDistribution, caption: "Peak transient memory per image, by strategy (log axis)"),
+            ]),
+            ReportDocument.Section(title: "By format", blocks: [.table(formatTable)]),
+            ReportDocument.Section(title: "Memory-cache simulation (strict LRU)", blocks: [
+                .paragraph(CacheSimulation.accessPattern),
+                .paragraph("The cache is `CostLimitedLRUCache`: it never holds more than its limit. NSCache's totalCostLimit is not strict (the seeds saw a 100 MB-limited NSCache use 150-250 MB), so an iOS app would hold more than this simulation, not less."),
+                .table(cacheTable),
+            ]),
+            ReportDocument.Section(title: "Images and failures", blocks: failureBlocks),
+            ReportDocument.Section(title: "How this was measured", blocks: methodBlocks),
+        ])
+    }
+
+    private var methodBlocks: [ReportDocument.Block] {
+        var items = [
+            "Each image is decoded with the three strategies one after another, in one process, while the measurer holds the process-wide exclusive permit (`MeasurementGate`): no other image decodes meanwhile.",
+            "Retained bytes: the size of the decoded RGBA bitmap (width x height x 4) each strategy returns.",
+            "Peak: " + comparison.peakMethods.map(\.explanation).joined(separator: "; ") + ". glibc's mmap threshold is fixed at 64 KiB and `malloc_trim(0)` runs before each strategy, so pixel buffers are mapped on allocation and returned on free; the peak includes every pixel buffer, codec scratch, libvips' own buffers and anything else the process allocated meanwhile (other threads included, for example HTTP buffers in a crawling run), and misses growth smaller than a page inside already-resident heap pages.",
+            "Before each strategy the measurer waits until libvips' tracked memory has been still for 5 ms (its worker threads free the previous decode's buffers a few milliseconds late; freed inside the next measurement they would hide part of its peak). The process uses one malloc arena, so that `malloc_trim` reaches the pages worker threads allocate from; it is set when measuring starts, and threads that already had an arena keep it: setting `MALLOC_ARENA_MAX=1` in the environment of a measuring run makes the peaks steadier still.",
+            "The first image of each format in a process is decoded once, unmeasured, before its measurement, so one-time costs (code paged in, worker thread stacks) do not land on it.",
+            "CPU: `getrusage(RUSAGE_SELF)` user + system delta (libvips decodes on its own worker threads, which per-thread CPU time would miss). Wall: monotonic clock.",
+            "SSIM: luma (BT.601 integer weights), every 8x8 window at stride 1, uniform weights, K1 = 0.01, K2 = 0.03, mean over windows; PSNR over RGB, capped at 100 dB. Transparent pixels are composited over white first.",
+            "Percentiles are nearest-rank (every figure is a measured value).",
+        ]
+        if comparison.peakMethods.count > 1 {
+            items.append("Warning: the records mix peak methods (\(comparison.peakMethods.map(\.rawValue).joined(separator: ", "))); their peaks are not comparable.")
+        }
+        var blocks: [ReportDocument.Block] = [.list(items)]
+        if let noise = context.noise {
+            blocks.append(.paragraph("Noise: run-to-run variation of the peak, measured while this report was written, on this machine: \(noise.subject), measured \(noise.repeats) times in a row (\(noise.peakMethod.rawValue)). Differences between peaks smaller than the max - min range here are not meaningful; `warm check` allows the peak \(ReportFormat.megabytes(RegressionCheck.Configuration.defaultPeakAllowanceBytes)) of noise by default on top of its relative tolerance."))
+            blocks.append(.table(ReportDocument.Table(
+                header: ["strategy", "min", "median", "max", "max - min", "std. dev."],
+                rows: noise.spreads.map { s in
+                    [s.kind.rawValue, ReportFormat.megabytes(s.minBytes), ReportFormat.megabytes(s.medianBytes),
+                     ReportFormat.megabytes(s.maxBytes), ReportFormat.megabytes(s.rangeBytes),
+                     ReportFormat.megabytes(s.standardDeviationBytes)]
+                },
+                numericColumns: [1, 2, 3, 4, 5])))
+        } else {
+            blocks.append(.paragraph("Noise: not measured for this report (run `warm report` with `--noise-repeats` above 0)."))
+        }
+        return blocks
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// How the reports print numbers. Memory is in decimal megabytes
+/// (1 MB = 1,000,000 bytes), as the seeds' table is read; the exact byte
+/// counts stay in the metrics files.
+enum ReportFormat {
+    static func megabytes(_ bytes: Double?) -> String {
+        guard let bytes else { return "-" }
+        let mb = bytes / 1_000_000
+        let decimals = abs(mb) >= 100 ? 1 : abs(mb) >= 1 ? 2 : 3
+        return grouped(mb, decimals: decimals) + " MB"
+    }
+
+    /// Whole megabytes print without decimals ("100 MB"), others as `megabytes(Double)`.
+    static func megabytes(_ bytes: Int?) -> String {
+        guard let bytes else { return "-" }
+        if bytes != 0 && bytes % 1_000_000 == 0 { return grouped(Double(bytes / 1_000_000), decimals: 0) + " MB" }
+        return megabytes(Double(bytes))
+    }
+
+    /// A reduction in percent as a signed change: 96.42 -> "-96.42%", -5 -> "+5.00%".
+    static func change(_ reductionPercent: Double) -> String {
+        (reductionPercent >= 0 ? "-" : "+") + grouped(abs(reductionPercent), decimals: 2) + "%"
+    }
+
+    static func count(_ value: Int) -> String { grouped(Double(value), decimals: 0) }
+
+    static func number(_ value: Double?, decimals: Int) -> String {
+        guard let value else { return "-" }
+        return grouped(value, decimals: decimals)
+    }
+
+    static func percent(_ fraction: Double?, decimals: Int = 1) -> String {
+        guard let fraction else { return "-" }
+        return grouped(fraction * 100, decimals: decimals) + "%"
+    }
+
+    /// Fixed decimals with thousands separators, independent of the locale.
+    static func grouped(_ value: Double, decimals: Int) -> String {
+        let text = String(format: "%.\(decimals)f", value)
+        let negative = text.hasPrefix("-")
+        let unsigned = negative ? String(text.dropFirst()) : text
+        let parts = unsigned.split(separator: ".", maxSplits: 1)
+        var integer = String(parts[0])
+        var groups: [String] = []
+        while integer.count > 3 {
+            groups.insert(String(integer.suffix(3)), at: 0)
+            integer = String(integer.dropLast(3))
+        }
+        groups.insert(integer, at: 0)
+        let fraction = parts.count > 1 ? "." + parts[1] : ""
+        return (negative ? "-" : "") + groups.joined(separator: ",") + fraction
+    }
+}

@@ -1,0 +1,42 @@
+import Downsample
+
+/// Distribution figures of one strategy over a set of images: memory kept,
+/// transient peak, CPU, throughput and quality. Sizes stay integer bytes.
+public struct StrategyStatistics: Sendable, Equatable {
+    public var kind: StrategyKind
+    public var imageCount: Int
+    /// Sum of retained bytes: what a memory cache holding every image would use.
+    public var totalRetainedBytes: Int
+    public var averageRetainedBytes: Double?
+    public var peakBytesP50: Int?
+    public var peakBytesP95: Int?
+    public var peakBytesMax: Int?
+    public var cpuMillisecondsP50: Double?
+    public var cpuMillisecondsP95: Double?
+    /// Images decoded per second, one at a time: count / total wall seconds.
+    public var imagesPerSecond: Double?
+    /// SSIM against the reference (nil for naive, which is the reference's source).
+    public var ssimP5: Double?
+    public var ssimMedian: Double?
+    public var psnrMedian: Double?
+
+    public init(kind: StrategyKind, metrics: [ImageMetricsRecord.StrategyMetrics]) {
+        self.kind = kind
+        imageCount = metrics.count
+        totalRetainedBytes = metrics.reduce(0) { $0 + $1.retainedBytes }
+        averageRetainedBytes = metrics.isEmpty ? nil : Double(totalRetainedBytes) / Double(metrics.count)
+        let peaks = metrics.map(\.peakBytes).sorted()
+        peakBytesP50 = Percentile.of(peaks, 50)
+        peakBytesP95 = Percentile.of(peaks, 95)
+        peakBytesMax = peaks.last
+        let cpu = metrics.map { $0.cpuSeconds * 1000 }.sorted()
+        cpuMillisecondsP50 = Percentile.of(cpu, 50)
+        cpuMillisecondsP95 = Percentile.of(cpu, 95)
+        let wallSeconds = metrics.reduce(0.0) { $0 + $1.wallSeconds }
+        imagesPerSecond = wallSeconds > 0 ? Double(metrics.count) / wallSeconds : nil
+        let ssim = metrics.compactMap(\.ssim).sorted()
+        ssimP5 = Percentile.of(ssim, 5)
+        ssimMedian = Percentile.of(ssim, 50)
+        psnrMedian = Percentile.of(metrics.compactMap(\.psnr).sorted(), 50)
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Downsample
+import Foundation
+import Pipeline
+import WarmMetrics
+
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write the memory comparison report (Markdown and self-contained HTML) from per-image metrics.",
+        discussion: """
+            Reads JSON Lines metrics (one ImageMetricsRecord per line; file order, then line order, is the catalog order) \
+            and writes DIR/memory-comparison.md and DIR/memory-comparison.html. Memory figures are decimal MB \
+            (1 MB = 1,000,000 bytes). With --measure, image files are measured first (serially, one strategy at a time) \
+            into DIR/metrics.jsonl and DIR/metrics.csv and reported too.
+            Exit status: 0 report written; 1 could not read the metrics or write the report; 64 usage error.
+            """)
+
+    @Option(name: .customLong("metrics"), parsing: .upToNextOption,
+            help: ArgumentHelp("JSON Lines metrics files.", valueName: "file"))
+    var metricsFiles: [String] = []
+
+    @Option(help: ArgumentHelp("Output directory (created if missing).", valueName: "dir"))
+    var out: String
+
+    @Option(help: "Memory-cache limit for the 'fit in the cache' row and the LRU simulation, in bytes (decimal: 100000000 = 100 MB).")
+    var cacheLimitBytes: Int = 100_000_000
+
+    @Option(help: "Measure the peak's run-to-run noise this many times on a synthetic JPEG and state it in the report (0: skip).")
+    var noiseRepeats: Int = 10
+
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("Image files or directories to measure first (offline catalog).", valueName: "path"))
+    var measure: [String] = []
+
+    @Option(help: "Longest upright side the strategies decode for, in pixels (with --measure, and for the noise measurement when there are no metrics).")
+    var size: Int = 300
+
+    func validate() throws {
+        guard !metricsFiles.isEmpty || !measure.isEmpty else {
+            throw ValidationError("Give at least one --metrics file (or --measure images).")
+        }
+        guard cacheLimitBytes > 0 else { throw ValidationError("--cache-limit-bytes must be positive.") }
+        guard noiseRepeats >= 0 else { throw ValidationError("--noise-repeats cannot be negative.") }
+        guard size > 0 else { throw ValidationError("--size must be a positive number of pixels.") }
+    }
+
+    func run() async throws {
+        StrategyMeasurer.prepareProcess()
+        var paths = metricsFiles
+        do {
+            if !measure.isEmpty {
+                let files = FileThumbnailer.expandInputs(measure)
+                guard !files.isEmpty else { throw ValidationError("No image files found in \(measure.joined(separator: ", ")).") }
+                let output = URL(fileURLWithPath: out).appendingPathComponent("metrics.jsonl").path
+                let measured = try await FileMeasurement.measure(
+                    files: files, configuration: .init(target: DecodeTarget(longestSide: size)), writingTo: output) { record in
+                        if let error = record.error { Console.error("error: \(record.url): \(error)") }
+                    }
+                try CSVWriter.write(measured, to: URL(fileURLWithPath: out).appendingPathComponent("metrics.csv").path)
+                print("measured \(measured.count) images into \(output)")
+                paths.append(output)
+            }
+            let records = try JSONLinesReader.read(paths: paths)
+            var noise: PeakNoise?
+            if noiseRepeats > 0 {
+                let target = DecodeTarget(longestSide: records.last?.targetLongestSide ?? size)
+                noise = try await PeakNoise.measureSyntheticJPEG(target: target, repeats: noiseRepeats)
+            }
+            let report = MemoryReport(records: records, cacheLimitBytes: cacheLimitBytes,
+                                      context: .init(metricsPaths: paths, noise: noise))
+            for path in try report.write(to: out) { print("wrote \(path)") }
+            print(report.summary)
+        } catch let error as MetricsFileError {
+            Console.error("error: \(error)")
+            throw ExitStatus.failed
+        } catch let error as DownsampleError {
+            Console.error("error: measuring the peak noise failed: \(error)")
+            throw ExitStatus.failed
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Downsample
+import Foundation
+import WarmMetrics
+import XCTest
+
+final class MemoryReportTests: XCTestCase {
+    /// Four images (naive 48, 30, 20 and 10 MB; renderer 1.2 MB and
+    /// thumbnail 0.1 MB each) and one that failed, in this catalog order.
+    let records: [ImageMetricsRecord] = [
+        MetricsFixtures.record(url: "u1", naive: 48_000_000, renderer: 1_200_000, thumbnail: 100_000),
+        MetricsFixtures.record(url: "u2", naive: 30_000_000, renderer: 1_200_000, thumbnail: 100_000),
+        MetricsFixtures.failed(url: "broken"),
+        MetricsFixtures.record(url: "u3", naive: 20_000_000, renderer: 1_200_000, thumbnail: 100_000, format: .png),
+        MetricsFixtures.record(url: "u4", naive: 10_000_000, renderer: 1_200_000, thumbnail: 100_000),
+    ]
+
+    func report() -> MemoryReport {
+        MemoryReport(records: records, cacheLimitBytes: 100_000_000,
+                     context: .init(metricsPaths: ["run.jsonl"], generatedAt: Date(timeIntervalSince1970: 0)))
+    }
+
+    func testReportTableMatchesHandComputedTotals() {
+        let comparison = report().comparison
+        XCTAssertEqual(comparison.imageCount, 5)
+        XCTAssertEqual(comparison.comparedCount, 4)
+        XCTAssertEqual(comparison.failuresByReason.map(\.reason), ["corrupt"])
+        XCTAssertEqual(comparison.failuresByReason.map(\.count), [1])
+
+        let naive = comparison.column(.naive), renderer = comparison.column(.renderer), thumbnail = comparison.column(.thumbnail)
+        XCTAssertEqual(naive.statistics.totalRetainedBytes, 108_000_000)
+        XCTAssertEqual(renderer.statistics.totalRetainedBytes, 4_800_000)
+        XCTAssertEqual(thumbnail.statistics.totalRetainedBytes, 400_000)
+        XCTAssertEqual(naive.statistics.averageRetainedBytes, 27_000_000)
+        // 48 + 30 + 20 = 98 MB fit; adding 10 MB would pass 100 MB.
+        XCTAssertEqual(naive.imagesFittingInCache, 3)
+        XCTAssertEqual(renderer.imagesFittingInCache, 4)
+        XCTAssertNil(naive.timesSmallerThanNaive)
+        XCTAssertEqual(renderer.timesSmallerThanNaive ?? 0, 22.5, accuracy: 1e-9)
+        XCTAssertEqual(thumbnail.timesSmallerThanNaive ?? 0, 270, accuracy: 1e-9)
+        XCTAssertEqual(renderer.reductionFromNaivePercent ?? 0, (108 - 4.8) / 108 * 100, accuracy: 1e-9)
+        XCTAssertEqual(thumbnail.reductionFromNaivePercent ?? 0, (108 - 0.4) / 108 * 100, accuracy: 1e-9)
+        // Down: 48, 30, 20 cached, 10 evicts 48. Up: 10, 20, 30 hit; 48 misses and evicts 10.
+        XCTAssertEqual(naive.cacheSimulation.hits, 3)
+        XCTAssertEqual(naive.cacheSimulation.requests, 8)
+        XCTAssertEqual(naive.cacheSimulation.heldImages, 3)
+        XCTAssertEqual(naive.cacheSimulation.heldBytes, 98_000_000)
+        XCTAssertEqual(thumbnail.cacheSimulation.hits, 4)
+
+        let markdown = report().markdown()
+        for row in [
+            "| Total memory-cache use for all N images (sum of retained bytes) | 108 MB | 4.80 MB | 0.400 MB |",
+            "| Average per image | 27.00 MB | 1.20 MB | 0.100 MB |",
+            "| Images that fit in a 100 MB memory cache (cumulative, catalog order) | 3 | 4 | 4 |",
+            "| Improvement over naive: times smaller (naive / strategy) | - | x22.5 smaller | x270.0 smaller |",
+            "| Improvement over naive: less memory ((naive - strategy) / naive) | - | -95.56% | -99.63% |",
+            "| Hit rate | 37.5% | 50.0% | 50.0% |",
+            "| Failed: corrupt | 1 |",
+        ] {
+            XCTAssertTrue(markdown.contains(row), "missing row: \(row)")
+        }
+        XCTAssertTrue(markdown.contains("1 MB = 1,000,000 bytes"))
+    }
+
+    func testFormatBreakdownSplitsTheSameImages() {
+        let formats = report().comparison.formats
+        XCTAssertEqual(formats.map(\.format), ["jpeg", "png"])
+        XCTAssertEqual(formats.map(\.comparedImages), [3, 1])
+        XCTAssertEqual(formats.map(\.failedImages), [1, 0])
+        XCTAssertEqual(formats[1].strategies.first { $0.kind == .naive }?.totalRetainedBytes, 20_000_000)
+    }
+
+    func testPercentilesAreNearestRankValues() {
+        let metrics = (1...20).map { i in
+            ImageMetricsRecord.StrategyMetrics(retainedBytes: i, peakBytes: i * 1_000, cpuSeconds: Double(i) / 1_000,
+                                               wallSeconds: 0.5, outputWidth: 1, outputHeight: 1, ssim: Double(i) / 20)
+        }
+        let statistics = StrategyStatistics(kind: .thumbnail, metrics: metrics.shuffled())
+        XCTAssertEqual(statistics.peakBytesP50, 10_000)
+        XCTAssertEqual(statistics.peakBytesP95, 19_000)
+        XCTAssertEqual(statistics.peakBytesMax, 20_000)
+        XCTAssertEqual(statistics.ssimP5, 0.05)
+        XCTAssertEqual(statistics.cpuMillisecondsP50 ?? 0, 10, accuracy: 1e-9)
+        XCTAssertEqual(statistics.imagesPerSecond ?? 0, 2, accuracy: 1e-9)
+    }
+
+    func testHTMLReportIsSelfContainedAndHoldsTheSameTables() throws {
+        let html = report().html()
+        XCTAssertTrue(html.hasPrefix("<!DOCTYPE html>"))
+        XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 3, "three charts")
+        for forbidden in ["<script", "src=\"http", "href=\"http", "@import", "url("] {
+            XCTAssertFalse(html.contains(forbidden), "external or active content: \(forbidden)")
+        }
+        for cell in ["108 MB", "x270.0 smaller", "-99.63%", "37.5%"] {
+            XCTAssertTrue(html.contains(cell), "missing \(cell)")
+        }
+
+        let directory = try MetricsFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = try report().write(to: directory.path)
+        XCTAssertEqual(written.map { URL(fileURLWithPath: $0).lastPathComponent }, ["memory-comparison.md", "memory-comparison.html"])
+    }
+}

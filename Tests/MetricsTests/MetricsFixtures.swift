@@ -1,0 +1,57 @@
+import Downsample
+import Foundation
+import WarmMetrics
+
+/// Images and records the Metrics tests make for themselves.
+enum MetricsFixtures {
+    /// A phone-size photo: 4032x3024 JPEG (naive bitmap 48,771,072 bytes).
+    static let phoneJPEG: Data = {
+        do {
+            let small = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120,
+                                                 bands: 3, as: CompositionEncoding(format: .jpeg))
+            return try ImageComposer.photo(small, size: PixelSize(width: 4032, height: 3024), as: CompositionEncoding(format: .jpeg))
+        } catch {
+            fatalError("cannot make the test photo: \(error)")
+        }
+    }()
+
+    static func image(width: Int, height: Int, seed: UInt64 = 1, alpha: Bool = false,
+                      as encoding: CompositionEncoding) throws -> Data {
+        try ImageComposer.encode(pixels: ImageComposer.pattern(width: width, height: height, seed: seed, alpha: alpha),
+                                 width: width, height: height, bands: alpha ? 4 : 3, as: encoding)
+    }
+
+    /// A hand-made record: every strategy present with the given retained bytes.
+    static func record(url: String, naive: Int, renderer: Int, thumbnail: Int, thumbnailPeak: Int = 1_000_000,
+                       thumbnailSize: PixelSize = PixelSize(width: 300, height: 225), ssim: Double = 0.99,
+                       format: ImageFormat = .jpeg, target: Int = 300) -> ImageMetricsRecord {
+        func metrics(_ retained: Int, peak: Int, size: PixelSize, ssim: Double?) -> ImageMetricsRecord.StrategyMetrics {
+            ImageMetricsRecord.StrategyMetrics(retainedBytes: retained, peakBytes: peak, cpuSeconds: 0.01, wallSeconds: 0.02,
+                                               outputWidth: size.width, outputHeight: size.height,
+                                               ssim: ssim, psnr: ssim.map { _ in 40 })
+        }
+        return ImageMetricsRecord(
+            productId: 7, url: url, format: format, sourceBytes: 123_456, width: 4032, height: 3024, orientation: 1,
+            targetLongestSide: target, peakMethod: .residentHighWaterMark,
+            strategies: .init(naive: metrics(naive, peak: naive * 2, size: PixelSize(width: 4032, height: 3024), ssim: nil),
+                              renderer: metrics(renderer, peak: naive * 2, size: thumbnailSize, ssim: ssim),
+                              thumbnail: metrics(thumbnail, peak: thumbnailPeak, size: thumbnailSize, ssim: ssim)))
+    }
+
+    /// A hand-made record of an image that failed to decode.
+    static func failed(url: String, reason: String = "corrupt", target: Int = 300) -> ImageMetricsRecord {
+        ImageMetricsRecord(productId: 8, url: url, format: .jpeg, sourceBytes: 999, width: 640, height: 480, orientation: 1,
+                           targetLongestSide: target, peakMethod: .residentHighWaterMark,
+                           error: "the 640x480 jpeg image is corrupt or truncated: premature end of file", errorReason: reason)
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("warm-metrics-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static var canResetPeakRSS: Bool {
+        FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs")
+    }
+}

@@ -1,0 +1,128 @@
+import Downsample
+import Foundation
+import WarmMetrics
+import XCTest
+
+final class RegressionCheckTests: XCTestCase {
+    /// A few small catalog images in different formats.
+    func catalog() throws -> [(url: String, data: Data)] {
+        [
+            ("https://example.test/a.jpg", try MetricsFixtures.image(width: 400, height: 300, as: CompositionEncoding(format: .jpeg))),
+            ("https://example.test/b", try MetricsFixtures.image(width: 320, height: 240, seed: 2, alpha: true,
+                                                                 as: CompositionEncoding(format: .png))),
+            ("https://example.test/c", try MetricsFixtures.image(width: 300, height: 400, seed: 3, as: CompositionEncoding(format: .webp))),
+        ]
+    }
+
+    func measureCatalog(size: Int) async throws -> [ImageMetricsRecord] {
+        var records: [ImageMetricsRecord] = []
+        for image in try catalog() {
+            records.append(await WarmMetrics.measure(data: image.data, productId: nil, url: image.url,
+                                                     target: DecodeTarget(longestSide: size)))
+        }
+        return records
+    }
+
+    func baselineRoundTrip(_ records: [ImageMetricsRecord]) throws -> MetricsBaseline {
+        let directory = try MetricsFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("baseline.json").path
+        try MetricsBaseline(records: records).write(to: path)
+        return try MetricsBaseline.read(path: path)
+    }
+
+    func testCheckPassesOnItsOwnBaselineAndFailsWhenTheThumbnailSizeIsRaised() async throws {
+        let at64 = try await measureCatalog(size: 64)
+        XCTAssertTrue(at64.allSatisfy(\.isComplete))
+        let baseline = try baselineRoundTrip(at64)
+        XCTAssertEqual(baseline.targetLongestSide, 64)
+        let check = RegressionCheck()
+
+        let same = check.run(records: at64, against: baseline)
+        XCTAssertTrue(same.passed, same.regressions.map(\.description).joined(separator: "\n"))
+        XCTAssertEqual(same.comparedImages, 3)
+
+        // Measured again: only measurement noise differs, and it is allowed for.
+        let again = check.run(records: try await measureCatalog(size: 64), against: baseline)
+        XCTAssertTrue(again.passed, again.regressions.map(\.description).joined(separator: "\n"))
+
+        let at96 = check.run(records: try await measureCatalog(size: 96), against: baseline)
+        XCTAssertFalse(at96.passed)
+        let kinds = at96.regressions.map(\.kind)
+        XCTAssertEqual(kinds.filter { $0 == .targetChanged }.count, 1)
+        XCTAssertEqual(kinds.filter { $0 == .outputSizeChanged }.count, 3)
+        XCTAssertEqual(kinds.filter { $0 == .retainedGrew }.count, 3)
+        let aLine = try XCTUnwrap(at96.regressions.first { $0.kind == .outputSizeChanged && $0.url == "https://example.test/a.jpg" })
+        XCTAssertEqual(aLine.description, "https://example.test/a.jpg: thumbnail output size changed from 64x48 to 96x72")
+        let retained = try XCTUnwrap(at96.regressions.first { $0.kind == .retainedGrew && $0.url == "https://example.test/a.jpg" })
+        XCTAssertTrue(retained.description.contains("from 12,288 to 27,648"), retained.description)
+    }
+
+    func testImageThatNowFailsIsARegression() {
+        let good = MetricsFixtures.record(url: "https://example.test/x", naive: 4_000_000, renderer: 270_000, thumbnail: 270_000)
+        let failedBefore = MetricsFixtures.failed(url: "https://example.test/always-broken")
+        let baseline = MetricsBaseline(records: [good, failedBefore])
+
+        let outcome = RegressionCheck().run(records: [MetricsFixtures.failed(url: "https://example.test/x"),
+                                                      MetricsFixtures.failed(url: "https://example.test/always-broken")],
+                                            against: baseline)
+        XCTAssertEqual(outcome.regressions.map(\.kind), [.nowFails])
+        XCTAssertEqual(outcome.regressions.first?.url, "https://example.test/x")
+        XCTAssertTrue(outcome.regressions[0].description.contains("now fails: the 640x480 jpeg image is corrupt"),
+                      outcome.regressions[0].description)
+
+        let fixed = RegressionCheck().run(records: [good, good.with(url: "https://example.test/always-broken")], against: baseline)
+        XCTAssertTrue(fixed.passed)
+        XCTAssertEqual(fixed.fixedImages, 1)
+    }
+
+    func testPeakMayGrowByTheToleranceAndTheNoiseAllowanceButNoMore() {
+        let configuration = RegressionCheck.Configuration(tolerance: 0.10, minimumSSIM: 0.9, peakAllowanceBytes: 500_000)
+        let base = MetricsFixtures.record(url: "p", naive: 4_000_000, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000)
+        let baseline = MetricsBaseline(records: [base])
+        func check(peak: Int) -> RegressionCheck.Outcome {
+            RegressionCheck(configuration: configuration).run(
+                records: [MetricsFixtures.record(url: "p", naive: 4_000_000, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: peak)],
+                against: baseline)
+        }
+        XCTAssertTrue(check(peak: 1_600_000).passed)  // 1,000,000 x 1.1 + 500,000
+        let over = check(peak: 1_600_001)
+        XCTAssertEqual(over.regressions.map(\.kind), [.peakGrew])
+        XCTAssertTrue(over.regressions[0].description.contains("allowed up to 1,600,000"), over.regressions[0].description)
+    }
+
+    func testRetainedGrowthBeyondToleranceAndLowSSIMAreRegressions() {
+        let baseline = MetricsBaseline(records: [MetricsFixtures.record(url: "r", naive: 1, renderer: 1, thumbnail: 100_000)])
+        let within = MetricsFixtures.record(url: "r", naive: 1, renderer: 1, thumbnail: 110_000)
+        XCTAssertTrue(RegressionCheck().run(records: [within], against: baseline).passed)
+        let grown = MetricsFixtures.record(url: "r", naive: 1, renderer: 1, thumbnail: 110_001, ssim: 0.85)
+        let outcome = RegressionCheck().run(records: [grown], against: baseline)
+        XCTAssertEqual(outcome.regressions.map(\.kind), [.retainedGrew, .ssimBelowMinimum])
+        XCTAssertTrue(outcome.regressions[1].description.contains("SSIM 0.8500 is below the minimum 0.9000"))
+    }
+
+    func testBaselineIsSortedStableAndHoldsOnlyWhatTheCheckNeeds() throws {
+        let records = [
+            MetricsFixtures.record(url: "https://example.test/z", naive: 9, renderer: 2, thumbnail: 2),
+            MetricsFixtures.failed(url: "https://example.test/m"),
+            MetricsFixtures.record(url: "https://example.test/a", naive: 9, renderer: 2, thumbnail: 2),
+        ]
+        let encoded = MetricsBaseline(records: records).encoded()
+        XCTAssertEqual(encoded, MetricsBaseline(records: records.reversed()).encoded())
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        XCTAssertEqual(Set(object.keys), ["version", "targetLongestSide", "peakMethod", "images"])
+        XCTAssertEqual(object["targetLongestSide"] as? Int, 300)
+        let images = try XCTUnwrap(object["images"] as? [[String: Any]])
+        XCTAssertEqual(images.map { $0["url"] as? String }, ["https://example.test/a", "https://example.test/m", "https://example.test/z"])
+        XCTAssertEqual(Set(images[0].keys), ["url", "decoded", "retainedBytes", "peakBytes", "outputWidth", "outputHeight", "ssim"])
+        XCTAssertEqual(images[1]["decoded"] as? Bool, false)
+    }
+}
+
+extension ImageMetricsRecord {
+    func with(url: String) -> ImageMetricsRecord {
+        var copy = self
+        copy.url = url
+        return copy
+    }
+}

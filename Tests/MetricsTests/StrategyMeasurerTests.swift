@@ -1,0 +1,108 @@
+import Downsample
+import Foundation
+import WarmMetrics
+import XCTest
+
+final class StrategyMeasurerTests: XCTestCase {
+    func testNaiveRetainedBytesAreWidthTimesHeightTimesFour() async throws {
+        // Stored 1001x333 with orientation 6: upright it is 333x1001.
+        let data = try MetricsFixtures.image(width: 1001, height: 333, as: CompositionEncoding(format: .jpeg, orientationTag: 6))
+        let record = await WarmMetrics.measure(data: data, productId: 42, url: "https://example.test/a", target: DecodeTarget(longestSide: 300))
+        XCTAssertNil(record.error)
+        XCTAssertEqual(record.width, 1001)
+        XCTAssertEqual(record.height, 333)
+        XCTAssertEqual(record.orientation, 6)
+        XCTAssertEqual(record.format, .jpeg)
+        XCTAssertEqual(record.sourceBytes, data.count)
+        XCTAssertEqual(record.productId, 42)
+        let naive = try XCTUnwrap(record.strategies.naive)
+        XCTAssertEqual(naive.outputWidth, 333)
+        XCTAssertEqual(naive.outputHeight, 1001)
+        XCTAssertEqual(naive.retainedBytes, 333 * 1001 * 4)
+        let thumbnail = try XCTUnwrap(record.strategies.thumbnail)
+        XCTAssertEqual(thumbnail.retainedBytes, thumbnail.outputWidth * thumbnail.outputHeight * 4)
+        XCTAssertEqual(max(thumbnail.outputWidth, thumbnail.outputHeight), 300)
+        XCTAssertNil(naive.ssim)
+        XCTAssertNil(naive.psnr)
+    }
+
+    func testThumbnailPeakIsBelowNaivePeakForALargeJPEG() async throws {
+        try XCTSkipUnless(MetricsFixtures.canResetPeakRSS, "/proc/self/clear_refs is not writable here")
+        let record = await WarmMetrics.measure(data: MetricsFixtures.phoneJPEG, productId: nil, url: "phone.jpg", target: DecodeTarget(longestSide: 300))
+        XCTAssertNil(record.error)
+        XCTAssertEqual(record.peakMethod, .residentHighWaterMark)
+        let naive = try XCTUnwrap(record.strategies.naive)
+        let thumbnail = try XCTUnwrap(record.strategies.thumbnail)
+        XCTAssertEqual(naive.retainedBytes, 48_771_072)
+        XCTAssertEqual(thumbnail.retainedBytes, 270_000)
+        // A measured peak holds at least the bitmap that is still alive at its end.
+        XCTAssertGreaterThanOrEqual(naive.peakBytes, naive.retainedBytes)
+        XCTAssertGreaterThanOrEqual(thumbnail.peakBytes, thumbnail.retainedBytes)
+        // Shrink-on-load never holds the full bitmap.
+        XCTAssertLessThan(thumbnail.peakBytes, naive.retainedBytes / 4,
+                          "thumbnail peak \(thumbnail.peakBytes), naive peak \(naive.peakBytes)")
+        XCTAssertLessThan(thumbnail.peakBytes, naive.peakBytes)
+    }
+
+    func testRendererPeakIsAtLeastNaivePeak() async throws {
+        try XCTSkipUnless(MetricsFixtures.canResetPeakRSS, "/proc/self/clear_refs is not writable here")
+        let record = await WarmMetrics.measure(data: MetricsFixtures.phoneJPEG, productId: nil, url: "phone.jpg",
+                                               target: DecodeTarget(longestSide: 300))
+        let naive = try XCTUnwrap(record.strategies.naive)
+        let renderer = try XCTUnwrap(record.strategies.renderer)
+        // The renderer holds the full bitmap and its canvas at once...
+        XCTAssertGreaterThanOrEqual(renderer.peakBytes, naive.retainedBytes + renderer.retainedBytes)
+        // ...and decodes exactly as naive does, so its peak is naive's, within
+        // run-to-run noise (measured here: up to 1.3 MB, 1.5%, on this 4032x3024 JPEG).
+        XCTAssertGreaterThanOrEqual(renderer.peakBytes, naive.peakBytes - naive.peakBytes / 33,
+                                    "renderer peak \(renderer.peakBytes), naive peak \(naive.peakBytes)")
+        XCTAssertEqual(renderer.retainedBytes, 270_000)
+    }
+
+    func testForcedFallbackMeasuresLibvipsTrackedMemoryAndSaysSo() async throws {
+        let data = try MetricsFixtures.image(width: 1200, height: 900, as: CompositionEncoding(format: .jpeg))
+        let measurer = StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: 300), preferredPeakMethod: .vipsTracked))
+        let record = await measurer.measure(data: data, productId: nil, url: "fallback.jpg")
+        XCTAssertEqual(record.peakMethod, .vipsTracked)
+        let naive = try XCTUnwrap(record.strategies.naive)
+        XCTAssertGreaterThanOrEqual(naive.peakBytes, 1200 * 900 * 4, "libvips tracks the bitmap it allocates")
+        let line = String(decoding: JSONLinesWriter.line(for: record), as: UTF8.self)
+        XCTAssertTrue(line.contains("\"peakMethod\":\"vips-tracked\""), line)
+    }
+
+    func testTruncatedImageGivesARecordWithTheErrorAndTheHeader() async throws {
+        let data = try MetricsFixtures.image(width: 640, height: 480, as: CompositionEncoding(format: .jpeg))
+        let truncated = data.prefix(data.count / 2)
+        let record = await WarmMetrics.measure(data: Data(truncated), productId: 9, url: "cut.jpg", target: DecodeTarget(longestSide: 300))
+        XCTAssertFalse(record.isComplete)
+        XCTAssertEqual(record.errorReason, "corrupt")
+        XCTAssertTrue(record.error?.contains("640x480") ?? false, record.error ?? "no error")
+        XCTAssertEqual(record.format, .jpeg)
+        XCTAssertEqual(record.width, 640)
+        XCTAssertEqual(record.height, 480)
+        XCTAssertNil(record.strategies.naive)
+    }
+
+    func testNonImageGivesARecordThatSaysWhatItIs() async {
+        let record = await WarmMetrics.measure(data: Data("<!doctype html><html>404</html>".utf8), productId: 1, url: "https://example.test/404",
+                                   target: DecodeTarget(longestSide: 300))
+        XCTAssertEqual(record.errorReason, "not-an-image")
+        XCTAssertTrue(record.error?.contains("HTML") ?? false, record.error ?? "no error")
+        XCTAssertNil(record.format)
+        XCTAssertNil(record.width)
+        XCTAssertEqual(record.strategies, ImageMetricsRecord.Strategies())
+    }
+
+    func testRendererAndThumbnailScoreHighAgainstTheReference() async throws {
+        let data = try MetricsFixtures.image(width: 1200, height: 900, as: CompositionEncoding(format: .jpeg, quality: 92))
+        let record = await WarmMetrics.measure(data: data, productId: nil, url: "q.jpg", target: DecodeTarget(longestSide: 300))
+        for kind in [StrategyKind.renderer, .thumbnail] {
+            let metrics = try XCTUnwrap(record.strategies[kind])
+            let ssim = try XCTUnwrap(metrics.ssim, "\(kind)")
+            let psnr = try XCTUnwrap(metrics.psnr, "\(kind)")
+            XCTAssertGreaterThan(ssim, 0.9, "\(kind)")
+            XCTAssertLessThan(ssim, 1.0, "\(kind) is not the Lanczos3 reference itself")
+            XCTAssertGreaterThan(psnr, 25, "\(kind)")
+        }
+    }
+}
