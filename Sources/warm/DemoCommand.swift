@@ -2,12 +2,17 @@ import ArgumentParser
 import CatalogServer
 import Foundation
 import Pipeline
+import WarmMetrics
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Start the built-in catalog server on loopback and warm a local cache from it: no network, no configuration.",
-        discussion: "Everything goes under --dir: the cache, the run summary, and with --compare the metrics. Exit status: \(ExitStatus.documentation)")
+        discussion: """
+            Everything goes under --dir: the cache, the run summary, the per-image metrics of all three decode \
+            strategies (metrics.jsonl, metrics.csv) and the memory comparison report (report/). \
+            Exit status: \(ExitStatus.documentation)
+            """)
 
     @Option(help: "Where the demo writes everything.")
     var dir: String = "warm-demo"
@@ -20,10 +25,15 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var options: WarmOptions
 
-    @OptionGroup var compare: CompareOptions
+    @Flag(help: "Only warm the cache: do not measure the three strategies or write the report.")
+    var noCompare = false
+
+    @Option(help: "Measure about one image in N instead of all of them.")
+    var compareOneIn: Int?
 
     func validate() throws {
         guard products > 0 else { throw ValidationError("--products must be positive.") }
+        if let n = compareOneIn, n < 1 { throw ValidationError("--compare-one-in must be at least 1.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
     }
 
@@ -34,10 +44,10 @@ struct DemoCommand: AsyncParsableCommand {
         logger.info("starting the demo catalog server (\(products) products; generating its images)")
         let server = try await CatalogServer.start(configuration: catalog, port: port)
         let cacheDirectory = URL(fileURLWithPath: dir).appendingPathComponent("cache").path
-        let metricsPath = compare.selection == .none ? nil
-            : compare.metrics ?? URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path
+        let selection: CompareSelection = noCompare ? .none : compareOneIn.map { .oneIn($0) } ?? .all
+        let metricsPath = selection == .none ? nil : URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path
         let configuration = options.configuration(api: server.baseURL, cacheDirectory: cacheDirectory,
-                                                  compare: compare.selection, metricsPath: metricsPath)
+                                                  compare: selection, metricsPath: metricsPath)
         let summary: WarmSummary
         do {
             summary = try await WarmRunner.run(configuration, progress: !options.noProgress, logger: logger)
@@ -51,7 +61,13 @@ struct DemoCommand: AsyncParsableCommand {
             cache:    \(cacheDirectory)  (warm cache stats \(cacheDirectory))
             summary:  \(configuration.summaryPath ?? "-")
             """)
-        if let metricsPath { print("metrics:  \(metricsPath)") }
+        if let metricsPath {
+            let reportDirectory = URL(fileURLWithPath: dir).appendingPathComponent("report").path
+            let output = try await ReportGenerator.generate(metricsPaths: [metricsPath], outputDirectory: reportDirectory)
+            print("metrics:  \(metricsPath) (and .csv)")
+            print("report:   \(output.paths.joined(separator: ", "))")
+            print(output.summary)
+        }
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
 }

@@ -61,16 +61,11 @@ struct ReportCommand: AsyncParsableCommand {
                 print("measured \(measured.count) images into \(output)")
                 paths.append(output)
             }
-            let records = try JSONLinesReader.read(paths: paths)
-            var noise: PeakNoise?
-            if noiseRepeats > 0 {
-                let target = DecodeTarget(longestSide: records.last?.targetLongestSide ?? size)
-                noise = try await PeakNoise.measureSyntheticJPEG(target: target, repeats: noiseRepeats)
-            }
-            let report = MemoryReport(records: records, cacheLimitBytes: cacheLimitBytes,
-                                      context: .init(metricsPaths: paths, noise: noise))
-            for path in try report.write(to: out) { print("wrote \(path)") }
-            print(report.summary)
+            let output = try await ReportGenerator.generate(metricsPaths: paths, outputDirectory: out,
+                                                            cacheLimitBytes: cacheLimitBytes, noiseRepeats: noiseRepeats,
+                                                            defaultSize: size)
+            for path in output.paths { print("wrote \(path)") }
+            print(output.summary)
         } catch let error as MetricsFileError {
             Console.error("error: \(error)")
             throw ExitStatus.failed

@@ -7,10 +7,12 @@ public enum ImageFailure: Error, Sendable, CustomStringConvertible {
     case fetch(url: String, productIds: [Int], FetchError)
     case decode(url: String, productIds: [Int], DownsampleError)
     case cache(url: String, productIds: [Int], CacheError)
+    /// The image was warmed but its metrics record could not be written.
+    case metrics(url: String, productIds: [Int], reason: String)
 
     public var url: String {
         switch self {
-        case .fetch(let url, _, _), .decode(let url, _, _), .cache(let url, _, _): return url
+        case .fetch(let url, _, _), .decode(let url, _, _), .cache(let url, _, _), .metrics(let url, _, _): return url
         }
     }
 
@@ -20,6 +22,7 @@ public enum ImageFailure: Error, Sendable, CustomStringConvertible {
         case .fetch(_, _, let error): return error.reasonCode
         case .decode(_, _, let error): return error.reasonCode
         case .cache(_, _, let error): return error.reasonCode
+        case .metrics: return "metrics-file"
         }
     }
 
@@ -29,13 +32,14 @@ public enum ImageFailure: Error, Sendable, CustomStringConvertible {
         case .fetch(_, _, let error): return "\(error)"
         case .decode(_, _, let error): return "\(error)"
         case .cache(_, _, let error): return "\(error)"
+        case .metrics(_, _, let reason): return "the metrics record could not be written: \(reason)"
         }
     }
 
     public var description: String {
         let products: [Int]
         switch self {
-        case .fetch(_, let ids, _), .decode(_, let ids, _), .cache(_, let ids, _): products = ids
+        case .fetch(_, let ids, _), .decode(_, let ids, _), .cache(_, let ids, _), .metrics(_, let ids, _): products = ids
         }
         let named = products.prefix(5).map(String.init).joined(separator: ", ") + (products.count > 5 ? ", ..." : "")
         return "\(url) (product \(named)): \(reason)"

@@ -13,8 +13,8 @@ struct ImageWarmer: Sendable {
     let cache: DiskCache
     let fetcher: any Fetching
     let decodeSlots: AsyncSemaphore
-    /// Called for images selected by `configuration.compare`, with their bytes.
-    let measure: (@Sendable (Data, ImageJob) async -> Void)?
+    /// Measures images selected by `configuration.compare` (nil: no measuring).
+    let metrics: MetricsRecorder?
 
     var variants: [CacheVariant] {
         configuration.sizes.map { CacheVariant(longestSide: $0, format: configuration.format.fileExtension) }
@@ -23,7 +23,7 @@ struct ImageWarmer: Sendable {
     /// Warms `job`. Throws only `CacheError.diskFull`, which stops the run.
     func warm(_ job: ImageJob) async throws(CacheError) -> ImageOutcome {
         let now = Date().timeIntervalSince1970
-        let measuring = measure != nil && configuration.compare.includes(job.canonicalURL)
+        let measuring = metrics != nil && configuration.compare.includes(job.canonicalURL)
         let existing: [String: CacheEntry]
         do {
             existing = Dictionary(try cache.entries(forURL: job.canonicalURL).map { ($0.variant.name, $0) },
@@ -62,13 +62,11 @@ struct ImageWarmer: Sendable {
         let started = ContinuousClock.now
         let decoded: Result<(ImageHeader, [(CacheVariant, Data, PixelSize)]), DownsampleError> = await decodeSlots.withPermit {
             do throws(DownsampleError) {
-                let source = try ImageSource(data: resource.body, limits: configuration.limits)
-                var outputs: [(CacheVariant, Data, PixelSize)] = []
-                for variant in variants {
-                    let image = try ThumbnailAtDecode().decode(source, target: DecodeTarget(longestSide: variant.longestSide))
-                    outputs.append((variant, try image.encoded(as: configuration.format, quality: configuration.quality), image.size))
+                let decode = { () throws(DownsampleError) -> (ImageHeader, [(CacheVariant, Data, PixelSize)]) in
+                    try thumbnails(of: resource.body)
                 }
-                return .success((source.header, outputs))
+                // While a run measures, normal decodes step aside for each measurement.
+                return .success(metrics == nil ? try decode() : try await MetricsRecorder.decoding(decode))
             } catch {
                 return .failure(error)
             }
@@ -93,11 +91,27 @@ struct ImageWarmer: Sendable {
                 return try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job)
             }
         }
-        if measuring, let measure {
-            await measure(resource.body, job)
+        if measuring, let metrics {
+            do {
+                try await metrics.measure(resource.body, productId: job.productIds.first, url: job.fetchURL)
+            } catch {
+                // The metrics file is unusable: say so once per image, keep warming.
+                return .failed(.metrics(url: job.fetchURL, productIds: job.productIds, reason: "\(error)"))
+            }
         }
         return .written(sourceBytes: resource.body.count, variants: outputs.count, outputBytes: written,
                         decodeSeconds: decodeSeconds, measured: measuring)
+    }
+
+    /// Decodes every variant with thumbnail-at-decode and encodes it.
+    private func thumbnails(of body: Data) throws(DownsampleError) -> (ImageHeader, [(CacheVariant, Data, PixelSize)]) {
+        let source = try ImageSource(data: body, limits: configuration.limits)
+        var outputs: [(CacheVariant, Data, PixelSize)] = []
+        for variant in variants {
+            let image = try ThumbnailAtDecode().decode(source, target: DecodeTarget(longestSide: variant.longestSide))
+            outputs.append((variant, try image.encoded(as: configuration.format, quality: configuration.quality), image.size))
+        }
+        return (source.header, outputs)
     }
 
     /// Records the failure on every variant (keeping any earlier good file) and

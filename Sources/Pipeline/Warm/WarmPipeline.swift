@@ -20,17 +20,14 @@ public struct WarmPipeline: Sendable {
     public let configuration: WarmConfiguration
     public let fetchConfiguration: FetchConfiguration
     private let logger: Logger
-    private let measure: (@Sendable (Data, Int?, String) async -> Void)?
 
-    /// - Parameter measure: called with (bytes, product id, URL) for every image
-    ///   `configuration.compare` selects (the metrics stage plugs in here).
+    /// With `configuration.compare` other than `.none` and a `metricsPath`, the
+    /// selected images are also measured with all three strategies.
     public init(configuration: WarmConfiguration, fetchConfiguration: FetchConfiguration = FetchConfiguration(),
-                logger: Logger = Logger(label: "warm"),
-                measure: (@Sendable (Data, Int?, String) async -> Void)? = nil) {
+                logger: Logger = Logger(label: "warm")) {
         self.configuration = configuration
         self.fetchConfiguration = fetchConfiguration
         self.logger = logger
-        self.measure = measure
     }
 
     /// Runs once. Throws `WarmRunError` when the run cannot start or go on
@@ -66,13 +63,17 @@ public struct WarmPipeline: Sendable {
         initial.sizes = configuration.sizes
         let recorder = SummaryRecorder(summary: initial, progress: progress)
         let dedup = URLDeduplicator()
-        var measureJob: (@Sendable (Data, ImageJob) async -> Void)?
-        if let measure = self.measure {
-            measureJob = { data, job in await measure(data, job.productIds.first, job.fetchURL) }
+        var metrics: MetricsRecorder?
+        if configuration.compare != .none, let path = configuration.metricsPath {
+            do {
+                metrics = try MetricsRecorder(path: path, configuration: configuration)
+            } catch {
+                throw .output(reason: "\(error)")
+            }
         }
         let warmer = ImageWarmer(
             configuration: configuration, cache: cache, fetcher: fetcher,
-            decodeSlots: AsyncSemaphore(permits: configuration.decodeConcurrency), measure: measureJob)
+            decodeSlots: AsyncSemaphore(permits: configuration.decodeConcurrency), metrics: metrics)
         let crawler = Crawler(
             configuration: CrawlConfiguration(apiBaseURL: configuration.apiURL, itemsPerPage: configuration.itemsPerPage,
                                               pageConcurrency: configuration.pageConcurrency),
@@ -87,6 +88,13 @@ public struct WarmPipeline: Sendable {
         let crawlError = stopped.crawlError
         progress.finish()
         try? await http.shutdown()
+        if let metrics {
+            do {
+                try await metrics.finish()
+            } catch {
+                await recorder.stop("the metrics files could not be written: \(error)")
+            }
+        }
 
         // Products seen after their shared thumbnail was stored are added now.
         for (url, productIds) in await dedup.shared() {
@@ -205,6 +213,7 @@ public enum WarmRunError: Error, Sendable, CustomStringConvertible {
     case locked(path: String, holderPID: Int32?)
     case cache(CacheError)
     case crawl(reason: String, summary: WarmSummary)
+    /// The summary, metrics or Prometheus file could not be written.
     case output(reason: String)
 
     public var description: String {
@@ -213,7 +222,7 @@ public enum WarmRunError: Error, Sendable, CustomStringConvertible {
             return "another warm run holds \(path)" + (pid.map { " (pid \($0))" } ?? "") + "; try again when it has finished"
         case .cache(let error): return "the cache cannot be used: \(error)"
         case .crawl(let reason, _): return "the product list could not be crawled: \(reason)"
-        case .output(let reason): return "the summary files could not be written: \(reason)"
+        case .output(let reason): return "an output file could not be written: \(reason)"
         }
     }
 }

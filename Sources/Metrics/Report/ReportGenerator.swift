@@ -1,0 +1,25 @@
+import Downsample
+import Foundation
+
+/// Reads metrics files, measures the peak's run-to-run noise, and writes the
+/// memory comparison report: the one path behind `warm report` and `warm demo`.
+public enum ReportGenerator {
+    /// What was written.
+    public struct Output: Sendable {
+        public var paths: [String]
+        public var summary: String
+    }
+
+    public static func generate(metricsPaths: [String], outputDirectory: String, cacheLimitBytes: Int = 100_000_000,
+                                noiseRepeats: Int = 10, defaultSize: Int = 300) async throws -> Output {
+        let records = try JSONLinesReader.read(paths: metricsPaths)
+        var noise: PeakNoise?
+        if noiseRepeats > 0 {
+            let target = DecodeTarget(longestSide: records.last?.targetLongestSide ?? defaultSize)
+            noise = try await PeakNoise.measureSyntheticJPEG(target: target, repeats: noiseRepeats)
+        }
+        let report = MemoryReport(records: records, cacheLimitBytes: cacheLimitBytes,
+                                  context: .init(metricsPaths: metricsPaths, noise: noise))
+        return Output(paths: try report.write(to: outputDirectory), summary: report.summary)
+    }
+}

@@ -1,0 +1,41 @@
+import Downsample
+import Foundation
+import WarmMetrics
+
+/// The measure stage plugged into a run (`--compare`): measures the selected
+/// images with all three strategies, one at a time while every other decode
+/// in the process waits (`MeasurementGate`), and appends one JSON Lines record
+/// per image; `finish()` writes the CSV beside it. Memory: one image's three
+/// decodes at a time, plus, at `finish()`, the records read back for the CSV.
+struct MetricsRecorder: Sendable {
+    let path: String
+    private let writer: JSONLinesWriter
+    private let measurer: StrategyMeasurer
+
+    /// Measures at the smallest requested size.
+    init(path: String, configuration: WarmConfiguration) throws(MetricsFileError) {
+        StrategyMeasurer.prepareProcess()
+        self.path = path
+        writer = try JSONLinesWriter(path: path)
+        measurer = StrategyMeasurer(configuration: .init(
+            target: DecodeTarget(longestSide: configuration.sizes.first ?? 300), limits: configuration.limits))
+    }
+
+    /// Measures one image and appends its record (failures are records too).
+    func measure(_ data: Data, productId: Int?, url: String) async throws(MetricsFileError) {
+        let record = await measurer.measure(data: data, productId: productId, url: url)
+        try await writer.append(record)
+    }
+
+    /// Closes the JSON Lines file and writes `<name>.csv` beside it.
+    func finish() async throws(MetricsFileError) {
+        try await writer.close()
+        let records = try JSONLinesReader.read(path: path)
+        try CSVWriter.write(records, to: URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("csv").path)
+    }
+
+    /// Runs a normal (unmeasured) decode so that it never overlaps a measurement.
+    static func decoding<T>(_ body: () throws(DownsampleError) -> T) async throws(DownsampleError) -> T {
+        try await MeasurementGate.shared.withSharedPermit { () throws(DownsampleError) -> T in try body() }
+    }
+}
