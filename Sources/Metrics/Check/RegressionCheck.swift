@@ -15,7 +15,12 @@ public struct RegressionCheck: Sendable {
         /// state), which a relative tolerance of a small peak cannot absorb.
         public var peakAllowanceBytes: Int
 
-        public static let defaultPeakAllowanceBytes = 1024 * 1024
+        /// Calibrated on the sample catalog: two identical debug runs of
+        /// `warm demo --products 24 --port 18543` differed by up to 7.4 MB on one
+        /// image's thumbnail peak (other threads of a crawling run allocate while
+        /// it is measured). 8 MiB still catches what the check is for: a
+        /// thumbnail path that holds a phone photo's full bitmap adds 48 MB.
+        public static let defaultPeakAllowanceBytes = 8 * 1024 * 1024
 
         public init(tolerance: Double = 0.10, minimumSSIM: Double = 0.90,
                     peakAllowanceBytes: Int = Self.defaultPeakAllowanceBytes) {

@@ -2,6 +2,7 @@ import Cache
 import Downsample
 import Fetch
 import Foundation
+import WarmMetrics
 
 /// Warms one distinct thumbnail URL: skips it while fresh, revalidates it with
 /// a conditional request when stale (a 304 costs no download and no decode),
@@ -22,14 +23,33 @@ struct ImageWarmer: Sendable {
 
     /// Warms `job`. Throws only `CacheError.diskFull`, which stops the run.
     func warm(_ job: ImageJob) async throws(CacheError) -> ImageOutcome {
+        guard let metrics else { return try await warm(job, measuring: false).outcome }
+        // While a run measures, a download and its decode hold a shared permit, so
+        // that a measurement (exclusive) never counts their buffers in its peak.
+        let measuring = configuration.compare.includes(job.canonicalURL)
+        let (outcome, source) = try await MeasurementGate.shared.withSharedPermit { () async throws(CacheError) in
+            try await warm(job, measuring: measuring)
+        }
+        guard measuring, let source, case .written = outcome else { return outcome }
+        do {
+            try await metrics.measure(source, productId: job.productIds.first, url: job.fetchURL)
+        } catch {
+            // The metrics file is unusable: the image is warmed, its record is missing.
+            return .failed(.metrics(url: job.fetchURL, productIds: job.productIds, reason: "\(error)"))
+        }
+        return outcome
+    }
+
+    /// Skips, revalidates or downloads and decodes; returns the downloaded
+    /// bytes too when `measuring` (they are measured after the shared section).
+    private func warm(_ job: ImageJob, measuring: Bool) async throws(CacheError) -> (outcome: ImageOutcome, source: Data?) {
         let now = Date().timeIntervalSince1970
-        let measuring = metrics != nil && configuration.compare.includes(job.canonicalURL)
         let existing: [String: CacheEntry]
         do {
             existing = Dictionary(try cache.entries(forURL: job.canonicalURL).map { ($0.variant.name, $0) },
                                   uniquingKeysWith: { first, _ in first })
         } catch {
-            return try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job)
+            return (try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job), nil)
         }
         let cached = variants.compactMap { existing[$0.name] }.filter(\.fileIsPresent)
         let complete = cached.count == variants.count && !measuring
@@ -37,7 +57,7 @@ struct ImageWarmer: Sendable {
         // (so lowering --max-age, even to 0, makes entries revalidate at once).
         let fresh = cached.allSatisfy { $0.isFresh(now: now) && ($0.expiresAt ?? 0) <= now + configuration.maxAgeSeconds }
         if complete && fresh {
-            return .fresh
+            return (.fresh, nil)
         }
         // Revalidate only when every variant is there; a missing one needs the bytes.
         let validators = complete ? cached.first.map { Validators(etag: $0.etag, lastModified: $0.lastModified) } : nil
@@ -47,26 +67,22 @@ struct ImageWarmer: Sendable {
             guard let url = URL(string: job.fetchURL) else { throw .invalidURL(job.fetchURL) }
             outcome = try await fetcher.get(url, validators: validators)
         } catch {
-            return try fail(.fetch(url: job.fetchURL, productIds: job.productIds, error), job)
+            return (try fail(.fetch(url: job.fetchURL, productIds: job.productIds, error), job), nil)
         }
         guard case .fetched(let resource) = outcome else {
             do {
                 try cache.markRevalidated(url: job.canonicalURL)
             } catch {
-                return try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job)
+                return (try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job), nil)
             }
-            return .notModified
+            return (.notModified, nil)
         }
 
         // Decode every variant under a decode slot (CPU-bound: bounded by the core count).
         let started = ContinuousClock.now
         let decoded: Result<(ImageHeader, [(CacheVariant, Data, PixelSize)]), DownsampleError> = await decodeSlots.withPermit {
             do throws(DownsampleError) {
-                let decode = { () throws(DownsampleError) -> (ImageHeader, [(CacheVariant, Data, PixelSize)]) in
-                    try thumbnails(of: resource.body)
-                }
-                // While a run measures, normal decodes step aside for each measurement.
-                return .success(metrics == nil ? try decode() : try await MetricsRecorder.decoding(decode))
+                return .success(try thumbnails(of: resource.body))
             } catch {
                 return .failure(error)
             }
@@ -75,7 +91,7 @@ struct ImageWarmer: Sendable {
         let header: ImageHeader, outputs: [(CacheVariant, Data, PixelSize)]
         switch decoded {
         case .success(let value): (header, outputs) = value
-        case .failure(let error): return try fail(.decode(url: job.fetchURL, productIds: job.productIds, error), job)
+        case .failure(let error): return (try fail(.decode(url: job.fetchURL, productIds: job.productIds, error), job), nil)
         }
 
         var written = 0
@@ -88,19 +104,11 @@ struct ImageWarmer: Sendable {
                 try cache.store(url: job.canonicalURL, productIds: job.productIds, variant: variant, data: data, metadata: metadata)
                 written += data.count
             } catch {
-                return try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job)
+                return (try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job), nil)
             }
         }
-        if measuring, let metrics {
-            do {
-                try await metrics.measure(resource.body, productId: job.productIds.first, url: job.fetchURL)
-            } catch {
-                // The metrics file is unusable: say so once per image, keep warming.
-                return .failed(.metrics(url: job.fetchURL, productIds: job.productIds, reason: "\(error)"))
-            }
-        }
-        return .written(sourceBytes: resource.body.count, variants: outputs.count, outputBytes: written,
-                        decodeSeconds: decodeSeconds, measured: measuring)
+        return (.written(sourceBytes: resource.body.count, variants: outputs.count, outputBytes: written,
+                         decodeSeconds: decodeSeconds, measured: measuring), measuring ? resource.body : nil)
     }
 
     /// Decodes every variant with thumbnail-at-decode and encodes it.

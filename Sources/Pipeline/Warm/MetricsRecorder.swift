@@ -33,9 +33,4 @@ struct MetricsRecorder: Sendable {
         let records = try JSONLinesReader.read(path: path)
         try CSVWriter.write(records, to: URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("csv").path)
     }
-
-    /// Runs a normal (unmeasured) decode so that it never overlaps a measurement.
-    static func decoding<T>(_ body: () throws(DownsampleError) -> T) async throws(DownsampleError) -> T {
-        try await MeasurementGate.shared.withSharedPermit { () throws(DownsampleError) -> T in try body() }
-    }
 }
