@@ -4,7 +4,7 @@ import XCTest
 /// The downsampling regression check CI runs: the sample catalog (`warm demo
 /// --products 24 --port 18543`) measured now must match `reports/baseline.json`,
 /// and a raised thumbnail size must fail it.
-final class RegressionCheckTests: XCTestCase {
+final class BaselineCheckTests: XCTestCase {
     static let baseline = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("reports/baseline.json").path
