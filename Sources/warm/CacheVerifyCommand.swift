@@ -1,7 +1,7 @@
 import ArgumentParser
 import Cache
-import Downsample
 import Foundation
+import Pipeline
 
 struct CacheVerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,14 +15,7 @@ struct CacheVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let cache = try CacheAccess.open(directory)
         defer { try? cache.close() }
-        let report = try cache.verify { data in
-            do {
-                let header = try ImageSource(data: data).header
-                return .success(ImageDimensions(width: header.width, height: header.height))
-            } catch {
-                return .failure(ValidationFailure(reason: "\(error)"))
-            }
-        }
+        let report = try cache.verify(validator: CachedImageValidator.decodesCompletely)
         for problem in report.problems { Console.error("problem: \(problem)") }
         for orphan in report.orphanFiles { Console.error("orphan file (no manifest row): \(orphan)") }
         for temporary in report.temporaryFiles { Console.error("temporary file left behind: \(temporary)") }

@@ -194,12 +194,5 @@ final class WarmPipelineTests: XCTestCase {
         await server.shutdown()
     }
 
-    static let validator: ImageValidator = { data in
-        do {
-            let header = try ImageSource(data: data).header
-            return .success(ImageDimensions(width: header.width, height: header.height))
-        } catch {
-            return .failure(ValidationFailure(reason: "\(error)"))
-        }
-    }
+    static let validator = CachedImageValidator.decodesCompletely
 }
