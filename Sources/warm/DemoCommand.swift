@@ -1,5 +1,4 @@
 import ArgumentParser
-import CatalogServer
 import Foundation
 import Pipeline
 import WarmMetrics
@@ -39,10 +38,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.logger()
-        var catalog = CatalogConfiguration()
-        catalog.productCount = products
         logger.info("starting the demo catalog server (\(products) products; generating its images)")
-        let server = try await CatalogServer.start(configuration: catalog, port: port)
+        let server = try await ServerProcess.start(products: products, port: port)
         let cacheDirectory = URL(fileURLWithPath: dir).appendingPathComponent("cache").path
         let selection: CompareSelection = noCompare ? .none : compareOneIn.map { .oneIn($0) } ?? .all
         let metricsPath = selection == .none ? nil : URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path
@@ -52,10 +49,10 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             summary = try await WarmRunner.run(configuration, progress: !options.noProgress, logger: logger)
         } catch {
-            await server.shutdown()
+            server.stop()
             throw error
         }
-        await server.shutdown()
+        server.stop()
         print("""
             catalog:  \(products) products served from \(server.baseURL.absoluteString)/api/products (stopped)
             cache:    \(cacheDirectory)  (warm cache stats \(cacheDirectory))

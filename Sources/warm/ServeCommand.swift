@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
     var pageShape: PageShape = .camelCase
 
     @Option(help: "Seed of the generated catalog (same seed, same catalog).")
-    var seed: UInt64 = 1
+    var seed: UInt64 = CatalogConfiguration().seed
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
@@ -33,7 +33,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.seed = seed
         let server = try await CatalogServer.start(configuration: configuration, port: port)
         logger.info("serving \(products) products at \(server.baseURL.absoluteString)/api/products (Ctrl-C to stop)")
-        print(server.baseURL.absoluteString)
+        // Written unbuffered: a parent (`warm demo`) waits for this line.
+        FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
         await SignalWaiter.waitForInterrupt()
         await server.shutdown()
     }
