@@ -20,6 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seed of the generated catalog (same seed, same catalog).")
     var seed: UInt64 = CatalogConfiguration().seed
 
+    @Flag(help: ArgumentHelp("Stop when the parent process goes away (used by `warm demo`).", visibility: .hidden))
+    var exitWithParent = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
         guard products >= 0 else { throw ValidationError("--products must not be negative.") }
@@ -35,7 +38,21 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info("serving \(products) products at \(server.baseURL.absoluteString)/api/products (Ctrl-C to stop)")
         // Written unbuffered: a parent (`warm demo`) waits for this line.
         FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
-        await SignalWaiter.waitForInterrupt()
+        // Stop on SIGINT/SIGTERM, or (for `warm demo`) when the parent goes away,
+        // so that a killed demo does not leave its server holding the port.
+        let (stop, stopNow) = AsyncStream<Void>.makeStream()
+        Task {
+            await SignalWaiter.waitForInterrupt()
+            stopNow.yield()
+        }
+        if exitWithParent {
+            let parent = getppid()
+            Task {
+                while getppid() == parent { try? await Task.sleep(for: .seconds(1)) }
+                stopNow.yield()
+            }
+        }
+        for await _ in stop { break }
         await server.shutdown()
     }
 }

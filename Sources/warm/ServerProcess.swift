@@ -19,7 +19,7 @@ final class ServerProcess {
     static func start(products: Int, port: Int) async throws -> ServerProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = ["serve", "--port", String(port), "--products", String(products)]
+        process.arguments = ["serve", "--port", String(port), "--products", String(products), "--exit-with-parent"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
