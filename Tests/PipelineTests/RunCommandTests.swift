@@ -55,6 +55,33 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cacheDirectory + "/tmp").count, 0, "no temp files remain")
     }
 
+    func testKilledDemoDoesNotLeaveItsCatalogServerHoldingThePort() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = 18_561
+        let demo = Process()
+        demo.executableURL = WarmBinary.url
+        demo.arguments = ["demo", "--products", "400", "--port", String(port), "--dir", directory.path, "--no-progress", "--no-compare"]
+        demo.standardOutput = FileHandle.nullDevice
+        demo.standardError = FileHandle.nullDevice
+        try demo.run()
+        // Wait until the warm is under way (the cache exists), then kill -9 the demo.
+        let manifest = directory.appendingPathComponent("cache/manifest.sqlite").path
+        for _ in 0..<600 where !FileManager.default.fileExists(atPath: manifest) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: manifest))
+        kill(demo.processIdentifier, SIGKILL)
+        demo.waitUntilExit()
+        // The child `warm serve` notices and exits; the port is free again.
+        var free = false
+        for _ in 0..<50 where !free {
+            try await Task.sleep(for: .milliseconds(200))
+            free = (try? Socket.canBind(port: port)) ?? false
+        }
+        XCTAssertTrue(free, "port \(port) is still held after the demo was killed")
+    }
+
     func testSecondConcurrentRunExitsAtOnceWithTheLockedStatus() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -150,4 +177,20 @@ final class RunCommandTests: XCTestCase {
     os.rename(port_file + ".tmp", port_file)
     server.serve_forever()
     """#
+}
+
+/// Whether a TCP port on 127.0.0.1 can be bound right now.
+enum Socket {
+    static func canBind(port: Int) throws -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
 }
