@@ -2,7 +2,7 @@
 """warm's benchmark (tracker issue 5): `warm` side by side with the tools users
 would pick instead, in one run, on one seeded corpus; writes reports/benchmarks.md.
 
-    python3 bench/run.py            # full run, about 20-25 minutes on 2 cores
+    python3 bench/run.py            # full run, about 20 minutes on 2 quiet cores (+4 the first time)
     python3 bench/run.py --quick    # smaller corpus and catalogs, 3 repeats, a few minutes
 
 What it does, in order:
@@ -54,6 +54,8 @@ APT_PACKAGES = ["libvips-tools", "imagemagick", "mate-backgrounds", "libimage-ex
 NPROC = os.cpu_count() or 1
 # Repeated --slow-repeats times (default 3) instead of --repeats, to keep the run short.
 SLOW_TOOLS = {"vips-xargs-n1", "magick-seq", "magick-xargs"}
+FAILURE_LOG_DIR = None  # set by main(): where the stderr of failed commands goes
+FAILURES = []  # every failed timed command: (what, rc, log path)
 
 
 def log(message):
@@ -108,6 +110,7 @@ def machine_info(warm):
         "warm_commit": git("rev-parse", "HEAD"),
         "warm_commit_subject": git("log", "-1", "--format=%s"),
         "warm_tree_dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+        "sources_commit": git("log", "-1", "--format=%h %s", "--", "Sources", "Package.swift"),
         "warm_binary": warm,
         "swift": first_line(["swift", "--version"]),
         "vips": first_line(["vips", "--version"]),
@@ -174,8 +177,17 @@ def timed(command, stdin_bytes=None, env=None, also_ours=()):
     cpu = children_cpu_seconds() - cpu0
     busy = busy_cpu_seconds() - busy0
     extra = sum(process_cpu_seconds(p) - c for p, c in zip(also_ours, ours0))
-    return {"wall": wall, "cpu": cpu, "other_cpu": max(0.0, busy - cpu - extra), "extra_cpu": extra,
-            "rc": done.returncode, "stderr": done.stderr.decode(errors="replace")[-2000:]}
+    stderr = done.stderr.decode(errors="replace")
+    result = {"wall": wall, "cpu": cpu, "other_cpu": max(0.0, busy - cpu - extra), "extra_cpu": extra,
+              "rc": done.returncode, "stderr": stderr[-2000:]}
+    if done.returncode not in (0,) and FAILURE_LOG_DIR:
+        # Keep the whole stderr (a crash's backtrace) for the report's readers.
+        os.makedirs(FAILURE_LOG_DIR, exist_ok=True)
+        path = os.path.join(FAILURE_LOG_DIR, f"{datetime.datetime.now():%H%M%S}-{os.path.basename(command[0])}-rc{done.returncode}.log")
+        with open(path, "w") as handle:
+            handle.write(" ".join(command[:12]) + ("..." if len(command) > 12 else "") + "\n\n" + stderr)
+        result["stderr_log"] = path
+    return result
 
 
 def stats(values):
@@ -293,7 +305,11 @@ def bench_thumbnails(args, warm, manifest, work, results):
             run = timed(argv, stdin)
             run["written"] = sum(1 for _ in os.scandir(out))
             run["load"] = loadavg()[0]
-            runs[name].append(run)
+            if run["rc"] != 0 or run["written"] != len(paths):
+                FAILURES.append({"what": name, "rc": run["rc"], "log": run.get("stderr_log"), "wall": run["wall"],
+                                 "written": run["written"]})
+            else:
+                runs[name].append(run)
             log(f"repeat {repeat + 1}/{args.repeats} {name}: {run['wall']:.2f} s wall, {run['cpu']:.2f} s CPU, "
                 f"other {run['other_cpu']:.2f} s, {run['written']}/{len(paths)} written, rc {run['rc']}")
     shutil.rmtree(out, ignore_errors=True)
@@ -389,11 +405,25 @@ def warm_run(warm, api, cache_dir, summary_path, server_pid, env=None):
     argv = ["/usr/bin/time", "-f", "%M", "-o", time_file,
             warm, "run", "--api", api, "--cache-dir", cache_dir, "--size", str(SIZE), "--no-progress",
             "--summary", summary_path]
+    for stale in (summary_path, time_file):
+        if os.path.exists(stale):
+            os.remove(stale)
     run = timed(argv, env=env, also_ours=[server_pid])
-    with open(summary_path) as handle:
-        run["summary"] = json.load(handle)
-    with open(time_file) as handle:
-        run["max_rss_bytes"] = int(handle.read().split()[-1]) * 1024
+    run["summary"] = None
+    if os.path.exists(summary_path):
+        with open(summary_path) as handle:
+            run["summary"] = json.load(handle)
+    try:
+        with open(time_file) as handle:
+            run["max_rss_bytes"] = int(handle.read().split()[-1]) * 1024
+    except (OSError, ValueError, IndexError):
+        run["max_rss_bytes"] = 0
+    # Exit 2 (some images failed) still has a summary; anything else is a failed run.
+    run["failed"] = run["rc"] not in (0, 2) or run["summary"] is None
+    if run["failed"]:
+        FAILURES.append({"what": f"warm run --api {api}" + (f" ({' '.join(k for k in (env or {}) if k.startswith('MALLOC'))})" if env else ""),
+                         "rc": run["rc"], "log": run.get("stderr_log"), "wall": run["wall"]})
+        log(f"warm run FAILED: exit {run['rc']} after {run['wall']:.1f} s (stderr: {run.get('stderr_log')})")
     shutil.rmtree(cache_dir, ignore_errors=True)
     return run
 
@@ -419,22 +449,31 @@ def bench_end_to_end(args, warm, work, results):
         results["e2e_load_before"] = wait_for_quiet(args.max_load, args.max_wait)
         runs, files_only = [], []
         for repeat in range(args.e2e_repeats):
-            pair = [("run", None), ("files", None)] if repeat % 2 == 0 else [("files", None), ("run", None)]
-            for what, _ in pair:
-                if what == "run":
-                    run = warm_run(warm, server.url, cache, summary, server.process.pid)
-                    s = run["summary"]
-                    log(f"e2e repeat {repeat + 1}: warm run {run['wall']:.2f} s wall (summary {s['durationSeconds']:.2f} s), "
-                        f"{s['imagesDownloaded']} downloaded, {s['imagesFailed']} failed, server CPU {run['extra_cpu']:.2f} s, "
-                        f"other {run['other_cpu']:.2f} s, peak RSS {s['peakResidentBytes'] / 1e6:.0f} MB")
-                    runs.append(run)
-                else:
-                    shutil.rmtree(out, ignore_errors=True)
-                    run = timed([warm, "thumbnail", *paths, "--size", str(SIZE), "--out", out])
-                    run["written"] = sum(1 for _ in os.scandir(out))
-                    log(f"e2e repeat {repeat + 1}: warm thumbnail on the served files {run['wall']:.2f} s wall, "
-                        f"{run['written']} written, other {run['other_cpu']:.2f} s")
-                    files_only.append(run)
+            order = ["run", "files"] if repeat % 2 == 0 else ["files", "run"]
+            for what in order:
+                for attempt in range(3):  # a crashed run is recorded, then retried
+                    if what == "run":
+                        run = warm_run(warm, server.url, cache, summary, server.process.pid)
+                        if run["failed"]:
+                            continue
+                        s = run["summary"]
+                        log(f"e2e repeat {repeat + 1}: warm run {run['wall']:.2f} s wall (summary {s['durationSeconds']:.2f} s), "
+                            f"{s['imagesDownloaded']} downloaded, {s['imagesFailed']} failed, server CPU {run['extra_cpu']:.2f} s, "
+                            f"other {run['other_cpu']:.2f} s, peak RSS {s['peakResidentBytes'] / 1e6:.0f} MB")
+                        runs.append(run)
+                    else:
+                        shutil.rmtree(out, ignore_errors=True)
+                        run = timed([warm, "thumbnail", *paths, "--size", str(SIZE), "--out", out])
+                        run["written"] = sum(1 for _ in os.scandir(out))
+                        if run["rc"] != 0:
+                            FAILURES.append({"what": "warm thumbnail (served files)", "rc": run["rc"],
+                                             "log": run.get("stderr_log"), "wall": run["wall"]})
+                            log(f"warm thumbnail FAILED: exit {run['rc']} after {run['wall']:.1f} s")
+                            continue
+                        log(f"e2e repeat {repeat + 1}: warm thumbnail on the served files {run['wall']:.2f} s wall, "
+                            f"{run['written']} written, other {run['other_cpu']:.2f} s")
+                        files_only.append(run)
+                    break
         shutil.rmtree(out, ignore_errors=True)
         results["e2e_runs"] = runs
         results["e2e_files_only"] = files_only
@@ -444,6 +483,8 @@ def bench_end_to_end(args, warm, work, results):
         for setting in args.malloc_variants:
             key, value = setting.split("=", 1)
             run = warm_run(warm, server.url, cache, summary, server.process.pid, env=dict(os.environ, **{key: value}))
+            if run["failed"]:
+                continue
             malloc_runs[setting] = run
             log(f"warm run with {setting}: {run['wall']:.2f} s wall, {run['cpu']:.2f} s CPU, "
                 f"peak RSS {run['summary']['peakResidentBytes'] / 1e6:.0f} MB")
@@ -462,6 +503,8 @@ def bench_rss(args, warm, work, results):
         for repeat in range(args.rss_repeats):
             run = warm_run(warm, server.url, os.path.join(work, "cache-large"),
                            os.path.join(work, "summary-large.json"), server.process.pid)
+            if run["failed"]:
+                continue
             s = run["summary"]
             log(f"large run {repeat + 1}: {run['wall']:.1f} s, {s['imagesDownloaded']} downloaded, "
                 f"peak RSS {s['peakResidentBytes'] / 1e6:.0f} MB (time -v {run['max_rss_bytes'] / 1e6:.0f} MB)")
@@ -521,8 +564,9 @@ def write_report(args, results, path):
     add = lines.append
     add("# warm benchmarks")
     add("")
-    add(f"Generated by `{results['command']}` on {results['started']} ({results['elapsed_minutes']:.1f} min). "
-        "Every number below comes from that one run; the script regenerates this file.")
+    add(f"Generated by `{results['command'].strip()}` on {results['started']} ({results['elapsed_minutes']:.1f} min). "
+        "Every number above 'Profile findings' comes from that one run; the script regenerates this file "
+        "(`--report-only` rewrites it from the run's results.json).")
     add("")
     add("## Machine and versions")
     add("")
@@ -533,8 +577,12 @@ def write_report(args, results, path):
     for line in m["free_g"].splitlines():
         add("  " + line)
     add("  ```")
+    sources = m.get("sources_commit") or subprocess.run(
+        ["git", "-C", REPO, "log", "-1", "--format=%h %s", m["warm_commit"], "--", "Sources", "Package.swift"],
+        capture_output=True, text=True).stdout.strip()
     add(f"- warm: commit `{m['warm_commit'][:12]}` ({m['warm_commit_subject']})"
-        + (" with uncommitted changes" if m["warm_tree_dirty"] else "") + f", `{m['warm_binary']}` (release build)")
+        + (" with uncommitted changes" if m["warm_tree_dirty"] else "") + f", `{m['warm_binary']}` (release build); "
+        f"Swift sources last changed in `{sources}`")
     add(f"- {m['swift']}")
     add(f"- libvips: `{m['vips']}`; ImageMagick: `{m['imagemagick']}`; Pillow {m['pillow']}; Python {m['python']}")
     loads = [("thumbnails", results.get("thumbnail_load_before")), ("end to end", results.get("e2e_load_before")),
@@ -595,7 +643,7 @@ def write_report(args, results, path):
                     f"{pr['median']:.2f} ({pr['min']:.2f} - {pr['max']:.2f}) |")
         add("")
 
-    if "e2e_runs" in results:
+    if results.get("e2e_runs") and results.get("e2e_files_only"):
         e = results["e2e_catalog"]
         runs, files = results["e2e_runs"], results["e2e_files_only"]
         rw = stats([r["wall"] for r in runs])
@@ -629,7 +677,7 @@ def write_report(args, results, path):
             f"(per repeat {pr['median']:.2f}, {pr['min']:.2f} - {pr['max']:.2f}).")
         add("")
 
-    if "rss_large_runs" in results and "e2e_runs" in results:
+    if results.get("rss_large_runs") and results.get("e2e_runs"):
         small = [r["summary"]["peakResidentBytes"] for r in results["e2e_runs"]]
         small_tv = [r["max_rss_bytes"] for r in results["e2e_runs"]]
         large = [r["summary"]["peakResidentBytes"] for r in results["rss_large_runs"]]
@@ -653,7 +701,7 @@ def write_report(args, results, path):
         add(f"Ratio large / small: **{results['rss_ratio']:.2f}** (summary), {results['rss_ratio_tv']:.2f} (`/usr/bin/time`).")
         add("")
 
-    if results.get("e2e_malloc_runs") and "e2e_runs" in results:
+    if results.get("e2e_malloc_runs") and results.get("e2e_runs"):
         base = results["e2e_runs"]
         add(f"### Peak RSS and glibc's allocator ({results['e2e_catalog']['products']:,} products)")
         add("")
@@ -703,6 +751,21 @@ def write_report(args, results, path):
             wall = " / ".join(f"{statistics.median(r['strategies'][k]['wallSeconds'] for r in rs) * 1000:.0f} ms" for k in ("naive", "renderer", "thumbnail"))
             add(f"| {kind} | {len(rs)} | {peak} | {wall} |")
         add("")
+
+    failures = results.get("failures") or []
+    add("## Failed runs")
+    add("")
+    if failures:
+        add(f"{len(failures)} timed command(s) failed; each is left out of the statistics above (end-to-end runs are retried). "
+            "Exit status 128+N is death by signal N (139: SIGSEGV). The stderr logs are in the work directory.")
+        add("")
+        add("| command | exit status | after | stderr log |")
+        add("|---|---:|---:|---|")
+        for f in failures:
+            add(f"| {f['what']} | {f['rc']} | {f['wall']:.1f} s | `{f.get('log') or ''}` |")
+    else:
+        add("None: every timed command exited 0 and wrote every output.")
+    add("")
 
     add("## Targets")
     add("")
@@ -781,6 +844,8 @@ def main():
     parser.add_argument("--sections", nargs="*", default=["thumbnails", "e2e", "rss", "strategies"],
                         help="what to run (default: all)")
     parser.add_argument("--no-install", action="store_true", help="do not apt-get/pip install missing peers")
+    parser.add_argument("--report-only", action="store_true",
+                        help="measure nothing: rewrite the report from <work dir>/results.json (e.g. after editing bench/findings.md)")
     args = parser.parse_args()
     q = args.quick
     args.count = args.count or (72 if q else 240)
@@ -790,6 +855,14 @@ def main():
     args.products = args.products or (400 if q else 1336)
     args.large_products = args.large_products or (4000 if q else 13360)
 
+    if args.report_only:
+        with open(os.path.join(args.work_dir, "results.json")) as handle:
+            results = json.load(handle)
+        # The measuring run's options (older results.json files lack them: then this run's defaults).
+        saved = argparse.Namespace(**{**vars(args), **results.get("args", {})})
+        write_report(saved, results, args.out)
+        log(f"rewrote {args.out} from {os.path.join(args.work_dir, 'results.json')}")
+        return
     started = time.time()
     if not args.no_install:
         ensure_peers()
@@ -797,7 +870,7 @@ def main():
     if not os.access(warm, os.X_OK):
         raise SystemExit(f"bench: {warm} not found: run `swift build -c release` first")
     os.makedirs(args.work_dir, exist_ok=True)
-    results = {"command": "python3 bench/run.py " + " ".join(sys.argv[1:]),
+    results = {"command": "python3 bench/run.py " + " ".join(sys.argv[1:]), "args": vars(args),
                "started": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
                "machine": machine_info(os.path.relpath(warm, REPO)), "notes": []}
     log(f"machine: {results['machine']['cpu']}, {NPROC} cores, load {loadavg()}")
@@ -809,7 +882,11 @@ def main():
 
     raw_path = os.path.join(args.work_dir, "results.json")
 
+    global FAILURE_LOG_DIR
+    FAILURE_LOG_DIR = os.path.join(args.work_dir, "failures")
+
     def save():
+        results["failures"] = FAILURES
         results["elapsed_minutes"] = (time.time() - started) / 60
         write_report(args, results, args.out)
         with open(raw_path, "w") as handle:

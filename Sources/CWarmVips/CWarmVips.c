@@ -3,6 +3,7 @@
 #include <string.h>
 #include <libexif/exif-data.h>
 #include <libexif/exif-utils.h>
+#include <vips/vector.h>
 
 // --- process set-up -------------------------------------------------------
 
@@ -23,6 +24,12 @@ int warm_vips_init(const char *argv0, int threads_per_image) {
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
+    // ORC (libvips' run-time SIMD compiler) 0.4.33, the version Debian 12
+    // ships, has thread-safety bugs fixed in 0.4.34; a benchmark run of warm
+    // died once with SIGSEGV inside liborc (bench/findings.md). A nightly job
+    // must not crash: the C paths cost about 3% wall time on the corpus.
+    if (!g_getenv("WARM_VIPS_ORC"))
+        vips_vector_set_enabled(FALSE);
     return 0;
 }
 

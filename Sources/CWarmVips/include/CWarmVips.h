@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 // --- process set-up -------------------------------------------------------
 
