@@ -22,18 +22,25 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var compare: CompareOptions
 
+    @OptionGroup var sharding: ShardOptions
+
     func validate() throws {
         guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               url.host?.isEmpty == false else {
             throw ValidationError("--api must be an http(s) URL, got '\(api)'.")
         }
+        if (try? sharding.resolved()) != nil, options.maxCacheSize != nil {
+            throw ValidationError("--max-cache-size cannot be combined with sharding: a shard sees only its share of the cache.")
+        }
     }
 
     func run() async throws {
         let logger = LogSetup.logger()
-        let configuration = options.configuration(
+        var configuration = options.configuration(
             api: URL(string: api)!, cacheDirectory: cacheDir, compare: compare.selection,
             metricsPath: compare.metricsPath(cacheDirectory: cacheDir))
+        sharding.apply(try sharding.resolved(), to: &configuration, summaryGiven: options.summary != nil,
+                       metricsGiven: compare.metrics != nil)
         let summary = try await WarmRunner.run(configuration, progress: !options.noProgress, logger: logger)
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
