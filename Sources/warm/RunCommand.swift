@@ -8,7 +8,7 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Crawl an OpenMarket-style product API and warm the disk cache with every product's thumbnail.",
         discussion: """
             Idempotent: entries younger than --max-age are skipped, older ones are revalidated with conditional \
-            requests (a 304 costs no download and no decode). One run per cache directory at a time.
+            requests (a 304 costs no download and no decode). One run per cache directory (or per shard) at a time.
             Exit status: \(ExitStatus.documentation)
             """)
 
