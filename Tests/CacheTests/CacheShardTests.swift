@@ -108,6 +108,21 @@ final class CacheShardTests: CacheTestCase {
         XCTAssertEqual(second.unchangedRows, 12)
     }
 
+    func testMergeRefusesAShardThatIsStillRunning() throws {
+        let shard = try CacheShard(index: 1, count: 2)
+        let running = try DiskCache.open(root: root, shard: shard)
+        try running.store(url: "https://img.example.com/p/9.jpg", productIds: [9], variant: CacheVariant(longestSide: 64, format: "jpg"),
+                          data: try jpeg(), metadata: metadata())
+        let lock = try CacheLock.acquire(root: root, shard: shard)
+        let tree = try openCache()
+        let error = assertThrowsCacheError("locked") { try tree.mergeShards() }
+        XCTAssertEqual(error, .locked(path: root + "/shards/1-of-2/.lock", holderPID: getpid()))
+        XCTAssertEqual(try tree.stats().entryCount, 0, "nothing of the running shard was merged")
+        lock.release()
+        try running.close()
+        XCTAssertEqual(try tree.mergeShards().insertedRows, 1, "once it has finished, it merges")
+    }
+
     func testMergeKeepsTheNewerRowAndUnitesProductIds() throws {
         let url = "https://img.example.com/p/1.jpg"
         let variant = CacheVariant(longestSide: 64, format: "jpg")
