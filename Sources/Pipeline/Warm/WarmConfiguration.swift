@@ -1,3 +1,4 @@
+import Cache
 import Downsample
 import Foundation
 
@@ -31,6 +32,9 @@ public struct WarmConfiguration: Sendable {
     public var summaryPath: String?
     /// Prometheus text-format file for node_exporter's textfile collector.
     public var prometheusPath: String?
+    /// Warm only this shard's images (by canonical-URL hash), keeping the
+    /// manifest, lock and temp files under `shards/I-of-N/`; nil: all images.
+    public var shard: CacheShard? = nil
 
     public init(apiURL: URL, cacheDirectory: String, sizes: [Int] = [300], format: OutputFormat = .jpeg,
                 quality: Int = 82, itemsPerPage: Int = 100, pageConcurrency: Int = 4, fetchConcurrency: Int = 16,
