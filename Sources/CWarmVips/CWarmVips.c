@@ -270,6 +270,31 @@ int warm_thumbnail_buffer(const void *buf, size_t len, int size, int fail_on_err
     return result;
 }
 
+int warm_blank_canvas(int width, int height, int bands, VipsImage **out) {
+    VipsImage *black = NULL;
+    if (vips_black(&black, width, height, "bands", bands, NULL))
+        return -1;
+    VipsImage *uchar = NULL;
+    int failed = vips_cast_uchar(black, &uchar, NULL);
+    g_object_unref(black);
+    if (failed)
+        return -1;
+    VipsImage *tagged = NULL;
+    failed = vips_copy(uchar, &tagged, "interpretation", bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, NULL);
+    g_object_unref(uchar);
+    if (failed)
+        return -1;
+    uchar = tagged;
+    // Written out, so its pages are resident from now on, as a drawing context's are.
+    *out = vips_image_copy_memory(uchar);
+    g_object_unref(uchar);
+    return *out ? 0 : -1;
+}
+
+int warm_draw_into(VipsImage *canvas, VipsImage *picture) {
+    return vips_draw_image(canvas, picture, 0, 0, NULL);
+}
+
 int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
     return vips_extract_area(in, out, left, top, width, height, NULL);
 }

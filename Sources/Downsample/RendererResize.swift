@@ -1,28 +1,30 @@
 import CWarmVips
 
-/// Renderer-style resize: a naive full decode, then a resample into a new
-/// target-size bitmap (as drawing into a `UIGraphicsImageRenderer` canvas
-/// does), then the full bitmap is released. Retained bytes are the target
-/// bitmap's; the peak holds both bitmaps at once.
+/// Renderer-style resize, in the order `UIGraphicsImageRenderer` works: the
+/// target-size canvas exists first (the renderer's context), the image is
+/// then decoded in full (`UIImage` decodes lazily, when it is first drawn),
+/// resampled and drawn into the canvas, and the full bitmap is released.
+/// Retained bytes are the canvas's; the peak holds the canvas on top of
+/// everything the naive decode holds, so it is naive's peak plus the canvas.
 public struct RendererResize: DecodeStrategy {
     /// Bilinear, like Core Graphics' default interpolation when drawing.
     public init() {}
     public var kind: StrategyKind { .renderer }
 
     public func decode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> DecodedImage {
-        let canvas: VipsImageHandle
+        let size = target.outputSize(for: source.header)
+        let canvas = try VipsImageHandle.blankCanvas(width: size.width, height: size.height, bands: 4).orCorrupt(source)
         do {
             let full = try NaiveDecode.fullBitmap(source)
-            let size = target.outputSize(for: source.header)
+            let picture: VipsImageHandle
             if size.width == full.width && size.height == full.height {
-                canvas = full
+                picture = full
             } else {
                 let hscale = Double(size.width) / Double(full.width)
                 let vscale = Double(size.height) / Double(full.height)
-                let resampled = try full.resized(hscale: hscale, vscale: vscale, kernel: VIPS_KERNEL_LINEAR)
-                    .orCorrupt(source)
-                canvas = try resampled.materialized().orCorrupt(source)
+                picture = try full.resized(hscale: hscale, vscale: vscale, kernel: VIPS_KERNEL_LINEAR).orCorrupt(source)
             }
+            try canvas.draw(picture).orCorrupt(source)
         }  // `full` is released here, as the renderer releases the decoded UIImage.
         return DecodedImage(strategy: kind, image: canvas)
     }

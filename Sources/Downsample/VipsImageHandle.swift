@@ -38,6 +38,18 @@ final class VipsImageHandle: @unchecked Sendable {
     }
 
     /// A memory image from raw 8- or 16-bit samples (generated and test images).
+    /// A new in-memory 8-bit bitmap of zeros, its pages already written.
+    static func blankCanvas(width: Int, height: Int, bands: Int) -> Result<VipsImageHandle, VipsFailure> {
+        var out: UnsafeMutablePointer<VipsImage>?
+        return wrap(warm_blank_canvas(Int32(width), Int32(height), Int32(bands), &out), out)
+    }
+
+    /// Draws `picture` into this in-memory image at (0, 0), in place.
+    func draw(_ picture: VipsImageHandle) -> Result<Void, VipsFailure> {
+        guard warm_draw_into(pointer, picture.pointer) == 0 else { return .failure(VipsFailure(VipsRuntime.takeError())) }
+        return .success(())
+    }
+
     static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int,
                            sixteenBit: Bool = false, interpretation: VipsInterpretation) -> Result<VipsImageHandle, VipsFailure> {
         let image = pixels.withUnsafeBytes { raw in

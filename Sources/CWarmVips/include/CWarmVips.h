@@ -113,6 +113,12 @@ int warm_thumbnail_buffer(const void *buf, size_t len, int size, int fail_on_err
 int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
 
 /// Flattens alpha onto an opaque background colour.
+/// A new in-memory 8-bit image of zeros (all pages written).
+int warm_blank_canvas(int width, int height, int bands, VipsImage **out);
+
+/// Draws `picture` into the in-memory `canvas` at (0, 0), in place.
+int warm_draw_into(VipsImage *canvas, VipsImage *picture);
+
 int warm_flatten(VipsImage *in, double r, double g, double b, VipsImage **out);
 
 /// Casts to a band format (tests: 16-bit images).
