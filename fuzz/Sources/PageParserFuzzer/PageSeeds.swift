@@ -9,5 +9,7 @@ enum PageSeeds {
         #"{"pageNo":1,"total_count":1,"items_per_page":1,"hasNext":"false","pages":[{"id":6,"thumbnail":"ftp://example.com/x"}]}"#,
         #"{"pageNo":3,"itemsPerPage":0,"totalCount":0,"pages":[]}"#,
         #"{"page_no":1,"items_per_page":100,"total_count":2,"pages":[{"id":7,"thumbnail":"http://[::1]:8080/t"},{"id":8,"thumbnail":"http://user@host/../../etc/passwd"}]}"#,
+        // Regression: trapped on overflow in the page count before counts were bounded.
+        #"{"pageNo":1,"itemsPerPage":2,"totalCount":9223372036854775807,"pages":[]}"#,
     ]
 }
