@@ -16,8 +16,8 @@ public struct HostileSample: Sendable {
 }
 
 /// Hostile and odd encoded images, made in memory in a few milliseconds each:
-/// truncated files, wrong magic bytes, decompression bombs (headers declaring
-/// 30000x30000 in a few hundred bytes), oversized and malformed EXIF,
+/// truncated files, wrong magic bytes, decompression bombs (PNG, JPEG, WebP
+/// and GIF headers declaring 30000x30000 in a few hundred bytes), oversized and malformed EXIF,
 /// orientations outside 1...8, CMYK, 16-bit, animations, empty bodies, and
 /// phone photos carrying GPS EXIF.
 ///
@@ -54,10 +54,12 @@ public enum HostileImages {
                           outcome: .refused(reasonCode: "too-many-pixels")),
             HostileSample(name: "bomb-jpeg", data: try jpegDeclaring(width: 30000, height: 30000),
                           outcome: .refused(reasonCode: "too-many-pixels")),
-            // libwebp's own limit is 16383x16383: libvips refuses the canvas before warm's limit is asked.
             HostileSample(name: "bomb-webp", data: try animatedWebPDeclaring(width: 30000, height: 30000),
-                          outcome: .refused(reasonCode: "unreadable-header")),
+                          outcome: .refused(reasonCode: "too-many-pixels")),
+            // Under libwebp's own 16383-pixel limit: libvips would allocate this canvas (1 GB) in its header read.
             HostileSample(name: "bomb-webp-16000", data: try animatedWebPDeclaring(width: 16000, height: 16000),
+                          outcome: .refused(reasonCode: "too-many-pixels")),
+            HostileSample(name: "bomb-gif", data: try gifDeclaring(width: 30000, height: 30000),
                           outcome: .refused(reasonCode: "too-many-pixels")),
             HostileSample(name: "empty", data: Data(), outcome: .refused(reasonCode: "empty")),
             HostileSample(name: "html-error-page", data: Data("<!DOCTYPE html><html><body>502 Bad Gateway</body></html>".utf8),
@@ -140,6 +142,16 @@ public enum HostileImages {
         var anmf: [UInt8] = le24(0) + le24(0) + le24(15) + le24(15) + le24(100) + [0]
         anmf += frame
         return riff([("VP8X", vp8x), ("ANIM", anim), ("ANMF", anmf)])
+    }
+
+    /// A 16x16 GIF whose logical screen (the canvas frames are drawn on) declares `width` x `height`.
+    public static func gifDeclaring(width: Int, height: Int) throws(DownsampleError) -> Data {
+        var gif = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 16, height: 16), width: 16, height: 16,
+                                           bands: 3, as: CompositionEncoding(format: .gif))
+        let start = gif.startIndex
+        gif.replaceSubrange(start + 6..<start + 10, with: [UInt8(width & 0xFF), UInt8(width >> 8 & 0xFF),
+                                                           UInt8(height & 0xFF), UInt8(height >> 8 & 0xFF)])
+        return gif
     }
 
     // MARK: EXIF
