@@ -336,6 +336,13 @@ int warm_copy_set_orientation(VipsImage *in, int orientation, VipsImage **out) {
     return 0;
 }
 
+int warm_copy_set_page_height(VipsImage *in, int page_height, VipsImage **out) {
+    if (vips_copy(in, out, NULL))
+        return -1;
+    vips_image_set_int(*out, VIPS_META_PAGE_HEIGHT, page_height);
+    return 0;
+}
+
 int warm_strip_metadata(VipsImage *in, VipsImage **out) {
     if (vips_copy(in, out, NULL))
         return -1;
@@ -385,6 +392,15 @@ int warm_exif_entry_count(const void *data, size_t len) {
     for (int i = 0; i < EXIF_IFD_COUNT; i++)
         if (exif->ifd[i])
             count += (int) exif->ifd[i]->count;
+    exif_data_unref(exif);
+    return count;
+}
+
+int warm_exif_gps_entry_count(const void *data, size_t len) {
+    ExifData *exif = warm_exif_load(data, len);
+    if (!exif)
+        return 0;
+    int count = exif->ifd[EXIF_IFD_GPS] ? (int) exif->ifd[EXIF_IFD_GPS]->count : 0;
     exif_data_unref(exif);
     return count;
 }

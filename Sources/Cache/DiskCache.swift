@@ -155,7 +155,8 @@ public final class DiskCache: Sendable {
     /// then upsert the manifest row (product ids merged with earlier runs,
     /// `lastError` cleared, `lastAccessAt` set to `metadata.fetchedAt`). A crash at any instant leaves only complete
     /// files; a file without a row is harmless and the next store overwrites
-    /// it. On failure the previous file stays until the rename replaces it.
+    /// it. On failure the previous file stays until the rename replaces it;
+    /// when the row cannot be written after the rename, the new file is removed again.
     ///
     /// - Throws: `CacheError.diskFull` when the disk or the manifest is full (stop
     ///   storing), `symlinkRefused` when a directory in the tree is a link,
@@ -198,9 +199,12 @@ public final class DiskCache: Sendable {
                     // inTransaction either ran the block to .commit or threw.
                     return stored!
                 } catch {
-                    // The new file is in place but its row could not be written:
-                    // drop the old row (it describes the replaced file) so that the
-                    // file is an orphan, not a file its row misdescribes.
+                    // The new file is in place but its row could not be written
+                    // (a full disk fills the manifest too): remove the file, which
+                    // no row describes, and drop the old row (it described the
+                    // replaced file), so that nothing is left that `verify` flags.
+                    // Removing the file first frees the space the deletion needs.
+                    _ = try? files.removeFile(relativePath: location.relativePath)
                     _ = try? ManifestRow.deleteOne(db, key: ManifestRow.key(url: canonical, variant: variant))
                     throw error
                 }

@@ -76,6 +76,9 @@ public struct ProductPage: Sendable, Hashable, Decodable {
 
         let pageNo = try requiredInt("pageNo")
         let totalCount = try requiredInt("totalCount")
+        guard (0...Self.maxTotalCount).contains(totalCount) else {
+            throw ImplausibleCount(field: names("totalCount")[0], value: totalCount)
+        }
         let limit = optionalInt("limit")
         // `limit` stands in for a missing page size; with neither, this throws.
         let itemsPerPage = try optionalInt("itemsPerPage") ?? limit ?? requiredInt("itemsPerPage")
@@ -95,9 +98,26 @@ public struct ProductPage: Sendable, Hashable, Decodable {
         rejectedProductCount = entries.count - products.count
     }
 
+    /// Pages needed for `totalCount` products; written without `totalCount +
+    /// itemsPerPage - 1`, which overflows for counts near `Int.max`.
     static func lastPage(totalCount: Int, itemsPerPage: Int) -> Int {
-        guard itemsPerPage > 0 else { return 1 }
-        return max(1, (totalCount + itemsPerPage - 1) / itemsPerPage)
+        guard itemsPerPage > 0, totalCount > 0 else { return 1 }
+        return totalCount / itemsPerPage + (totalCount % itemsPerPage == 0 ? 0 : 1)
+    }
+
+    /// The longest list a page may declare: 10 million products. The crawler
+    /// plans its pages and tracks list positions from `totalCount`, so a larger
+    /// (or negative) count, whether a server bug or hostile, is refused as a
+    /// page that does not parse rather than planned.
+    public static let maxTotalCount = 10_000_000
+
+    /// A page count outside what the crawler accepts.
+    struct ImplausibleCount: Error, CustomStringConvertible {
+        var field: String
+        var value: Int
+        var description: String {
+            "the page declares \(field) \(value), outside 0...\(ProductPage.maxTotalCount)"
+        }
     }
 }
 

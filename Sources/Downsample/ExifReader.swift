@@ -1,15 +1,64 @@
 import CWarmVips
 import Foundation
 
-/// Reads EXIF with libexif, from an EXIF block or a whole JPEG file.
+/// Reads EXIF with libexif, from an EXIF block or a whole JPEG, WebP or PNG
+/// file (the block is taken out of WebP's `EXIF` and PNG's `eXIf` chunks first).
 public enum ExifReader {
     /// The orientation tag's raw value (0 when absent; may be outside 1...8).
     public static func orientation(in data: Data) -> Int {
-        data.withUnsafeBytes { Int(warm_exif_orientation($0.baseAddress, $0.count)) }
+        block(in: data).withUnsafeBytes { Int(warm_exif_orientation($0.baseAddress, $0.count)) }
     }
 
-    /// How many EXIF entries libexif finds (0: no EXIF at all).
+    /// How many EXIF entries libexif finds, in all IFDs (0: no EXIF at all).
     public static func entryCount(in data: Data) -> Int {
-        data.withUnsafeBytes { Int(warm_exif_entry_count($0.baseAddress, $0.count)) }
+        block(in: data).withUnsafeBytes { Int(warm_exif_entry_count($0.baseAddress, $0.count)) }
+    }
+
+    /// How many entries the GPS IFD holds (0: no position).
+    public static func gpsEntryCount(in data: Data) -> Int {
+        block(in: data).withUnsafeBytes { Int(warm_exif_gps_entry_count($0.baseAddress, $0.count)) }
+    }
+
+    /// What libexif should read: a JPEG file or an EXIF block as they are;
+    /// from a WebP or PNG file, its EXIF chunk, and a bare TIFF structure,
+    /// with the `Exif\0\0` prefix libexif expects (empty when there is none).
+    static func block(in data: Data) -> Data {
+        let bytes = [UInt8](data.prefix(16))
+        let chunk: Data?
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            chunk = chunkPayload(in: data, named: "EXIF", from: 12, bigEndian: false, trailer: 0)
+        } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            chunk = chunkPayload(in: data, named: "eXIf", from: 8, bigEndian: true, trailer: 4)
+        } else if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            chunk = data  // a bare TIFF structure, as some WebP writers store it
+        } else {
+            return data
+        }
+        guard let chunk else { return Data() }
+        return chunk.starts(with: Array("Exif\0\0".utf8)) ? chunk : Data("Exif\0\0".utf8) + chunk
+    }
+
+    /// The payload of the first chunk called `name` in a RIFF (little-endian
+    /// sizes, padded to even) or PNG (big-endian sizes, 4-byte CRC trailer) file.
+    private static func chunkPayload(in data: Data, named name: String, from start: Int, bigEndian: Bool, trailer: Int) -> Data? {
+        let bytes = [UInt8](data)
+        let wanted = Array(name.utf8)
+        var offset = start
+        while offset + 8 <= bytes.count {
+            let size: Int
+            let fourCC: ArraySlice<UInt8>
+            if bigEndian {
+                size = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+                fourCC = bytes[offset + 4..<offset + 8]
+            } else {
+                fourCC = bytes[offset..<offset + 4]
+                size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            }
+            let payloadStart = offset + 8
+            guard size >= 0, size <= bytes.count - payloadStart else { return nil }
+            if Array(fourCC) == wanted { return Data(bytes[payloadStart..<payloadStart + size]) }
+            offset = payloadStart + size + trailer + (bigEndian ? 0 : size & 1)
+        }
+        return nil
     }
 }

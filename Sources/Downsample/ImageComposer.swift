@@ -16,9 +16,12 @@ public struct CompositionEncoding: Sendable, Hashable {
     public var sixteenBit: Bool
     /// Embed this ICC profile ("srgb", or a path) with the pixels transformed to it.
     public var iccProfile: String?
+    /// Frames of an animation (GIF, WebP): the pixels hold this many frames of
+    /// equal height stacked top to bottom. 1: a still image.
+    public var frameCount: Int
 
     public init(format: ImageFormat, quality: Int = 85, orientationTag: Int? = nil, progressive: Bool = false,
-                cmyk: Bool = false, sixteenBit: Bool = false, iccProfile: String? = nil) {
+                cmyk: Bool = false, sixteenBit: Bool = false, iccProfile: String? = nil, frameCount: Int = 1) {
         self.format = format
         self.quality = quality
         self.orientationTag = orientationTag
@@ -26,6 +29,7 @@ public struct CompositionEncoding: Sendable, Hashable {
         self.cmyk = cmyk
         self.sixteenBit = sixteenBit
         self.iccProfile = iccProfile
+        self.frameCount = max(1, frameCount)
     }
 }
 
@@ -103,6 +107,9 @@ public enum ImageComposer {
         }
         if let tag = encoding.orientationTag {
             image = try image.withOrientationTag(tag).orEncodeFailure(encoding)
+        }
+        if encoding.frameCount > 1 {
+            image = try image.withPageHeight(image.height / encoding.frameCount).orEncodeFailure(encoding)
         }
         let q = encoding.quality
         let suffix: String

@@ -22,6 +22,9 @@ public struct ImageSource: Sendable {
         guard let format = ImageFormat.sniff(data) else {
             throw .notAnImage(looksLike: ImageFormat.describeNonImage(data))
         }
+        if let declared = DeclaredSize.of(data, format: format), declared.width * declared.height > limits.maxPixels {
+            throw .tooManyPixels(format: format, width: declared.width, height: declared.height, limit: limits.maxPixels)
+        }
         let image: VipsImageHandle
         switch VipsImageHandle.open(data) {
         case .success(let opened): image = opened

@@ -144,6 +144,9 @@ final class VipsImageHandle: @unchecked Sendable {
     func withOrientationTag(_ orientation: Int) -> Result<VipsImageHandle, VipsFailure> {
         apply { warm_copy_set_orientation($0, Int32(clamping: orientation), &$1) }
     }
+    func withPageHeight(_ pageHeight: Int) -> Result<VipsImageHandle, VipsFailure> {
+        apply { warm_copy_set_page_height($0, Int32(clamping: pageHeight), &$1) }
+    }
 
     /// Encodes with a libvips suffix and options, e.g. ".jpg[Q=85,strip]".
     func encoded(suffix: String) -> Result<Data, VipsFailure> {

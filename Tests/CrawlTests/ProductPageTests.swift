@@ -57,4 +57,20 @@ final class ProductPageTests: XCTestCase {
         XCTAssertEqual(configuration.pageURL(pageNo: 3).absoluteString,
                        "https://market.test/openmarket/api/products?page_no=3&items_per_page=50")
     }
+
+    /// Found while writing the page fuzzer (scripts/fuzz.sh) and confirmed with
+    /// it: a page without `lastPage` declaring a count near Int.max trapped on
+    /// `totalCount + itemsPerPage - 1` and crashed the run.
+    func testTotalCountNearIntMaxIsRefusedNotATrap() {
+        for shape in [#""pageNo":1,"itemsPerPage":2,"totalCount":9223372036854775807"#,
+                      #""page_no":1,"items_per_page":2,"total_count":"9223372036854775807""#,
+                      #""pageNo":1,"itemsPerPage":20,"totalCount":-5"#] {
+            let body = Data(("{" + shape + #","pages":[]}"#).utf8)
+            XCTAssertThrowsError(try ProductPage.decode(from: body), shape) { error in
+                XCTAssertTrue("\(error)".contains("outside 0...10000000"), "\(error)")
+            }
+        }
+        let largest = Data(#"{"pageNo":1,"itemsPerPage":3,"totalCount":10000000,"pages":[]}"#.utf8)
+        XCTAssertEqual(try ProductPage.decode(from: largest).lastPage, 3_333_334)
+    }
 }

@@ -69,47 +69,14 @@ enum TestImages {
         return pixels[i..<i + 4].map(Int.init)
     }
 
-    /// A PNG whose IHDR declares `width` x `height` (with a valid CRC) but whose
-    /// data is that of a 1x1 image: a decompression bomb's header in a few bytes.
+    /// A PNG whose IHDR declares `width` x `height` but holds a 1x1 image (see `HostileImages`).
     static func pngDeclaring(width: Int, height: Int) throws -> Data {
-        var png = [UInt8](try ImageComposer.encode(pixels: [0, 0, 0], width: 1, height: 1, bands: 3,
-                                                    as: CompositionEncoding(format: .png)))
-        // IHDR: length(4) "IHDR"(4) at offset 8; width at 16, height at 20, CRC at 29.
-        func put32(_ value: Int, at offset: Int) {
-            for k in 0..<4 { png[offset + k] = UInt8((value >> (24 - 8 * k)) & 0xFF) }
-        }
-        put32(width, at: 16)
-        put32(height, at: 20)
-        put32(Int(crc32(png[12..<29])), at: 29)
-        return Data(png)
+        try HostileImages.pngDeclaring(width: width, height: height)
     }
 
     /// A baseline JPEG whose SOF0 marker is patched to declare `width` x `height`.
     static func jpegDeclaring(width: Int, height: Int) throws -> Data {
-        var jpeg = [UInt8](try jpeg(width: 16, height: 16))
-        var i = 2
-        while i + 9 < jpeg.count {
-            guard jpeg[i] == 0xFF else { i += 1; continue }
-            let marker = jpeg[i + 1]
-            if marker == 0xC0 || marker == 0xC2 {
-                jpeg[i + 5] = UInt8(height >> 8); jpeg[i + 6] = UInt8(height & 0xFF)
-                jpeg[i + 7] = UInt8(width >> 8); jpeg[i + 8] = UInt8(width & 0xFF)
-                return Data(jpeg)
-            }
-            let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
-            i += 2 + length
-        }
-        throw CocoaError(.fileReadCorruptFile)
-    }
-
-    /// zlib's CRC-32, written out because the tests need it for one PNG chunk.
-    static func crc32<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-        }
-        return ~crc
+        try HostileImages.jpegDeclaring(width: width, height: height)
     }
 
     /// The process's peak resident set (VmHWM), in bytes.

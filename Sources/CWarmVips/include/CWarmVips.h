@@ -137,6 +137,10 @@ int warm_icc_export(VipsImage *in, const char *profile, VipsImage **out);
 /// A copy of the image whose "orientation" metadata is set (saved as EXIF).
 int warm_copy_set_orientation(VipsImage *in, int orientation, VipsImage **out);
 
+/// A copy whose "page-height" is set: the image is then `height / page_height`
+/// frames stacked top to bottom, saved as an animation by the GIF and WebP savers.
+int warm_copy_set_page_height(VipsImage *in, int page_height, VipsImage **out);
+
 /// A copy with every metadata field removed (EXIF, XMP, IPTC, ICC,
 /// orientation...), so nothing but pixels reaches an output file.
 int warm_strip_metadata(VipsImage *in, VipsImage **out);
@@ -151,6 +155,8 @@ int warm_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *
 int warm_exif_orientation(const void *data, size_t len);
 /// Number of EXIF entries found in an EXIF block or a whole JPEG file.
 int warm_exif_entry_count(const void *data, size_t len);
+/// Number of entries in the GPS IFD of an EXIF block or a whole JPEG file.
+int warm_exif_gps_entry_count(const void *data, size_t len);
 
 // --- GLib ------------------------------------------------------------------
 

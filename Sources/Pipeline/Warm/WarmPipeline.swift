@@ -184,6 +184,8 @@ public struct WarmPipeline: Sendable {
                     jobs.finish()
                 }
             }
+            // Stopping cancels the crawl; its CancellationError is not a crawl failure.
+            if end.stopReason != nil { end.crawlError = nil }
             return end
         }
     }

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A second implementation of the OpenMarket list API, for tests that need to
+/// serve exact bytes: Python's http.server serving a snake_case catalog with
+/// one product per file, each file's bytes as the product's thumbnail
+/// (`/img/<name>`, no extension, so nothing is guessed from a name).
+/// Bodies are served as they are, empty ones included.
+final class StaticCatalogServer {
+    let directory: URL
+    let baseURL: URL
+    private let process: Process
+
+    /// Writes `files` under `directory/site/img` and starts the server on a free loopback port.
+    init(files: [(name: String, data: Data)], directory: URL) throws {
+        let site = directory.appendingPathComponent("site")
+        let images = site.appendingPathComponent("img")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        for file in files {
+            try file.data.write(to: images.appendingPathComponent(file.name))
+        }
+        let names = try JSONSerialization.data(withJSONObject: files.map(\.name))
+        try names.write(to: site.appendingPathComponent("names.json"))
+        let script = directory.appendingPathComponent("static_catalog.py")
+        try Self.script.write(to: script, atomically: true, encoding: .utf8)
+        let portFile = directory.appendingPathComponent("port")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, site.path, portFile.path]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var port = ""
+        for _ in 0..<200 where port.isEmpty {
+            port = (try? String(contentsOf: portFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            if port.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        guard !port.isEmpty, let url = URL(string: "http://127.0.0.1:\(port)") else {
+            process.terminate()
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the python catalog server did not start"])
+        }
+        self.directory = directory
+        self.baseURL = url
+    }
+
+    /// The thumbnail URL of the file called `name`.
+    func url(of name: String) -> String {
+        baseURL.absoluteString + "/img/" + name
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    static let script = #"""
+    import http.server, json, os, sys, urllib.parse
+    site, port_file = sys.argv[1], sys.argv[2]
+    names = json.load(open(os.path.join(site, "names.json")))
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **k): super().__init__(*a, directory=site, **k)
+        def log_message(self, *a): pass
+        def do_GET(self):
+            url = urllib.parse.urlparse(self.path)
+            if url.path != "/api/products": return super().do_GET()
+            q = urllib.parse.parse_qs(url.query)
+            page, per = int(q.get("page_no", ["1"])[0]), int(q.get("items_per_page", ["20"])[0])
+            host = "http://127.0.0.1:%d" % self.server.server_port
+            products = [{"id": 1000 + i, "vendor_id": 7, "name": name, "price": 1000,
+                         "thumbnail": "%s/img/%s" % (host, name), "created_at": "2023-03-23"}
+                        for i, name in enumerate(names)]
+            total, last = len(products), max(1, (len(products) + per - 1) // per)
+            body = json.dumps({"page_no": page, "items_per_page": per, "total_count": total,
+                               "last_page": last, "has_next": page < last, "has_prev": page > 1,
+                               "pages": products[(page - 1) * per: page * per]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with open(port_file + ".tmp", "w") as f: f.write(str(server.server_port))
+    os.rename(port_file + ".tmp", port_file)
+    server.serve_forever()
+    """#
+}

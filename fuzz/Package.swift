@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets for warm's parsers of untrusted bytes. Built only by
+// scripts/fuzz.sh (with -sanitize=fuzzer,address), never by the main package.
+// The sources under test are the main package's own files, reached through
+// symbolic links (Sources/PageParsing/*.swift, Sources/Downsample, ...), so
+// the fuzzers build without the HTTP and database dependencies.
+let package = Package(
+    name: "warm-fuzz",
+    targets: [
+        .systemLibrary(name: "CLibVips", path: "Sources/CLibVips", pkgConfig: "vips"),
+        .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif"),
+        .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"], path: "Sources/CWarmVips"),
+        .target(name: "Downsample", dependencies: ["CWarmVips"], path: "Sources/Downsample"),
+        // ProductPage and Product (Sources/Crawl), CanonicalURL and CacheError (Sources/Cache).
+        .target(name: "PageParsing", path: "Sources/PageParsing"),
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "PageParserFuzzer", dependencies: ["PageParsing", "CFuzzerDriver"]),
+        .executableTarget(name: "ImageHeaderFuzzer", dependencies: ["Downsample", "CFuzzerDriver"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

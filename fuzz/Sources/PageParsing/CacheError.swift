@@ -1,0 +1,1 @@
+../../../Sources/Cache/CacheError.swift

@@ -1,0 +1,1 @@
+../../../Sources/Cache/CanonicalURL.swift

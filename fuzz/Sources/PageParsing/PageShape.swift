@@ -1,0 +1,1 @@
+../../../Sources/Crawl/PageShape.swift

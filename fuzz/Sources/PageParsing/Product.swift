@@ -1,0 +1,1 @@
+../../../Sources/Crawl/Product.swift

@@ -1,0 +1,1 @@
+../../../Sources/Crawl/ProductPage.swift
