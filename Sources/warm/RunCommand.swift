@@ -20,6 +20,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var options: WarmOptions
 
+    @OptionGroup var fetch: FetchOptions
+
     @OptionGroup var compare: CompareOptions
 
     func validate() throws {
@@ -31,10 +33,12 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.logger()
-        let configuration = options.configuration(
+        var configuration = options.configuration(
             api: URL(string: api)!, cacheDirectory: cacheDir, compare: compare.selection,
             metricsPath: compare.metricsPath(cacheDirectory: cacheDir))
-        let summary = try await WarmRunner.run(configuration, progress: !options.noProgress, logger: logger)
+        configuration.allowedHosts = fetch.allowedHosts
+        let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration, progress: !options.noProgress,
+                                               logger: logger)
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
 }

@@ -1,4 +1,5 @@
 import Downsample
+import Fetch
 import Foundation
 
 /// Everything one `warm run` needs, with defaults that work (the demo). Built by
@@ -31,6 +32,10 @@ public struct WarmConfiguration: Sendable {
     public var summaryPath: String?
     /// Prometheus text-format file for node_exporter's textfile collector.
     public var prometheusPath: String?
+    /// Hosts images may also be fetched from, whatever they resolve to
+    /// (`--allow-host`). The API's own host is always allowed, and so are the
+    /// hosts its first page names, at public addresses only (`HostPolicy`).
+    public var allowedHosts: [HostPattern] = []
 
     public init(apiURL: URL, cacheDirectory: String, sizes: [Int] = [300], format: OutputFormat = .jpeg,
                 quality: Int = 82, itemsPerPage: Int = 100, pageConcurrency: Int = 4, fetchConcurrency: Int = 16,
