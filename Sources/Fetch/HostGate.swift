@@ -58,6 +58,9 @@ public actor HostGate {
         return addresses
     }
 
+    /// `lookUp`, for tests of what a name resolves to.
+    public static func lookUpForTesting(_ host: String) -> [IPAddress] { lookUp(host) }
+
     /// Every address `host` resolves to (IPv4 and IPv6); empty when it does not resolve.
     static func lookUp(_ host: String) -> [IPAddress] {
         var hints = addrinfo()
