@@ -50,7 +50,7 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.allowedHosts = fetch.allowedHosts
         let summary: WarmSummary
         do {
-            summary = try await WarmRunner.run(configuration, fetch: fetch.configuration, progress: !options.noProgress,
+            summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes), progress: !options.noProgress,
                                                logger: logger)
         } catch {
             server.stop()

@@ -34,11 +34,13 @@ struct FetchOptions: ParsableArguments {
 
     var allowedHosts: [HostPattern] { allowHost.compactMap(HostPattern.init(parsing:)) }
 
-    var configuration: FetchConfiguration {
+    /// The fetch settings; a download stops at `maxBodyBytes` (`--max-image-size`, when lower than the default).
+    func configuration(maxBodyBytes: Int) -> FetchConfiguration {
         let defaults = FetchConfiguration()
         return FetchConfiguration(
             connectTimeoutSeconds: min(defaults.connectTimeoutSeconds, requestTimeout),
             readTimeoutSeconds: min(defaults.readTimeoutSeconds, requestTimeout),
-            requestTimeoutSeconds: requestTimeout, deadlineSeconds: fetchDeadline, maxAttempts: maxAttempts)
+            requestTimeoutSeconds: requestTimeout, deadlineSeconds: fetchDeadline, maxAttempts: maxAttempts,
+            maxBodyBytes: min(defaults.maxBodyBytes, maxBodyBytes))
     }
 }

@@ -37,7 +37,7 @@ struct RunCommand: AsyncParsableCommand {
             api: URL(string: api)!, cacheDirectory: cacheDir, compare: compare.selection,
             metricsPath: compare.metricsPath(cacheDirectory: cacheDir))
         configuration.allowedHosts = fetch.allowedHosts
-        let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration, progress: !options.noProgress,
+        let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes), progress: !options.noProgress,
                                                logger: logger)
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
