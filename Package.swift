@@ -97,7 +97,10 @@ let package = Package(
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Downsample"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample"]),
+            dependencies: [
+                "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
