@@ -73,12 +73,18 @@ struct CatalogMiddleware: RouterMiddleware {
             return Response(status: .found, headers: [.location: path + "?" + text, .contentLength: "0"])
         case .endlessBody:
             let (body, contentType) = try await realBody(path: path, query: query)
-            let chunk = body.readableBytes > 0 ? body : ByteBuffer(repeating: 0x41, count: 64 * 1024)
+            // The real bytes repeated in 64 KiB chunks, at most one chunk a millisecond (64 MB/s), so that a
+            // few endless bodies do not take every core from the requests around them.
+            var chunk = ByteBuffer()
+            while chunk.readableBytes < 64 * 1024 {
+                if body.readableBytes > 0 { chunk.writeImmutableBuffer(body) } else { chunk.writeRepeatingByte(0x41, count: 64 * 1024) }
+            }
+            let endless = chunk
             return Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody { writer in
                 // Until the client goes away (the write throws) or the server stops.
                 while true {
-                    try Task.checkCancellation()
-                    try await writer.write(chunk)
+                    try await writer.write(endless)
+                    try await Task.sleep(for: .milliseconds(1))
                 }
             })
         case .slowBody(let seconds):

@@ -183,7 +183,7 @@ enum FaultCatalog {
         let prometheus = directory.appendingPathComponent("warm.prom").path
         let result = try WarmBinary.run([
             "run", "--api", server.baseURL.absoluteString, "--cache-dir", cache, "--size", "48", "--no-progress",
-            "--items-per-page", String(pages ? itemsPerPage : 10), "--request-timeout", "3", "--max-attempts", "2",
+            "--items-per-page", String(pages ? itemsPerPage : 10), "--request-timeout", "5", "--max-attempts", "2",
             "--max-image-size", "2MB",
             "--prometheus-file", prometheus,
         ])
