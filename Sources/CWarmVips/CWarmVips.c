@@ -137,9 +137,9 @@ const void *warm_image_data(VipsImage *image, size_t *len) {
 
 // --- operations ------------------------------------------------------------
 
-int warm_to_srgba(VipsImage *in, VipsImage **out) {
+int warm_to_srgb(VipsImage *in, WarmAlphaMode alpha, VipsImage **out) {
     VipsImage *base = vips_image_new();
-    VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 5);
+    VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 6);
     VipsImage *x = in;
 
     // Colour management: embedded profile, or CMYK with libvips' built-in
@@ -173,22 +173,34 @@ int warm_to_srgba(VipsImage *in, VipsImage **out) {
         x = t[2];
     }
     int bands = vips_image_get_bands(x);
-    if (bands == 3) {
-        if (vips_bandjoin_const1(x, &t[3], 255.0, NULL)) {
-            g_object_unref(base);
-            return -1;
-        }
-        x = t[3];
-    } else if (bands > 4) {
+    if (bands > 4) {
         if (vips_extract_band(x, &t[3], 0, "n", 4, NULL)) {
             g_object_unref(base);
             return -1;
         }
         x = t[3];
-    } else if (bands != 4) {
-        vips_error("warm", "cannot make RGBA from %d bands", bands);
+        bands = 4;
+    } else if (bands != 3 && bands != 4) {
+        vips_error("warm", "cannot make RGB from %d bands", bands);
         g_object_unref(base);
         return -1;
+    }
+    if (bands == 3 && alpha == WARM_ALPHA_ALWAYS) {
+        if (vips_bandjoin_const1(x, &t[5], 255.0, NULL)) {
+            g_object_unref(base);
+            return -1;
+        }
+        x = t[5];
+    } else if (bands == 4 && alpha == WARM_ALPHA_FLATTEN_ON_WHITE) {
+        double white[3] = { 255, 255, 255 };
+        VipsArrayDouble *background = vips_array_double_new(white, 3);
+        int failed = vips_flatten(x, &t[5], "background", background, NULL);
+        vips_area_unref(VIPS_AREA(background));
+        if (failed) {
+            g_object_unref(base);
+            return -1;
+        }
+        x = t[5];
     }
     // Drop the (now stale) ICC profile: the pixels are sRGB.
     if (vips_copy(x, &t[4], NULL)) {
@@ -200,6 +212,10 @@ int warm_to_srgba(VipsImage *in, VipsImage **out) {
     g_object_ref(*out);
     g_object_unref(base);
     return 0;
+}
+
+int warm_to_srgba(VipsImage *in, VipsImage **out) {
+    return warm_to_srgb(in, WARM_ALPHA_ALWAYS, out);
 }
 
 int warm_autorot(VipsImage *in, int orientation, VipsImage **out) {

@@ -26,7 +26,9 @@ struct CacheFileStore: Sendable {
         }
         let root = try DirectoryHandle.openDirectory(path: layout.root)
         _ = try root.child(CacheLayout.versionDirectory, create: true)
-        _ = try root.child("tmp", create: true)
+        var state = root
+        for name in layout.stateComponents { state = try state.child(name, create: true) }
+        _ = try state.child("tmp", create: true)
     }
 
     // MARK: - Writing
@@ -174,8 +176,12 @@ struct CacheFileStore: Sendable {
 
     // MARK: - Directories
 
+    /// `tmp/` of this layout's state directory (a shard's own under `shards/I-of-N/`):
+    /// on the same file system as `v1/`, so the install stays one atomic rename.
     private func temporaryDirectory() throws(CacheError) -> DirectoryHandle {
-        try DirectoryHandle.openDirectory(path: layout.root).child("tmp", create: false)
+        var state = try DirectoryHandle.openDirectory(path: layout.root)
+        for name in layout.stateComponents { state = try state.child(name, create: false) }
+        return try state.child("tmp", create: false)
     }
 
     private func filesDirectory() throws(CacheError) -> DirectoryHandle {

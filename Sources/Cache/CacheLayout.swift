@@ -8,6 +8,7 @@ import Foundation
 ///   .lock                      flock(2) lock file; holds the PID of the holder
 ///   tmp/<random>.tmp           in-flight writes, renamed into v1/ when complete
 ///   v1/<h0h1>/<h2h3>/<hash>.<ext>
+///   shards/<I>-of-<N>/         a sharded run's own state: .lock, manifest.sqlite, tmp/
 /// ```
 ///
 /// `hash` is the lowercase hex SHA-256 of `canonicalURL + "\n" + variantName`
@@ -30,20 +31,38 @@ public struct CacheLayout: Sendable, Hashable {
     /// Absolute path of the cache directory, without a trailing slash.
     public let root: String
 
+    /// The shard whose manifest, lock and temp directory this layout names
+    /// (under `shards/I-of-N/`); nil for the tree's own (the merged manifest).
+    /// Thumbnails live in the shared `v1/` either way.
+    public let shard: CacheShard?
+
     /// Name of the versioned directory holding the thumbnails.
     public static let versionDirectory = "v1"
+    /// Name of the directory holding each shard's state directory.
+    public static let shardsDirectory = "shards"
 
     /// A relative `root` is resolved against the current directory, so that
     /// paths handed out stay valid if the process changes directory later.
-    public init(root: String) {
+    public init(root: String, shard: CacheShard? = nil) {
         var path = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         self.root = path
+        self.shard = shard
     }
 
-    public var manifestPath: String { root + "/manifest.sqlite" }
-    public var lockPath: String { root + "/.lock" }
-    public var tempDirectory: String { root + "/tmp" }
+    /// Directory names from the root to the directory holding the manifest,
+    /// lock and `tmp/`: none for the tree, `shards`, `I-of-N` for a shard.
+    var stateComponents: [String] {
+        shard.map { [Self.shardsDirectory, $0.directoryName] } ?? []
+    }
+
+    /// The directory holding the manifest, lock and `tmp/` (the root, or `shards/I-of-N`).
+    public var stateDirectory: String { ([root] + stateComponents).joined(separator: "/") }
+    public var manifestPath: String { stateDirectory + "/manifest.sqlite" }
+    public var lockPath: String { stateDirectory + "/.lock" }
+    public var tempDirectory: String { stateDirectory + "/tmp" }
+    /// `<root>/shards`, where sharded runs keep their state.
+    public var shardsDirectoryPath: String { root + "/" + Self.shardsDirectory }
     public var filesDirectory: String { root + "/" + Self.versionDirectory }
 
     /// The 64-hex-digit key of one (URL, variant) pair.

@@ -34,12 +34,16 @@ public final class CacheLock: @unchecked Sendable {
     /// Takes the lock on `root` (created when missing), or throws at once.
     /// - Throws: `CacheError.locked(path:holderPID:)` when another open of the
     ///   lock file holds it; `holderPID` is what the holder wrote, if anything.
-    public static func acquire(root: String) throws(CacheError) -> CacheLock {
-        let layout = CacheLayout(root: root)
+    ///
+    /// With a `shard`, the lock is that shard's own (`shards/I-of-N/.lock`):
+    /// shards never block each other or the tree's lock, and one shard never
+    /// runs twice at once.
+    public static func acquire(root: String, shard: CacheShard? = nil) throws(CacheError) -> CacheLock {
+        let layout = CacheLayout(root: root, shard: shard)
         do {
-            try FileManager.default.createDirectory(atPath: layout.root, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: layout.stateDirectory, withIntermediateDirectories: true)
         } catch {
-            throw CacheError.fileSystem(operation: "create directory", path: layout.root,
+            throw CacheError.fileSystem(operation: "create directory", path: layout.stateDirectory,
                                         errno: (error as NSError).underlyingPOSIXCode ?? EIO)
         }
         let path = layout.lockPath

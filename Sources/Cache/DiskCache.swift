@@ -45,17 +45,21 @@ public final class DiskCache: Sendable {
     /// Removing temp files is only safe for the lock holder: pass
     /// `removingTemporaryFiles: false` when opening without the `CacheLock`
     /// (`warm cache stats/get/verify` while a run may be writing).
-    public static func open(root: String, configuration: CacheConfiguration = CacheConfiguration(),
+    ///
+    /// With a `shard`, the cache writes files into the shared `v1/` but keeps
+    /// its manifest and `tmp/` under `shards/I-of-N/` (hold that shard's
+    /// `CacheLock`); `mergeShards()` on the tree's cache gathers the rows.
+    public static func open(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration = CacheConfiguration(),
                             logger: Logger = Logger(label: "warm.cache"),
                             removingTemporaryFiles: Bool = true) throws(CacheError) -> DiskCache {
-        try open(root: root, configuration: configuration, logger: logger, faults: nil,
+        try open(root: root, shard: shard, configuration: configuration, logger: logger, faults: nil,
                  removingTemporaryFiles: removingTemporaryFiles)
     }
 
     /// `faults` lets tests fail or "crash" a store or an eviction at a chosen step.
-    static func open(root: String, configuration: CacheConfiguration, logger: Logger,
+    static func open(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration, logger: Logger,
                      faults: FaultInjector?, removingTemporaryFiles: Bool = true) throws(CacheError) -> DiskCache {
-        let layout = CacheLayout(root: root)
+        let layout = CacheLayout(root: root, shard: shard)
         let files = CacheFileStore(layout: layout, faults: faults)
         try files.createDirectories()
         let removed = removingTemporaryFiles ? try files.removeAllTemporaryFiles() : 0

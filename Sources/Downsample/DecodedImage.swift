@@ -25,7 +25,6 @@ public struct DecodedImage: Sendable {
     /// Encodes with all metadata stripped. JPEG has no alpha, so transparent
     /// pixels are flattened onto white; WebP and PNG keep alpha unless opaque.
     public func encoded(as format: OutputFormat, quality: Int = 82) throws(DownsampleError) -> Data {
-        let q = min(100, max(1, quality))
         func fail(_ reason: String) -> DownsampleError { .encodeFailed(format: format.rawValue, reason: reason) }
         let opaque: Bool
         switch image.isOpaque() {
@@ -43,14 +42,8 @@ public struct DecodedImage: Sendable {
             case .failure(let failure): throw fail(failure.message)
             }
         }
-        let suffix: String
-        switch format {
-        case .jpeg: suffix = ".jpg[Q=\(q),strip,optimize_coding]"
-        case .webp: suffix = ".webp[Q=\(q),strip]"
-        case .png: suffix = ".png[strip,compression=6]"
-        }
-        switch output.encoded(suffix: suffix) {
-        case .success(let data): return format == .webp ? WebPChunkStripper.strip(data) : data
+        switch output.encoded(suffix: format.saverSuffix(quality: quality)) {
+        case .success(let data): return format.finished(data)
         case .failure(let failure): throw fail(failure.message)
         }
     }

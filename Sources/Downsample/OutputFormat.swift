@@ -1,3 +1,5 @@
+import Foundation
+
 /// Encodings for thumbnails written to disk. All of them are written with every
 /// metadata block stripped (no EXIF, no GPS, no XMP, no ICC: pixels are sRGB).
 public enum OutputFormat: String, Sendable, Codable, CaseIterable {
@@ -19,5 +21,23 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
         case .webp: return "image/webp"
         case .png: return "image/png"
         }
+    }
+}
+
+extension OutputFormat {
+    /// libvips' saver suffix for this format, metadata stripped by the saver.
+    func saverSuffix(quality: Int) -> String {
+        let q = min(100, max(1, quality))
+        switch self {
+        case .jpeg: return ".jpg[Q=\(q),strip,optimize_coding]"
+        case .webp: return ".webp[Q=\(q),strip]"
+        case .png: return ".png[strip,compression=6]"
+        }
+    }
+
+    /// The saver's output made metadata-free: libvips 8.14's WebP saver
+    /// writes a small EXIF chunk even with `strip`.
+    func finished(_ encoded: Data) -> Data {
+        self == .webp ? WebPChunkStripper.strip(encoded) : encoded
     }
 }

@@ -102,6 +102,7 @@ final class VipsImageHandle: @unchecked Sendable {
     // MARK: Operations (each returns a new image)
 
     func toSRGBA() -> Result<VipsImageHandle, VipsFailure> { apply { warm_to_srgba($0, &$1) } }
+    func toSRGB(alpha: WarmAlphaMode) -> Result<VipsImageHandle, VipsFailure> { apply { warm_to_srgb($0, alpha, &$1) } }
     func autorotated(orientation: Int) -> Result<VipsImageHandle, VipsFailure> {
         apply { warm_autorot($0, Int32(clamping: orientation), &$1) }
     }

@@ -44,7 +44,7 @@ struct CheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let records = try JSONLinesReader.read(paths: metricsFiles)
+            let records = ShardedRecords.inCatalogOrder(try JSONLinesReader.read(paths: metricsFiles))
             guard !records.isEmpty else {
                 Console.error("error: \(metricsFiles.joined(separator: ", ")) hold no metrics records.")
                 throw ExitStatus.failed

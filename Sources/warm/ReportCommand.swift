@@ -1,8 +1,6 @@
 import ArgumentParser
-import Downsample
 import Foundation
 import Pipeline
-import WarmMetrics
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,31 +44,18 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        StrategyMeasurer.prepareProcess()
-        var paths = metricsFiles
+        let job = ReportJob(configuration: .init(
+            metricsPaths: metricsFiles, measureInputs: measure, outputDirectory: out,
+            cacheLimitBytes: cacheLimitBytes, noiseRepeats: noiseRepeats, longestSide: size))
         do {
-            if !measure.isEmpty {
-                let files = FileThumbnailer.expandInputs(measure)
-                guard !files.isEmpty else { throw ValidationError("No image files found in \(measure.joined(separator: ", ")).") }
-                let output = URL(fileURLWithPath: out).appendingPathComponent("metrics.jsonl").path
-                let measured = try await FileMeasurement.measure(
-                    files: files, configuration: .init(target: DecodeTarget(longestSide: size)), writingTo: output) { record in
-                        if let error = record.error { Console.error("error: \(record.url): \(error)") }
-                    }
-                try CSVWriter.write(measured, to: URL(fileURLWithPath: out).appendingPathComponent("metrics.csv").path)
-                print("measured \(measured.count) images into \(output)")
-                paths.append(output)
+            let output = try await job.run { record in
+                if let error = record.error { Console.error("error: \(record.url): \(error)") }
             }
-            let output = try await ReportGenerator.generate(metricsPaths: paths, outputDirectory: out,
-                                                            cacheLimitBytes: cacheLimitBytes, noiseRepeats: noiseRepeats,
-                                                            defaultSize: size)
+            if output.measuredImages > 0 { print("measured \(output.measuredImages) images") }
             for path in output.paths { print("wrote \(path)") }
             print(output.summary)
-        } catch let error as MetricsFileError {
+        } catch {
             Console.error("error: \(error)")
-            throw ExitStatus.failed
-        } catch let error as DownsampleError {
-            Console.error("error: measuring the peak noise failed: \(error)")
             throw ExitStatus.failed
         }
     }

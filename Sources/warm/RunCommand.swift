@@ -8,7 +8,7 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Crawl an OpenMarket-style product API and warm the disk cache with every product's thumbnail.",
         discussion: """
             Idempotent: entries younger than --max-age are skipped, older ones are revalidated with conditional \
-            requests (a 304 costs no download and no decode). One run per cache directory at a time.
+            requests (a 304 costs no download and no decode). One run per cache directory (or per shard) at a time.
             Exit status: \(ExitStatus.documentation)
             """)
 
@@ -24,10 +24,15 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var compare: CompareOptions
 
+    @OptionGroup var sharding: ShardOptions
+
     func validate() throws {
         guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               url.host?.isEmpty == false else {
             throw ValidationError("--api must be an http(s) URL, got '\(api)'.")
+        }
+        if (try? sharding.resolved()) != nil, options.maxCacheSize != nil {
+            throw ValidationError("--max-cache-size cannot be combined with sharding: a shard sees only its share of the cache.")
         }
     }
 
@@ -36,9 +41,11 @@ struct RunCommand: AsyncParsableCommand {
         var configuration = options.configuration(
             api: URL(string: api)!, cacheDirectory: cacheDir, compare: compare.selection,
             metricsPath: compare.metricsPath(cacheDirectory: cacheDir))
+        sharding.apply(try sharding.resolved(), to: &configuration, summaryGiven: options.summary != nil,
+                       metricsGiven: compare.metrics != nil)
         configuration.allowedHosts = fetch.allowedHosts
-        let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes), progress: !options.noProgress,
-                                               logger: logger)
+        let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes),
+                                               progress: !options.noProgress, logger: logger)
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
 }

@@ -38,4 +38,55 @@ final class EncodingTests: XCTestCase {
                                                    target: DecodeTarget(longestSide: 64))
         XCTAssertFalse(try ImageSource(data: try image.encoded(as: .png)).header.hasAlpha)
     }
+
+    /// The cache writer's streamed path must store what decoding to RGBA and
+    /// encoding would: same size, same alpha decision, no metadata, same pixels.
+    func testThumbnailEncoderMatchesDecodeThenEncodeForOddSources() throws {
+        let pattern = ImageComposer.pattern(width: 160, height: 120)
+        let sources: [(String, Data)] = [
+            ("orientation 6 JPEG", try ImageComposer.encode(pixels: pattern, width: 160, height: 120, bands: 3,
+                                                            as: CompositionEncoding(format: .jpeg, quality: 95, orientationTag: 6))),
+            ("orientation 3 WebP", try ImageComposer.encode(pixels: pattern, width: 160, height: 120, bands: 3,
+                                                            as: CompositionEncoding(format: .webp, quality: 95, orientationTag: 3))),
+            ("CMYK JPEG", try ImageComposer.encode(pixels: pattern, width: 160, height: 120, bands: 3,
+                                                   as: CompositionEncoding(format: .jpeg, quality: 95, cmyk: true))),
+            ("16-bit PNG", try ImageComposer.encode(pixels: pattern, width: 160, height: 120, bands: 3,
+                                                    as: CompositionEncoding(format: .png, sixteenBit: true))),
+            ("ICC JPEG", try ImageComposer.encode(pixels: pattern, width: 160, height: 120, bands: 3,
+                                                  as: CompositionEncoding(format: .jpeg, quality: 95, iccProfile: "srgb"))),
+            ("alpha PNG", try ImageComposer.encode(pixels: ImageComposer.pattern(width: 64, height: 64, alpha: true),
+                                                   width: 64, height: 64, bands: 4, as: CompositionEncoding(format: .png))),
+            ("opaque-alpha PNG", try ImageComposer.encode(pixels: opaqueRGBA(width: 64, height: 48), width: 64, height: 48,
+                                                          bands: 4, as: CompositionEncoding(format: .png))),
+            ("greyscale PNG", try ImageComposer.encode(pixels: [UInt8](repeating: 90, count: 50 * 40), width: 50, height: 40,
+                                                       bands: 1, as: CompositionEncoding(format: .png))),
+        ]
+        let target = DecodeTarget(longestSide: 48)
+        for (name, data) in sources {
+            let source = try ImageSource(data: data)
+            let decoded = try ThumbnailAtDecode().decode(source, target: target)
+            for format in OutputFormat.allCases {
+                let streamed = try ThumbnailEncoder(format: format, quality: 90).encode(source, target: target)
+                let reference = try decoded.encoded(as: format, quality: 90)
+                let label = "\(name) as \(format)"
+                XCTAssertEqual(streamed.size, decoded.size, label)
+                XCTAssertEqual(ExifReader.entryCount(in: streamed.data), 0, label)
+                let back = try ImageSource(data: streamed.data), referenceBack = try ImageSource(data: reference)
+                XCTAssertEqual(back.header.hasAlpha, referenceBack.header.hasAlpha, label)
+                XCTAssertFalse(back.header.hasICCProfile, label)
+                XCTAssertEqual(PixelSize(width: back.header.width, height: back.header.height), decoded.size, label)
+                let a = try NaiveDecode().decode(back, target: target).rgbaPixels()
+                let b = try NaiveDecode().decode(referenceBack, target: target).rgbaPixels()
+                XCTAssertEqual(a.count, b.count, label)
+                let difference = zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+                XCTAssertLessThanOrEqual(Double(difference) / Double(max(1, a.count)), 1.0, "\(label): mean channel difference")
+            }
+        }
+    }
+
+    private func opaqueRGBA(width: Int, height: Int) -> [UInt8] {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) { pixels[i] = UInt8(i / 4 % width * 4) }
+        return pixels
+    }
 }

@@ -99,4 +99,26 @@ final class MemoryReportTests: XCTestCase {
         let written = try report().write(to: directory.path)
         XCTAssertEqual(written.map { URL(fileURLWithPath: $0).lastPathComponent }, ["memory-comparison.md", "memory-comparison.html"])
     }
+
+    func testPeakComparisonCountsRendererShortfallsAndThumbnailWinsImageByImage() {
+        var lower = MetricsFixtures.record(url: "a", naive: 48_000_000, renderer: 270_000, thumbnail: 270_000)
+        lower.strategies.renderer?.peakBytes = 96_000_000 - 900_000   // naive's peak is naive * 2 = 96 MB
+        let equal = MetricsFixtures.record(url: "b", naive: 48_000_000, renderer: 270_000, thumbnail: 270_000)
+        var higher = MetricsFixtures.record(url: "c", naive: 10_000_000, renderer: 270_000, thumbnail: 270_000,
+                                            thumbnailPeak: 25_000_000)
+        higher.strategies.renderer?.peakBytes = 20_000_000 + 300_000
+        var small = MetricsFixtures.record(url: "d", naive: 1_000_000, renderer: 270_000, thumbnail: 270_000)
+        (small.width, small.height) = (1000, 750)  // not larger than 4x the 300 px target: not among the large JPEGs
+        let comparison = PeakComparison(records: [lower, equal, higher, small, MetricsFixtures.failed(url: "e")])
+        XCTAssertEqual(comparison.renderer.images, 4)
+        XCTAssertEqual(comparison.renderer.atLeastNaive, 3)
+        XCTAssertEqual(comparison.renderer.largestShortfallBytes, 900_000)
+        XCTAssertEqual(comparison.renderer.largestShortfallFraction, 900_000 / 96_000_000, accuracy: 1e-12)
+        XCTAssertEqual(comparison.thumbnail.images, 3)
+        XCTAssertEqual(comparison.thumbnail.belowNaive, 2, "c's thumbnail peak (25 MB) is above its naive peak (20 MB)")
+        XCTAssertEqual(comparison.thumbnail.smallestRatio ?? 0, 0.8, accuracy: 1e-9)
+        let report = MemoryReport(records: [lower, equal], cacheLimitBytes: 100_000_000,
+                                  context: .init(metricsPaths: ["run.jsonl"], generatedAt: Date(timeIntervalSince1970: 0)))
+        XCTAssertTrue(report.markdown().contains("renderer's peak is at least naive's on 1 of 2 images"), report.markdown())
+    }
 }

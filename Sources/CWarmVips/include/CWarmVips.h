@@ -82,6 +82,17 @@ const void *warm_image_data(VipsImage *image, size_t *len);
 /// converted, and an opaque alpha band is added when missing.
 int warm_to_srgba(VipsImage *in, VipsImage **out);
 
+/// What `warm_to_srgb` does with alpha.
+typedef enum {
+    WARM_ALPHA_ALWAYS = 0,           ///< RGBA: an opaque alpha band is added when missing
+    WARM_ALPHA_KEEP = 1,             ///< RGBA if the image has alpha, RGB otherwise
+    WARM_ALPHA_FLATTEN_ON_WHITE = 2, ///< RGB: alpha is composited on white (for JPEG)
+} WarmAlphaMode;
+
+/// `warm_to_srgba` with a choice of alpha handling; the encoder's path uses
+/// it to avoid adding an alpha band it would remove again.
+int warm_to_srgb(VipsImage *in, WarmAlphaMode alpha, VipsImage **out);
+
 /// Makes the image upright for the given EXIF orientation (1..8; anything else
 /// is treated as 1) and removes the orientation tag.
 int warm_autorot(VipsImage *in, int orientation, VipsImage **out);

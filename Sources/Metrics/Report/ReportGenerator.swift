@@ -12,7 +12,7 @@ public enum ReportGenerator {
 
     public static func generate(metricsPaths: [String], outputDirectory: String, cacheLimitBytes: Int = 100_000_000,
                                 noiseRepeats: Int = 10, defaultSize: Int = 300) async throws -> Output {
-        let records = try JSONLinesReader.read(paths: metricsPaths)
+        let records = ShardedRecords.inCatalogOrder(try JSONLinesReader.read(paths: metricsPaths))
         var noise: PeakNoise?
         if noiseRepeats > 0 {
             let target = DecodeTarget(longestSide: records.last?.targetLongestSide ?? defaultSize)

@@ -141,9 +141,10 @@ public struct FileThumbnailer: Sendable {
         let size: PixelSize
         do {
             let source = try ImageSource(data: data, limits: configuration.limits)
-            let image = try ThumbnailAtDecode().decode(source, target: configuration.target)
-            size = image.size
-            encoded = try image.encoded(as: configuration.format, quality: configuration.quality)
+            let thumbnail = try ThumbnailEncoder(format: configuration.format, quality: configuration.quality)
+                .encode(source, target: configuration.target)
+            size = thumbnail.size
+            encoded = thumbnail.data
         } catch {
             return .failure(.decode(path: input, error))
         }

@@ -114,10 +114,11 @@ struct ImageWarmer: Sendable {
     /// Decodes every variant with thumbnail-at-decode and encodes it.
     private func thumbnails(of body: Data) throws(DownsampleError) -> (ImageHeader, [(CacheVariant, Data, PixelSize)]) {
         let source = try ImageSource(data: body, limits: configuration.limits)
+        let encoder = ThumbnailEncoder(format: configuration.format, quality: configuration.quality)
         var outputs: [(CacheVariant, Data, PixelSize)] = []
         for variant in variants {
-            let image = try ThumbnailAtDecode().decode(source, target: DecodeTarget(longestSide: variant.longestSide))
-            outputs.append((variant, try image.encoded(as: configuration.format, quality: configuration.quality), image.size))
+            let thumbnail = try encoder.encode(source, target: DecodeTarget(longestSide: variant.longestSide))
+            outputs.append((variant, thumbnail.data, thumbnail.size))
         }
         return (source.header, outputs)
     }

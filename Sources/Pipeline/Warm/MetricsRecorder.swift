@@ -11,11 +11,14 @@ struct MetricsRecorder: Sendable {
     let path: String
     private let writer: JSONLinesWriter
     private let measurer: StrategyMeasurer
+    /// `I/N` of a sharded run, written into every record.
+    private let shard: String?
 
     /// Measures at the smallest requested size.
     init(path: String, configuration: WarmConfiguration) throws(MetricsFileError) {
         StrategyMeasurer.prepareProcess()
         self.path = path
+        shard = configuration.shard?.description
         writer = try JSONLinesWriter(path: path)
         measurer = StrategyMeasurer(configuration: .init(
             target: DecodeTarget(longestSide: configuration.sizes.first ?? 300), limits: configuration.limits))
@@ -23,7 +26,8 @@ struct MetricsRecorder: Sendable {
 
     /// Measures one image and appends its record (failures are records too).
     func measure(_ data: Data, productId: Int?, url: String) async throws(MetricsFileError) {
-        let record = await measurer.measure(data: data, productId: productId, url: url)
+        var record = await measurer.measure(data: data, productId: productId, url: url)
+        record.shard = shard
         try await writer.append(record)
     }
 

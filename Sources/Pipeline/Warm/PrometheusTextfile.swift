@@ -9,12 +9,19 @@ import Foundation
 public enum PrometheusTextfile {
     public static func render(_ summary: WarmSummary) -> String {
         var lines: [String] = []
+        // A sharded run labels every sample with its shard, so that the shards'
+        // files (one per shard) are distinct series that sum to the whole run.
+        func withShard(_ labels: String) -> String {
+            guard let shard = summary.shard else { return labels }
+            let label = "shard=\"\(escape(shard))\""
+            return labels.isEmpty ? "{\(label)}" : String(labels.dropLast()) + ",\(label)}"
+        }
         func gauge(_ name: String, _ help: String, _ samples: [(labels: String, value: Double)]) {
             lines.append("# HELP warm_\(name) \(help)")
             lines.append("# TYPE warm_\(name) gauge")
             for sample in samples {
                 let value = sample.value == sample.value.rounded() ? String(Int(sample.value)) : String(sample.value)
-                lines.append("warm_\(name)\(sample.labels) \(value)")
+                lines.append("warm_\(name)\(withShard(sample.labels)) \(value)")
             }
         }
         func one(_ value: Int) -> [(labels: String, value: Double)] { [("", Double(value))] }
@@ -30,7 +37,7 @@ public enum PrometheusTextfile {
             ("{outcome=\"not_modified\"}", Double(summary.imagesNotModified)),
             ("{outcome=\"fresh\"}", Double(summary.imagesFresh)),
             ("{outcome=\"failed\"}", Double(summary.imagesFailed)),
-        ])
+        ] + (summary.shard == nil ? [] : [("{outcome=\"other_shard\"}", Double(summary.imagesOtherShards))]))
         gauge("images_failed_by_reason", "Failed thumbnails and pages by reason.",
               summary.failedByReason.sorted { $0.key < $1.key }.map { ("{reason=\"\(escape($0.key))\"}", Double($0.value)) })
         gauge("bytes_downloaded", "Bytes of source images downloaded.", one(summary.bytesDownloaded))

@@ -24,6 +24,11 @@ actor SummaryRecorder {
         progress.update(done: done, scheduled: summary.imagesScheduled, failed: summary.imagesFailed, finishedOne: false)
     }
 
+    /// A distinct image that another shard warms (sharded runs only).
+    func skippedForOtherShard() {
+        summary.imagesOtherShards += 1
+    }
+
     func record(_ outcome: ImageOutcome) {
         switch outcome {
         case .fresh:

@@ -1,3 +1,4 @@
+import Cache
 import Downsample
 import Fetch
 import Foundation
@@ -32,6 +33,9 @@ public struct WarmConfiguration: Sendable {
     public var summaryPath: String?
     /// Prometheus text-format file for node_exporter's textfile collector.
     public var prometheusPath: String?
+    /// Warm only this shard's images (by canonical-URL hash), keeping the
+    /// manifest, lock and temp files under `shards/I-of-N/`; nil: all images.
+    public var shard: CacheShard? = nil
     /// Hosts images may also be fetched from, whatever they resolve to
     /// (`--allow-host`). The API's own host is always allowed, and so are the
     /// hosts its first page names, at public addresses only (`HostPolicy`).

@@ -38,7 +38,7 @@ public struct WarmPipeline: Sendable {
         let clock = ContinuousClock.now
         let lock: CacheLock
         do {
-            lock = try CacheLock.acquire(root: configuration.cacheDirectory)
+            lock = try CacheLock.acquire(root: configuration.cacheDirectory, shard: configuration.shard)
         } catch {
             if case .locked(let path, let pid) = error { throw .locked(path: path, holderPID: pid) }
             throw .cache(error)
@@ -46,7 +46,7 @@ public struct WarmPipeline: Sendable {
         defer { lock.release() }
         let cache: DiskCache
         do {
-            cache = try DiskCache.open(root: configuration.cacheDirectory, configuration: CacheConfiguration(
+            cache = try DiskCache.open(root: configuration.cacheDirectory, shard: configuration.shard, configuration: CacheConfiguration(
                 maxBytes: configuration.maxCacheBytes, maxAgeSeconds: configuration.maxAgeSeconds), logger: logger)
         } catch {
             throw .cache(error)
@@ -65,6 +65,7 @@ public struct WarmPipeline: Sendable {
         initial.api = configuration.apiURL.absoluteString
         initial.cacheDirectory = configuration.cacheDirectory
         initial.sizes = configuration.sizes
+        initial.shard = configuration.shard?.description
         let recorder = SummaryRecorder(summary: initial, progress: progress)
         let dedup = URLDeduplicator()
         var metrics: MetricsRecorder?
@@ -84,7 +85,8 @@ public struct WarmPipeline: Sendable {
             fetcher: fetcher, logger: logger)
 
         let stopped = await Self.runStages(crawler: crawler, warmer: warmer, dedup: dedup, recorder: recorder,
-                                           hostGate: hostGate, fetchConcurrency: configuration.fetchConcurrency)
+                                           hostGate: hostGate, fetchConcurrency: configuration.fetchConcurrency,
+                                           shard: configuration.shard)
         if let reason = stopped.stopReason {
             await recorder.stop(reason)
             logger.error("stopping early: \(reason)")
@@ -101,7 +103,7 @@ public struct WarmPipeline: Sendable {
         }
 
         // Products seen after their shared thumbnail was stored are added now.
-        for (url, productIds) in await dedup.shared() {
+        for (url, productIds) in await dedup.shared() where Self.owns(url, shard: configuration.shard) {
             _ = try? cache.addProductIds(url: url, productIds: productIds)
         }
         let sharing = await dedup.shared().reduce(0) { $0 + $1.productIds.count }
@@ -139,7 +141,8 @@ public struct WarmPipeline: Sendable {
     /// Crawler and fetch workers, joined by a channel whose `send` suspends
     /// until a worker takes the job (back-pressure).
     private static func runStages(crawler: Crawler, warmer: ImageWarmer, dedup: URLDeduplicator,
-                                  recorder: SummaryRecorder, hostGate: HostGate, fetchConcurrency: Int) async -> StageEnd {
+                                  recorder: SummaryRecorder, hostGate: HostGate, fetchConcurrency: Int,
+                                  shard: CacheShard?) async -> StageEnd {
         let jobs = AsyncChannel<ImageJob>()
         return await withTaskGroup(of: StageEnd.self) { group in
             group.addTask {
@@ -152,6 +155,11 @@ public struct WarmPipeline: Sendable {
                             guard let url = product.thumbnailURL else { continue }
                             let canonical = (try? CanonicalURL(url.absoluteString).text) ?? url.absoluteString
                             guard await dedup.claim(canonical, productId: product.id) else { continue }
+                            // Every shard crawls the whole list and keeps only its own images.
+                            guard Self.owns(canonical, shard: shard) else {
+                                await recorder.skippedForOtherShard()
+                                continue
+                            }
                             await recorder.scheduled()
                             await jobs.send(ImageJob(canonicalURL: canonical, fetchURL: url.absoluteString,
                                                      productIds: [product.id]))
@@ -186,6 +194,13 @@ public struct WarmPipeline: Sendable {
             }
             return end
         }
+    }
+
+    /// True when `canonicalURL` is `shard`'s to warm (always without a shard).
+    static func owns(_ canonicalURL: String, shard: CacheShard?) -> Bool {
+        guard let shard else { return true }
+        guard let url = try? CanonicalURL(canonicalURL) else { return shard.index == 0 }
+        return shard.owns(url)
     }
 
     /// VmHWM from /proc/self/status (0 where there is no procfs).

@@ -10,6 +10,7 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     public var api: String = ""
     public var cacheDirectory: String = ""
     public var sizes: [Int] = []
+    /// `I/N` in a sharded run (`--shard`); nil otherwise.
     public var shard: String?
 
     public var pagesFetched = 0
@@ -19,8 +20,10 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     public var productsWithoutThumbnail = 0
     public var productsSharingAThumbnail = 0
 
-    /// Distinct thumbnail URLs scheduled.
+    /// Distinct thumbnail URLs scheduled (in a sharded run: this shard's).
     public var imagesScheduled = 0
+    /// Distinct thumbnail URLs left to other shards (0 in an unsharded run).
+    public var imagesOtherShards = 0
     /// Skipped without a request: every variant cached and still fresh.
     public var imagesFresh = 0
     /// Revalidated with a conditional request that answered 304.
@@ -57,6 +60,7 @@ public struct WarmSummary: Sendable, Codable, Hashable {
         var text = "warm: \(productsUnique) products, \(imagesScheduled) thumbnails: \(imagesDownloaded) downloaded, "
             + "\(imagesNotModified) not modified, \(imagesFresh) fresh, \(imagesFailed) failed"
         if pagesFailed > 0 { text += ", \(pagesFailed) pages failed" }
+        if let shard { text += ", \(imagesOtherShards) left to other shards (shard \(shard))" }
         if imagesMeasured > 0 { text += ", \(imagesMeasured) measured" }
         text += String(format: "; %.1f MB downloaded, %.1f MB written in %.1f s",
                        Double(bytesDownloaded) / 1e6, Double(bytesWritten) / 1e6, durationSeconds)

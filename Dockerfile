@@ -1,0 +1,36 @@
+# warm in a container: built with the official Swift toolchain image, run on a
+# slim Debian with only the runtime libraries (see README, "Sharded runs on Kubernetes").
+#
+#   docker build -t warm .
+#   docker run --rm -v /srv/warm:/cache warm run --api https://market.example/ --cache-dir /cache --no-progress
+
+# --- build: Swift 6 on Debian 12 (bookworm), the distribution the tool is developed on.
+FROM swift:6.3-bookworm AS build
+RUN export DEBIAN_FRONTEND=noninteractive \
+    && apt-get update -q \
+    && apt-get install -y -q --no-install-recommends libvips-dev libexif-dev libsqlite3-dev pkg-config \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# Dependencies first, so that a source change does not refetch them.
+COPY Package.swift Package.resolved ./
+RUN swift package resolve
+COPY Sources ./Sources
+# The Swift runtime and Foundation are linked in statically: the runtime image
+# needs no Swift toolchain, only the C libraries below.
+RUN swift build -c release --product warm --static-swift-stdlib \
+    && install -D -m 0755 "$(swift build -c release --show-bin-path)/warm" /out/warm
+
+# --- run: Debian 12 slim with libvips, libexif and SQLite (the versions warm is tested with).
+FROM debian:bookworm-slim AS runtime
+RUN export DEBIAN_FRONTEND=noninteractive \
+    && apt-get update -q \
+    && apt-get install -y -q --no-install-recommends libvips42 libexif12 libsqlite3-0 ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 warm \
+    && useradd --system --uid 10001 --gid warm --home-dir /nonexistent --shell /usr/sbin/nologin warm \
+    && install -d -o warm -g warm -m 0755 /cache
+COPY --from=build /out/warm /usr/local/bin/warm
+USER 10001:10001
+VOLUME ["/cache"]
+ENTRYPOINT ["/usr/local/bin/warm"]
+CMD ["--help"]

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import Logging
+
+extension DiskCache {
+    /// Gathers the rows of every shard manifest under `shards/` into this
+    /// (the tree's) manifest, so that `stats`, `get` and `verify` see the
+    /// whole tree. Open the tree's cache (no shard) under its `CacheLock`.
+    ///
+    /// Each shard is merged while holding that shard's lock, so a shard that
+    /// is still running is refused (`CacheError.locked`) instead of read half
+    /// way; its leftover temp files are removed meanwhile. Per key, the newer
+    /// row wins, newer meaning later `fetchedAt`, then later `expiresAt` (a 304
+    /// extended it), then later `failedAt`; product ids are united and
+    /// `lastAccessAt` is the later of the two. That rule is idempotent, so a
+    /// merge interrupted at any instant (rows are committed in batches) is
+    /// completed by running it again, and a row the tree has from a newer
+    /// unsharded run is never overwritten by an older shard row.
+    ///
+    /// Memory: one batch of rows (`batchSize`) at a time. Time: one primary-key
+    /// lookup and at most one write per shard row.
+    @discardableResult
+    public func mergeShards(batchSize: Int = 2_000, logger: Logger? = nil) throws(CacheError) -> ShardMergeResult {
+        guard layout.shard == nil else {
+            throw CacheError.fileSystem(operation: "merge shards into a shard's own manifest",
+                                        path: layout.manifestPath, errno: EINVAL)
+        }
+        var result = ShardMergeResult()
+        for shard in try Self.shardsPresent(in: layout) {
+            let lock = try CacheLock.acquire(root: layout.root, shard: shard)
+            defer { lock.release() }
+            let shardLayout = CacheLayout(root: layout.root, shard: shard)
+            result.removedTemporaryFileCount += try CacheFileStore(layout: shardLayout, faults: nil).removeAllTemporaryFiles()
+            let source: DatabasePool
+            do {
+                source = try Manifest.open(path: shardLayout.manifestPath, configuration: configuration)
+            } catch {
+                throw Self.mapDatabaseError(error, layout: shardLayout)
+            }
+            defer { try? source.close() }
+            var after: (url: String, variant: String)?
+            while true {
+                let batch: [ManifestRow]
+                do {
+                    batch = try source.read { db in
+                        if let after {
+                            return try ManifestRow.fetchAll(db, sql: """
+                                SELECT * FROM entry WHERE (url, variant) > (?, ?) ORDER BY url, variant LIMIT ?
+                                """, arguments: [after.url, after.variant, batchSize])
+                        }
+                        return try ManifestRow.fetchAll(db, sql: "SELECT * FROM entry ORDER BY url, variant LIMIT ?",
+                                                        arguments: [batchSize])
+                    }
+                } catch {
+                    throw Self.mapDatabaseError(error, layout: shardLayout)
+                }
+                guard let last = batch.last else { break }
+                let counts = try write { db in
+                    var counts = ShardMergeResult()
+                    try db.inTransaction {
+                        for incoming in batch {
+                            let key: [String: any DatabaseValueConvertible] = [
+                                ManifestRow.Columns.url.rawValue: incoming.url,
+                                ManifestRow.Columns.variant.rawValue: incoming.variant,
+                            ]
+                            let existing = try ManifestRow.fetchOne(db, key: key)
+                            let merged = Self.mergedRow(existing: existing, incoming: incoming)
+                            if existing == nil {
+                                counts.insertedRows += 1
+                                try merged.insert(db)
+                            } else if merged != existing {
+                                counts.updatedRows += 1
+                                try merged.update(db)
+                            } else {
+                                counts.unchangedRows += 1
+                            }
+                        }
+                        return .commit
+                    }
+                    return counts
+                }
+                result.insertedRows += counts.insertedRows
+                result.updatedRows += counts.updatedRows
+                result.unchangedRows += counts.unchangedRows
+                after = (last.url, last.variant)
+            }
+            result.mergedShards.append(shard)
+            logger?.info("merged shard", metadata: ["shard": "\(shard)", "rows": "\(result.insertedRows + result.updatedRows + result.unchangedRows)"])
+        }
+        return result
+    }
+
+    /// The shards that have a manifest under `shards/`, ordered by count, then index.
+    public static func shardsPresent(in layout: CacheLayout) throws(CacheError) -> [CacheShard] {
+        guard FileManager.default.fileExists(atPath: layout.shardsDirectoryPath) else { return [] }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: layout.shardsDirectoryPath)
+        } catch {
+            throw CacheError.fileSystem(operation: "list", path: layout.shardsDirectoryPath,
+                                        errno: (error as NSError).underlyingPOSIXCode ?? EIO)
+        }
+        return names.compactMap(CacheShard.init(directoryName:))
+            .filter { FileManager.default.fileExists(atPath: CacheLayout(root: layout.root, shard: $0).manifestPath) }
+            .sorted { ($0.count, $0.index) < ($1.count, $1.index) }
+    }
+
+    /// The merge rule of `mergeShards` for one key.
+    static func mergedRow(existing: ManifestRow?, incoming: ManifestRow) -> ManifestRow {
+        guard let existing else { return incoming }
+        func recency(_ row: ManifestRow) -> (Double, Double, Double) {
+            (row.fetchedAt ?? -.infinity, row.expiresAt ?? -.infinity, row.failedAt ?? -.infinity)
+        }
+        var winner = recency(incoming) >= recency(existing) ? incoming : existing
+        winner.productIds = merged(existing.productIds, incoming.productIds)
+        winner.lastAccessAt = max(existing.lastAccessAt, incoming.lastAccessAt)
+        return winner
+    }
+}
+
+/// What `DiskCache.mergeShards()` did.
+public struct ShardMergeResult: Sendable, Hashable {
+    public var mergedShards: [CacheShard] = []
+    /// Keys the tree's manifest did not have.
+    public var insertedRows = 0
+    /// Keys whose row changed (a newer shard row, more product ids, a later access).
+    public var updatedRows = 0
+    /// Keys already up to date (a second merge finds only these).
+    public var unchangedRows = 0
+    /// Temp files left in shards' `tmp/` by a crash, removed.
+    public var removedTemporaryFileCount = 0
+}

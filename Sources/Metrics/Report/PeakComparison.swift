@@ -1,0 +1,61 @@
+import Downsample
+
+/// Per-image peak comparisons behind the seeds' two claims: renderer resize
+/// does not lower a full decode's peak (its peak is at least naive's), and
+/// thumbnail-at-decode does (below naive's for every JPEG larger than 4x the
+/// target). Computed over the images all three strategies decoded.
+public struct PeakComparison: Sendable, Equatable {
+    /// How renderer's peak relates to naive's, image by image.
+    public struct RendererAgainstNaive: Sendable, Equatable {
+        public var images: Int
+        /// Images where renderer's peak >= naive's.
+        public var atLeastNaive: Int
+        /// The largest naive - renderer over the images where renderer was lower (0 if none).
+        public var largestShortfallBytes: Int
+        /// That shortfall as a fraction of the image's naive peak.
+        public var largestShortfallFraction: Double
+        /// Median of renderer - naive.
+        public var medianDifferenceBytes: Int
+    }
+
+    /// Thumbnail against naive on JPEGs whose longest side exceeds 4x the target.
+    public struct ThumbnailOnLargeJPEGs: Sendable, Equatable {
+        public var images: Int
+        /// Images where thumbnail's peak < naive's.
+        public var belowNaive: Int
+        /// The smallest naive / thumbnail peak ratio among them (nil when there are none).
+        public var smallestRatio: Double?
+    }
+
+    public var renderer: RendererAgainstNaive
+    public var thumbnail: ThumbnailOnLargeJPEGs
+
+    public init(records: [ImageMetricsRecord]) {
+        var differences: [Int] = []
+        var shortfall = 0, shortfallFraction = 0.0
+        var largeJPEGs = 0, below = 0
+        var smallestRatio: Double?
+        for record in records where record.isComplete {
+            guard let naive = record.strategies.naive?.peakBytes, let renderer = record.strategies.renderer?.peakBytes,
+                  let thumbnail = record.strategies.thumbnail?.peakBytes else { continue }
+            differences.append(renderer - naive)
+            if naive - renderer > shortfall {
+                shortfall = naive - renderer
+                shortfallFraction = naive > 0 ? Double(shortfall) / Double(naive) : 0
+            }
+            if record.format == .jpeg, let width = record.width, let height = record.height,
+               max(width, height) > 4 * record.targetLongestSide {
+                largeJPEGs += 1
+                if thumbnail < naive { below += 1 }
+                let ratio = Double(naive) / Double(max(1, thumbnail))
+                smallestRatio = min(smallestRatio ?? ratio, ratio)
+            }
+        }
+        let sorted = differences.sorted()
+        renderer = RendererAgainstNaive(
+            images: differences.count, atLeastNaive: differences.filter { $0 >= 0 }.count,
+            largestShortfallBytes: shortfall, largestShortfallFraction: shortfallFraction,
+            medianDifferenceBytes: Percentile.of(sorted, 50) ?? 0)
+        thumbnail = ThumbnailOnLargeJPEGs(images: largeJPEGs, belowNaive: below, smallestRatio: smallestRatio)
+    }
+}
