@@ -132,15 +132,19 @@ final class FaultRunTests: XCTestCase {
             await server.setFaultPlan(try FaultPlan(parsing: spec, seed: 3))
             let directory = try makeTemporaryDirectory("absorb")
             defer { try? FileManager.default.removeItem(at: directory) }
+            // Products listed while the crawl runs are pushed in front of these; a product listed
+            // after the crawl's last request cannot be seen by this run (the next one finds it).
+            let listedAtStart = await TestCatalog.distinctThumbnails(server)
             let result = try FaultCatalog.run(server, directory, pages: true)
-            let everything = await TestCatalog.distinctThumbnails(server)
+            let listedAtEnd = await TestCatalog.distinctThumbnails(server)
             let served = await server.stats.snapshot()
             await server.shutdown()
             XCTAssertGreaterThan(served.faultsServed, 0, spec)
             XCTAssertEqual(result.status, 0, "\(spec): \(result.stderr)")
-            XCTAssertEqual(result.summary.imagesDownloaded, everything.count, spec)
+            XCTAssertTrue((listedAtStart.count...listedAtEnd.count).contains(result.summary.imagesDownloaded),
+                          "\(spec): \(result.summary.imagesDownloaded) downloaded")
             let cache = try DiskCache.open(root: directory.appendingPathComponent("cache").path)
-            for url in everything {
+            for url in listedAtStart {
                 XCTAssertNotNil(try cache.lookup(url: url, variant: FaultCatalog.variant)?.absolutePath, "\(spec) missed \(url)")
             }
             try cache.close()
