@@ -66,6 +66,7 @@ let package = Package(
             dependencies: [
                 "Downsample", "Crawl",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -96,7 +97,10 @@ let package = Package(
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Downsample"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample"]),
+            dependencies: [
+                "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,41 @@ public indirect enum CatalogFault: Sendable, Hashable {
     case delayed(seconds: Double, then: CatalogFault)
     /// Answer 200 with this body instead (e.g. a list page that does not parse).
     case body(String, contentType: String = "application/json")
+    /// The real answer, its body trickled in 8 pieces over this long.
+    case slowBody(seconds: Double)
+    /// The real answer's head and half its body, then silence for this long, then the connection closes.
+    case stalledBody(seconds: Double)
+    /// The real answer's `Content-Length`, half its body, then the connection closes.
+    case shortBody
+    /// Close the connection without answering.
+    case reset
+    /// 302 to the same URL with a `hop` parameter one higher, without end.
+    case redirectLoop
+    /// 200 without `Content-Length`, then body bytes until the client goes away.
+    case endlessBody
+    /// The real answer, then `count` new products are listed in front (pages).
+    case shiftAfter(count: Int)
+    /// The products of the page before, under this page's number (pages).
+    case repeatPreviousPage
+
+    /// The fault a plan's rule serves.
+    static func planned(_ kind: FaultKind, plan: FaultPlan) -> CatalogFault {
+        switch kind {
+        case .status(let code): return .status(code, retryAfter: code == 429 ? "1" : nil)
+        case .slowBody: return .slowBody(seconds: plan.slowBodySeconds)
+        case .stalledBody: return .stalledBody(seconds: plan.stallSeconds)
+        case .shortBody: return .shortBody
+        case .reset: return .reset
+        case .html:
+            return .body("<!DOCTYPE html>\n<html><head><title>503 Service Temporarily Unavailable</title></head>"
+                         + "<body><h1>Service Temporarily Unavailable</h1></body></html>\n", contentType: "text/html; charset=utf-8")
+        case .redirectLoop: return .redirectLoop
+        case .endlessBody: return .endlessBody
+        case .garbage: return .body("{\"pageNo\": 2, \"itemsPerPage\": 20, \"totalCount\": 1336, \"pages\": [{\"id\": 17, \"name\": \"Vint")
+        case .shift: return .shiftAfter(count: plan.shiftCount)
+        case .repeatPage: return .repeatPreviousPage
+        }
+    }
 }
 
 /// Which requests a fault applies to: an exact path, and query items that

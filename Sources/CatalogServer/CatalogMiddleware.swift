@@ -1,10 +1,19 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Serves injected faults in place of the real answer, and counts every response.
-struct CatalogMiddleware<Context: RequestContext>: RouterMiddleware {
+///
+/// Faults below Hummingbird's normal responses use the connection itself: a
+/// streamed body that stops early and then throws (Hummingbird closes the
+/// channel when a body writer throws, so the client sees the connection end
+/// before `Content-Length` bytes), and `Channel.close()` for a reset.
+struct CatalogMiddleware: RouterMiddleware {
+    typealias Context = CatalogRequestContext
+
     let stats: CatalogStats
     let faults: FaultInjector
+    let store: CatalogStore
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -19,7 +28,7 @@ struct CatalogMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             if let fault = await faults.take(path: path, query: query) {
                 faulted = true
-                response = try await serve(fault, request: request, context: context, next: next)
+                response = try await serve(fault, path: path, query: query, request: request, context: context, next: next)
             } else {
                 response = try await next(request, context)
             }
@@ -27,13 +36,17 @@ struct CatalogMiddleware<Context: RequestContext>: RouterMiddleware {
             await stats.record(route: route, path: path, pageNo: pageNo, status: Int(error.status.code),
                                bodyBytes: 0, fault: faulted)
             throw error
+        } catch {
+            // A reset: no status was sent.
+            await stats.record(route: route, path: path, pageNo: pageNo, status: 0, bodyBytes: 0, fault: faulted)
+            throw error
         }
         await stats.record(route: route, path: path, pageNo: pageNo, status: Int(response.status.code),
                            bodyBytes: response.body.contentLength ?? 0, fault: faulted)
         return response
     }
 
-    private func serve(_ fault: CatalogFault, request: Request, context: Context,
+    private func serve(_ fault: CatalogFault, path: String, query: [String: String], request: Request, context: Context,
                        next: (Request, Context) async throws -> Response) async throws -> Response {
         switch fault {
         case .status(let code, let retryAfter):
@@ -49,8 +62,82 @@ struct CatalogMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         case .delayed(let seconds, let then):
             try await Task.sleep(for: .seconds(seconds))
-            return try await serve(then, request: request, context: context, next: next)
+            return try await serve(then, path: path, query: query, request: request, context: context, next: next)
+        case .reset:
+            try? await context.channel.close()
+            throw FaultServed.connectionClosed
+        case .redirectLoop:
+            var items = query
+            items["hop"] = String((items["hop"].flatMap { Int($0) } ?? 0) + 1)
+            let text = items.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+            return Response(status: .found, headers: [.location: path + "?" + text, .contentLength: "0"])
+        case .endlessBody:
+            let (body, contentType) = try await realBody(path: path, query: query)
+            // The real bytes repeated in 64 KiB chunks, at most one chunk a millisecond (64 MB/s), so that a
+            // few endless bodies do not take every core from the requests around them.
+            var chunk = ByteBuffer()
+            while chunk.readableBytes < 64 * 1024 {
+                if body.readableBytes > 0 { chunk.writeImmutableBuffer(body) } else { chunk.writeRepeatingByte(0x41, count: 64 * 1024) }
+            }
+            let endless = chunk
+            return Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody { writer in
+                // Until the client goes away (the write throws) or the server stops.
+                while true {
+                    try await writer.write(endless)
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+            })
+        case .slowBody(let seconds):
+            let (body, contentType) = try await realBody(path: path, query: query)
+            let pieces = 8
+            return Response(status: .ok, headers: [.contentType: contentType, .contentLength: String(body.readableBytes)],
+                            body: ResponseBody { writer in
+                var rest = body
+                let size = max(1, (body.readableBytes + pieces - 1) / pieces)
+                while let piece = rest.readSlice(length: min(size, rest.readableBytes)), piece.readableBytes > 0 {
+                    try await Task.sleep(for: .seconds(seconds / Double(pieces)))
+                    try await writer.write(piece)
+                }
+                try await writer.finish(nil)
+            })
+        case .shortBody, .stalledBody:
+            let (body, contentType) = try await realBody(path: path, query: query)
+            let channel = context.channel
+            let stallSeconds: Double
+            if case .stalledBody(let seconds) = fault { stallSeconds = seconds } else { stallSeconds = 0 }
+            return Response(status: .ok, headers: [.contentType: contentType, .contentLength: String(body.readableBytes)],
+                            body: ResponseBody { writer in
+                try await writer.write(body.getSlice(at: body.readerIndex, length: body.readableBytes / 2) ?? ByteBuffer())
+                let until = ContinuousClock.now + .seconds(stallSeconds)
+                while ContinuousClock.now < until, channel.isActive {
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                // Throwing makes Hummingbird close the connection, the body unfinished.
+                throw FaultServed.bodyCutShort
+            })
+        case .shiftAfter(let count):
+            let response = try await next(request, context)
+            await store.insertNewest(count: count)
+            return response
+        case .repeatPreviousPage:
+            guard let pageNo = query["page_no"].flatMap({ Int($0) }), pageNo > 1 else { return try await next(request, context) }
+            let size = query["items_per_page"].flatMap { Int($0) } ?? store.configuration.defaultItemsPerPage
+            let body = try await store.page(pageNo: pageNo, itemsPerPage: size, productsOfPage: pageNo - 1)
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
         }
+    }
+
+    /// The body the route would send: the image of a thumbnail path, or a list page.
+    private func realBody(path: String, query: [String: String]) async throws -> (ByteBuffer, String) {
+        if path == "/api/products" {
+            let pageNo = query["page_no"].flatMap { Int($0) } ?? 1
+            let size = query["items_per_page"].flatMap { Int($0) } ?? store.configuration.defaultItemsPerPage
+            return (try await store.page(pageNo: max(1, pageNo), itemsPerPage: max(1, size)), "application/json; charset=utf-8")
+        }
+        guard let image = await store.image(atPath: String(path.drop { $0 == "/" })) else {
+            throw HTTPError(.notFound, message: "No such object.")
+        }
+        return (image.bytes, image.contentType)
     }
 
     static func route(of path: String) -> String {
@@ -60,4 +147,10 @@ struct CatalogMiddleware<Context: RequestContext>: RouterMiddleware {
         if path.hasPrefix("/thumbnails/") { return "thumbnail" }
         return "other"
     }
+}
+
+/// Thrown to make Hummingbird drop a connection on purpose.
+enum FaultServed: Error {
+    case connectionClosed
+    case bodyCutShort
 }

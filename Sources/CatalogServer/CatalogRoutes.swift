@@ -3,9 +3,9 @@ import Hummingbird
 
 /// The OpenMarket routes over a `CatalogStore`.
 enum CatalogRoutes {
-    static func router(store: CatalogStore, stats: CatalogStats, faults: FaultInjector) -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: CatalogMiddleware(stats: stats, faults: faults))
+    static func router(store: CatalogStore, stats: CatalogStats, faults: FaultInjector) -> Router<CatalogRequestContext> {
+        let router = Router(context: CatalogRequestContext.self)
+        router.add(middleware: CatalogMiddleware(stats: stats, faults: faults, store: store))
 
         router.get("healthChecker") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],

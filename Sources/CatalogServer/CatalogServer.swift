@@ -42,13 +42,14 @@ public final class CatalogServer: Sendable {
     /// Makes the image pool, binds `host:port` (0 picks a free port) and
     /// returns once the server listens. Without a `logger`, only warnings are logged.
     public static func start(configuration: CatalogConfiguration = CatalogConfiguration(),
-                             host: String = "127.0.0.1", port: Int = 0,
+                             host: String = "127.0.0.1", port: Int = 0, faultPlan: FaultPlan? = nil,
                              logger: Logger? = nil) async throws -> CatalogServer {
         let logger = logger ?? Self.quietLogger()
         let images = try await ImagePool.generate(configuration)
         let store = CatalogStore(configuration: configuration, images: images)
         let stats = CatalogStats()
         let faults = FaultInjector()
+        await faults.setPlan(faultPlan)
         let router = CatalogRoutes.router(store: store, stats: stats, faults: faults)
 
         if port != 0 {
@@ -114,6 +115,12 @@ public final class CatalogServer: Sendable {
     /// Drops every fault not yet served.
     public func clearFaults() async {
         await faults.clear()
+    }
+
+    /// Serves `plan`'s faults from now on (nil: none), with its request counts
+    /// starting afresh; faults added with `injectFault` are served first.
+    public func setFaultPlan(_ plan: FaultPlan?) async {
+        await faults.setPlan(plan)
     }
 
     /// The thumbnail URL of a path such as `thumbnails/20230323/<key>_thumb`.

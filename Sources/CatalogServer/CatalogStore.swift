@@ -39,9 +39,10 @@ actor CatalogStore {
     }
 
     /// The JSON of list page `pageNo`, then the scheduled shift if this was its page.
-    func page(pageNo: Int, itemsPerPage: Int) throws -> ByteBuffer {
+    /// `productsOfPage` serves another page's products under this number (a page that repeats).
+    func page(pageNo: Int, itemsPerPage: Int, productsOfPage: Int? = nil) throws -> ByteBuffer {
         let size = min(max(1, itemsPerPage), configuration.maxItemsPerPage)
-        let start = (pageNo - 1) * size
+        let start = ((productsOfPage ?? pageNo) - 1) * size
         let slice = start < entries.count ? entries[start..<min(entries.count, start + size)] : []
         let body = PageJSON(shape: configuration.pageShape, pageNo: pageNo, itemsPerPage: size,
                             totalCount: entries.count,

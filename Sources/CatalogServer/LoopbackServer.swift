@@ -25,8 +25,10 @@ public final class LoopbackServer: Sendable {
 
     /// Binds `host:port` (0 picks a free port) and returns once the server listens.
     /// Without a `logger`, only warnings and errors are logged.
-    public static func start(router: Router<BasicRequestContext>, host: String = "127.0.0.1", port: Int = 0,
-                             gracePeriodSeconds: Double = 2, logger: Logger? = nil) async throws -> LoopbackServer {
+    public static func start<Context: RequestContext>(
+        router: Router<Context>, host: String = "127.0.0.1", port: Int = 0, gracePeriodSeconds: Double = 2,
+        logger: Logger? = nil
+    ) async throws -> LoopbackServer where Context: InitializableFromSource<ApplicationRequestContextSource> {
         let logger = logger ?? {
             var logger = Logger(label: "warm.loopback")
             logger.logLevel = .warning

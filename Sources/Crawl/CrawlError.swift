@@ -9,28 +9,33 @@ public enum CrawlError: Error, Sendable, Hashable, CustomStringConvertible {
     case pageDidNotParse(pageNo: Int, url: URL, problem: String)
     /// The server answered 304 to a request that sent no validators.
     case pageNotModified(pageNo: Int, url: URL)
+    /// Every product of the page was seen before at other list positions: the
+    /// page repeats another one, and the products it should hold were not seen.
+    case pageRepeatsAnother(pageNo: Int, url: URL)
 
     public var pageNo: Int {
         switch self {
         case .pageFetchFailed(let pageNo, _, _), .pageDidNotParse(let pageNo, _, _),
-             .pageNotModified(let pageNo, _):
+             .pageNotModified(let pageNo, _), .pageRepeatsAnother(let pageNo, _):
             return pageNo
         }
     }
 
     public var url: URL {
         switch self {
-        case .pageFetchFailed(_, let url, _), .pageDidNotParse(_, let url, _), .pageNotModified(_, let url):
+        case .pageFetchFailed(_, let url, _), .pageDidNotParse(_, let url, _), .pageNotModified(_, let url),
+             .pageRepeatsAnother(_, let url):
             return url
         }
     }
 
-    /// A short stable code: the fetch error's code, "unparseable-page" or "unexpected-304".
+    /// A short stable code: the fetch error's code, "unparseable-page", "unexpected-304" or "repeated-page".
     public var reasonCode: String {
         switch self {
         case .pageFetchFailed(_, _, let error): return error.reasonCode
         case .pageDidNotParse: return "unparseable-page"
         case .pageNotModified: return "unexpected-304"
+        case .pageRepeatsAnother: return "repeated-page"
         }
     }
 
@@ -42,6 +47,8 @@ public enum CrawlError: Error, Sendable, Hashable, CustomStringConvertible {
             return "Product page \(pageNo) (\(url.absoluteString)) did not parse: \(problem)."
         case .pageNotModified(let pageNo, let url):
             return "Product page \(pageNo) (\(url.absoluteString)) answered 304 Not Modified to an unconditional request."
+        case .pageRepeatsAnother(let pageNo, let url):
+            return "Product page \(pageNo) (\(url.absoluteString)) holds only products already seen on other pages; the products it should list were not seen."
         }
     }
 }

@@ -79,14 +79,14 @@ public struct Crawler: Sendable {
         while pass < configuration.maxPasses, coverage.uncoveredCount > 0 {
             pass += 1
             let pages = coverage.pagesHoldingUncovered()
-            let before = (covered: coverage.coveredCount, domain: coverage.domain)
+            let before = (covered: coverage.coveredPositions, domain: coverage.domain)
             logger.info("The list moved or pages failed; fetching again", metadata: [
                 "pass": "\(pass)", "pages": "\(pages.count)", "uncovered": "\(coverage.uncoveredCount)",
             ])
             progress.report.passes = pass
             try await fetchPass(pages, pass: pass, pageSize: pageSize,
                                 progress: &progress, coverage: &coverage, consume: consume)
-            if coverage.coveredCount == before.covered && coverage.domain == before.domain {
+            if coverage.coveredPositions == before.covered && coverage.domain == before.domain {
                 break // Nothing new is coming from these pages; stop rather than spin.
             }
         }
@@ -126,9 +126,23 @@ public struct Crawler: Sendable {
             progress.failures.append((PageFailure(pageNo: result.pageNo, url: result.url, error: error, pass: pass),
                                       coverage.expectedPositions(pageNo: result.pageNo)))
         case .success(let page):
-            coverage.record(pageNo: result.pageNo, entryCount: page.products.count + page.rejectedProductCount,
-                            totalCount: page.totalCount)
-            let fresh = progress.absorb(page)
+            let entryCount = page.products.count + page.rejectedProductCount
+            let positions = coverage.positions(pageNo: result.pageNo, entryCount: entryCount, totalCount: page.totalCount)
+            let (fresh, misplaced) = progress.absorb(page, firstPosition: positions.lowerBound)
+            let repeatsAnother = !misplaced.isEmpty && misplaced.count == page.products.count
+            // Positions whose product was seen elsewhere are not covered: their page is fetched again.
+            coverage.record(pageNo: result.pageNo, entryCount: entryCount, totalCount: page.totalCount,
+                            excluding: repeatsAnother ? Set(positions) : Set(misplaced.keys))
+            if repeatsAnother {
+                // Every product of the page was seen elsewhere: this page, or the one seen first, does not
+                // hold what its number says. Neither counts as seen, and the next fetch of either is believed.
+                coverage.uncover(misplaced.values)
+                progress.forgetPositions(of: page.products)
+                let error = CrawlError.pageRepeatsAnother(pageNo: result.pageNo, url: result.url)
+                logger.warning("\(error.description)", metadata: ["pass": "\(pass)"])
+                progress.failures.append((PageFailure(pageNo: result.pageNo, url: result.url, error: error, pass: pass),
+                                          positions))
+            }
             if !fresh.isEmpty { try await consume(fresh) }
         }
     }
@@ -169,10 +183,27 @@ private struct PageResult: Sendable {
 private struct Progress {
     var report = CrawlReport()
     var seenIDs = Set<Int>()
+    /// Where each product was first seen, in start-list positions (`ListCoverage`).
+    var positionByID: [Int: Int] = [:]
     var failures: [(failure: PageFailure, positions: Range<Int>)] = []
 
-    /// Counts a parsed page and returns its products not seen before that have a thumbnail.
-    mutating func absorb(_ page: ProductPage) -> [Product] {
+    /// Counts a parsed page and returns its products not seen before that have
+    /// a thumbnail, and the positions whose product was first seen at another
+    /// position (in a list that only grows at the front, a product keeps its position).
+    /// `misplaced` maps such a position to the one where the product was first seen.
+    mutating func absorb(_ page: ProductPage, firstPosition: Int) -> (fresh: [Product], misplaced: [Int: Int]) {
+        var misplaced: [Int: Int] = [:]
+        // Entries without an id leave gaps that make positions uncertain; trust such a page as it is.
+        if page.rejectedProductCount == 0 {
+            for (index, product) in page.products.enumerated() {
+                let position = firstPosition + index
+                if let first = positionByID[product.id] {
+                    if first != position { misplaced[position] = first }
+                } else {
+                    positionByID[product.id] = position
+                }
+            }
+        }
         report.pagesFetched += 1
         report.productsSeen += page.products.count
         report.rejectedEntries += page.rejectedProductCount
@@ -191,7 +222,11 @@ private struct Progress {
             }
         }
         report.delivered += fresh.count
-        return fresh
+        return (fresh, misplaced)
+    }
+
+    mutating func forgetPositions(of products: [Product]) {
+        for product in products { positionByID[product.id] = nil }
     }
 
     /// Keeps the failures whose products are still unaccounted for, the latest per page number.

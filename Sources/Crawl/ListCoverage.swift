@@ -41,15 +41,26 @@ struct ListCoverage {
         positions(pageNo: pageNo, entryCount: pageSize, totalCount: latestCount)
     }
 
-    mutating func record(pageNo: Int, entryCount: Int, totalCount: Int) {
+    /// Marks the page's positions seen, but for `excluding` (positions whose
+    /// product was seen before at another position: the page does not hold
+    /// what its number says, e.g. it repeats another page).
+    mutating func record(pageNo: Int, entryCount: Int, totalCount: Int, excluding: Set<Int> = []) {
         latestCount = totalCount
         frontGrowth = max(frontGrowth, totalCount - baseCount)
         let domain = self.domain
         for position in positions(pageNo: pageNo, entryCount: entryCount, totalCount: totalCount)
-        where domain.contains(position) {
+        where domain.contains(position) && !excluding.contains(position) {
             covered.insert(position)
         }
     }
+
+    /// Forgets positions seen before (their page was shown to hold something else).
+    mutating func uncover(_ positions: some Sequence<Int>) {
+        covered.subtract(positions)
+    }
+
+    /// The positions seen so far, to tell whether a pass changed anything.
+    var coveredPositions: Set<Int> { covered }
 
     func isCovered(_ range: Range<Int>) -> Bool {
         range.clamped(to: domain).allSatisfy { covered.contains($0) }

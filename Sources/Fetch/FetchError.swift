@@ -21,6 +21,9 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case deadlineExceeded(url: URL, deadlineSeconds: Double, attempts: Int, lastFailure: String)
     /// The task waiting for the fetch was cancelled.
     case cancelled(url: URL)
+    /// The URL's host (or that of a redirect target) is not allowed by the
+    /// run's `HostPolicy`; no request was made to it.
+    case hostNotAllowed(url: URL, host: String, reason: String, redirectedTo: URL?)
 
     /// The URL concerned (nil only for an invalid URL).
     public var url: URL? {
@@ -28,14 +31,14 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidURL: return nil
         case .httpStatus(let url, _, _), .timeout(let url, _, _), .tooLarge(let url, _, _),
              .connection(let url, _, _), .tooManyRedirects(let url, _), .redirectCycle(let url),
-             .deadlineExceeded(let url, _, _, _), .cancelled(let url):
+             .deadlineExceeded(let url, _, _, _), .cancelled(let url), .hostNotAllowed(let url, _, _, _):
             return url
         }
     }
 
     /// A short stable code for reports and metrics: "http-404", "http-5xx",
     /// "timeout", "too-large", "connection", "too-many-redirects",
-    /// "redirect-cycle", "deadline", "invalid-url", "cancelled".
+    /// "redirect-cycle", "deadline", "invalid-url", "cancelled", "host-not-allowed".
     public var reasonCode: String {
         switch self {
         case .invalidURL: return "invalid-url"
@@ -47,6 +50,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .redirectCycle: return "redirect-cycle"
         case .deadlineExceeded: return "deadline"
         case .cancelled: return "cancelled"
+        case .hostNotAllowed: return "host-not-allowed"
         }
     }
 
@@ -80,6 +84,9 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             return "Fetching \(url.absoluteString) ran past its \(Self.seconds(seconds)) deadline after \(attempts) attempt\(attempts == 1 ? "" : "s"); the last failure: \(last)"
         case .cancelled(let url):
             return "Fetching \(url.absoluteString) was cancelled."
+        case .hostNotAllowed(let url, let host, let reason, let target):
+            let via = target.map { " redirects to \($0.absoluteString), whose host" } ?? "'s host"
+            return "\(url.absoluteString)\(via) \(host) is not allowed: \(reason); no request was made to it."
         }
     }
 

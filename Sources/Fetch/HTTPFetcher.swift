@@ -16,14 +16,21 @@ import NIOHTTP1
 /// `maxAttempts` with full-jitter exponential backoff, or after the server's
 /// `Retry-After` (capped) when it sends one; other statuses are final. The
 /// whole fetch is bounded by `deadlineSeconds`.
+///
+/// Hosts: with a `hostGate`, the URL and every redirect target are checked
+/// before a request is made to them (redirects are followed here, not by
+/// async-http-client, for that reason); a refused host is `hostNotAllowed`.
 public final class HTTPFetcher: Fetching {
     public let configuration: FetchConfiguration
+    public let hostGate: HostGate?
     private let client: HTTPClient
     private let logger: Logger
 
     /// Without a `logger`, only warnings are logged (retries are logged at debug).
-    public init(configuration: FetchConfiguration = FetchConfiguration(), logger: Logger? = nil) {
+    /// Without a `hostGate`, every host may be fetched.
+    public init(configuration: FetchConfiguration = FetchConfiguration(), hostGate: HostGate? = nil, logger: Logger? = nil) {
         self.configuration = configuration
+        self.hostGate = hostGate
         self.logger = logger ?? {
             var logger = Logger(label: "warm.fetch")
             logger.logLevel = .warning
@@ -36,8 +43,7 @@ public final class HTTPFetcher: Fetching {
         // refused connection until the connect timeout.
         pool.retryConnectionEstablishment = false
         var clientConfiguration = HTTPClient.Configuration(
-            redirectConfiguration: configuration.maxRedirects == 0
-                ? .disallow : .follow(max: configuration.maxRedirects, allowCycles: false),
+            redirectConfiguration: .disallow, // followed in `perform`, each target checked by the host gate
             timeout: .init(connect: Self.amount(configuration.connectTimeoutSeconds),
                            read: Self.amount(configuration.readTimeoutSeconds)),
             connectionPool: pool,
@@ -62,6 +68,7 @@ public final class HTTPFetcher: Fetching {
               let host = url.host, !host.isEmpty else {
             throw .invalidURL(url.absoluteString)
         }
+        try await hostGate?.check(url, requested: url)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(configuration.deadlineSeconds)
         var random = SystemRandomNumberGenerator()
@@ -130,19 +137,40 @@ public final class HTTPFetcher: Fetching {
 
     private func perform(_ url: URL, validators: Validators?, attempt: Int,
                          timeout: Duration) async throws -> FetchOutcome {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        request.headers.add(name: "User-Agent", value: configuration.userAgent)
-        request.headers.add(name: "Accept", value: "*/*")
-        if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
-        if let lastModified = validators?.lastModified {
-            request.headers.add(name: "If-Modified-Since", value: lastModified)
+        var current = url
+        var visited: Set<String> = [url.absoluteString]
+        var redirects = 0
+        var response: HTTPClientResponse
+        while true {
+            var request = HTTPClientRequest(url: current.absoluteString)
+            request.method = .GET
+            request.headers.add(name: "User-Agent", value: configuration.userAgent)
+            request.headers.add(name: "Accept", value: "*/*")
+            if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
+            if let lastModified = validators?.lastModified {
+                request.headers.add(name: "If-Modified-Since", value: lastModified)
+            }
+            response = try await client.execute(request, timeout: Self.amount(Self.seconds(timeout)), logger: logger)
+            guard configuration.maxRedirects > 0, [301, 302, 303, 307, 308].contains(Int(response.status.code)),
+                  let location = response.headers.first(name: "Location") else { break }
+            try? await Self.drain(response.body)
+            redirects += 1
+            guard redirects <= configuration.maxRedirects else {
+                throw FetchError.tooManyRedirects(url: url, maxRedirects: configuration.maxRedirects)
+            }
+            guard let next = URL(string: location, relativeTo: current)?.absoluteURL,
+                  let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  next.host?.isEmpty == false else {
+                throw FetchError.connection(url: url, reason: "it redirects to \"\(location)\", which is not an http(s) URL",
+                                            attempts: attempt)
+            }
+            guard visited.insert(next.absoluteString).inserted else { throw FetchError.redirectCycle(url: url) }
+            try await hostGate?.check(next, requested: url)
+            current = next
         }
-        let response = try await client.execute(request, timeout: Self.amount(Self.seconds(timeout)), logger: logger)
         let status = Int(response.status.code)
         let headers = response.headers
-        let finalURL = response.url ?? url
-        let redirects = max(0, response.history.count - 1)
+        let finalURL = current
 
         if status == 304 {
             try await Self.drain(response.body)

@@ -24,6 +24,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var options: WarmOptions
 
+    @OptionGroup var fetch: FetchOptions
+
     @Flag(help: "Only warm the cache: do not measure the three strategies or write the report.")
     var noCompare = false
 
@@ -43,11 +45,13 @@ struct DemoCommand: AsyncParsableCommand {
         let cacheDirectory = URL(fileURLWithPath: dir).appendingPathComponent("cache").path
         let selection: CompareSelection = noCompare ? .none : compareOneIn.map { .oneIn($0) } ?? .all
         let metricsPath = selection == .none ? nil : URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path
-        let configuration = options.configuration(api: server.baseURL, cacheDirectory: cacheDirectory,
+        var configuration = options.configuration(api: server.baseURL, cacheDirectory: cacheDirectory,
                                                   compare: selection, metricsPath: metricsPath)
+        configuration.allowedHosts = fetch.allowedHosts
         let summary: WarmSummary
         do {
-            summary = try await WarmRunner.run(configuration, progress: !options.noProgress, logger: logger)
+            summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes), progress: !options.noProgress,
+                                               logger: logger)
         } catch {
             server.stop()
             throw error

@@ -20,6 +20,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var options: WarmOptions
 
+    @OptionGroup var fetch: FetchOptions
+
     @OptionGroup var compare: CompareOptions
 
     @OptionGroup var sharding: ShardOptions
@@ -41,7 +43,9 @@ struct RunCommand: AsyncParsableCommand {
             metricsPath: compare.metricsPath(cacheDirectory: cacheDir))
         sharding.apply(try sharding.resolved(), to: &configuration, summaryGiven: options.summary != nil,
                        metricsGiven: compare.metrics != nil)
-        let summary = try await WarmRunner.run(configuration, progress: !options.noProgress, logger: logger)
+        configuration.allowedHosts = fetch.allowedHosts
+        let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes),
+                                               progress: !options.noProgress, logger: logger)
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
 }

@@ -6,7 +6,21 @@ import Foundation
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the built-in OpenMarket-compatible demo catalog on loopback until interrupted.")
+        abstract: "Serve the built-in OpenMarket-compatible demo catalog on loopback until interrupted.",
+        discussion: """
+            Fault mode (--faults SPEC): a comma-separated list of SCOPE-KIND=SHARE[xN], to see how a client copes \
+            with a misbehaving server. SCOPE is image (thumbnail URLs) or page (list pages; page 1 is never chosen). \
+            KIND: an HTTP status such as 503 or 404 (429 comes with Retry-After: 1); slow (the body trickles in over \
+            1 s); stall (half the body, then silence for 10 minutes); short (Content-Length of the whole body, half of \
+            it, then the connection closes); reset (the connection closes before any answer); html (an HTML error \
+            page with 200); redirect-loop (302 to itself with a growing hop parameter); endless (a body without \
+            Content-Length that never ends); for pages also garbage (JSON cut off), shift (3 new products pushed in \
+            front after the page is served), repeat (the previous page's products under this page's number). \
+            SHARE is a percentage (5%) or fraction (0.05) of URLs, all when omitted; xN makes the fault transient: \
+            only the first N requests of each chosen URL fail. Which URLs are chosen depends only on --fault-seed, \
+            the kind and the URL, so a re-run meets the same faults.
+            Example: warm serve --faults image-503=5%,image-429=3%x1,image-stall=2%,page-garbage=10% --fault-seed 7
+            """)
 
     @Option(help: "TCP port on 127.0.0.1 (0 picks a free one).")
     var port: Int = 8080
@@ -20,12 +34,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seed of the generated catalog (same seed, same catalog).")
     var seed: UInt64 = CatalogConfiguration().seed
 
+    @Option(help: "Misbehave on purpose for a share of URLs, e.g. image-503=5%,image-reset=2%,page-garbage=10% (see below).")
+    var faults: String?
+
+    @Option(help: "Seed choosing which URLs --faults hits (same seed, same URLs).")
+    var faultSeed: UInt64 = 1
+
     @Flag(help: ArgumentHelp("Stop when the parent process goes away (used by `warm demo`).", visibility: .hidden))
     var exitWithParent = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
         guard products >= 0 else { throw ValidationError("--products must not be negative.") }
+        if let faults {
+            do { _ = try FaultPlan(parsing: faults) } catch { throw ValidationError("--faults: \(error)") }
+        }
     }
 
     func run() async throws {
@@ -34,8 +57,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.productCount = products
         configuration.pageShape = pageShape
         configuration.seed = seed
-        let server = try await CatalogServer.start(configuration: configuration, port: port)
+        let plan = try faults.map { try FaultPlan(parsing: $0, seed: faultSeed) }
+        let server = try await CatalogServer.start(configuration: configuration, port: port, faultPlan: plan)
         logger.info("serving \(products) products at \(server.baseURL.absoluteString)/api/products (Ctrl-C to stop)")
+        if let plan { logger.info("fault mode: \(plan) (seed \(faultSeed))") }
         // Written unbuffered: a parent (`warm demo`) waits for this line.
         FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
         // Stop on SIGINT/SIGTERM, or (for `warm demo`) when the parent goes away,

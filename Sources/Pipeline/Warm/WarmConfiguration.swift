@@ -1,5 +1,6 @@
 import Cache
 import Downsample
+import Fetch
 import Foundation
 
 /// Everything one `warm run` needs, with defaults that work (the demo). Built by
@@ -35,6 +36,10 @@ public struct WarmConfiguration: Sendable {
     /// Warm only this shard's images (by canonical-URL hash), keeping the
     /// manifest, lock and temp files under `shards/I-of-N/`; nil: all images.
     public var shard: CacheShard? = nil
+    /// Hosts images may also be fetched from, whatever they resolve to
+    /// (`--allow-host`). The API's own host is always allowed, and so are the
+    /// hosts its first page names, at public addresses only (`HostPolicy`).
+    public var allowedHosts: [HostPattern] = []
 
     public init(apiURL: URL, cacheDirectory: String, sizes: [Int] = [300], format: OutputFormat = .jpeg,
                 quality: Int = 82, itemsPerPage: Int = 100, pageConcurrency: Int = 4, fetchConcurrency: Int = 16,

@@ -53,7 +53,11 @@ public struct WarmPipeline: Sendable {
         }
         defer { try? cache.close() }
 
-        let http = HTTPFetcher(configuration: fetchConfiguration, logger: logger)
+        // Images only from the API's host, hosts its first page names (public
+        // addresses only) and --allow-host: a product record cannot point the job at internal services.
+        let hostGate = HostGate(policy: HostPolicy(
+            explicit: [HostPattern(url: configuration.apiURL)].compactMap { $0 } + configuration.allowedHosts))
+        let http = HTTPFetcher(configuration: fetchConfiguration, hostGate: hostGate, logger: logger)
         let fetcher = CoalescingFetcher(upstream: http)
         let progress = interactiveProgress.map { ProgressReporter(logger: logger, interactive: $0) } ?? ProgressReporter(logger: logger)
         var initial = WarmSummary()
@@ -81,7 +85,8 @@ public struct WarmPipeline: Sendable {
             fetcher: fetcher, logger: logger)
 
         let stopped = await Self.runStages(crawler: crawler, warmer: warmer, dedup: dedup, recorder: recorder,
-                                           fetchConcurrency: configuration.fetchConcurrency, shard: configuration.shard)
+                                           hostGate: hostGate, fetchConcurrency: configuration.fetchConcurrency,
+                                           shard: configuration.shard)
         if let reason = stopped.stopReason {
             await recorder.stop(reason)
             logger.error("stopping early: \(reason)")
@@ -136,13 +141,16 @@ public struct WarmPipeline: Sendable {
     /// Crawler and fetch workers, joined by a channel whose `send` suspends
     /// until a worker takes the job (back-pressure).
     private static func runStages(crawler: Crawler, warmer: ImageWarmer, dedup: URLDeduplicator,
-                                  recorder: SummaryRecorder, fetchConcurrency: Int, shard: CacheShard?) async -> StageEnd {
+                                  recorder: SummaryRecorder, hostGate: HostGate, fetchConcurrency: Int,
+                                  shard: CacheShard?) async -> StageEnd {
         let jobs = AsyncChannel<ImageJob>()
         return await withTaskGroup(of: StageEnd.self) { group in
             group.addTask {
                 defer { jobs.finish() }
                 do {
                     let report = try await crawler.run { products in
+                        // Page 1 is handed over first: its hosts join the allow-list (once).
+                        await hostGate.learnFirstPage(products.compactMap(\.thumbnailURL))
                         for product in products {
                             guard let url = product.thumbnailURL else { continue }
                             let canonical = (try? CanonicalURL(url.absoluteString).text) ?? url.absoluteString

@@ -1,0 +1,63 @@
+/// What a `FaultRule` applies to.
+public enum FaultScope: String, Sendable, Hashable, CaseIterable {
+    case image, page
+}
+
+/// One `SCOPE-KIND=SHARE[xN]` item of a `FaultPlan`.
+public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
+    public var scope: FaultScope
+    public var kind: FaultKind
+    /// Share of URLs chosen, 0...1.
+    public var share: Double
+    /// Requests of each chosen URL that fail; nil: all of them.
+    public var times: Int?
+
+    public init(_ scope: FaultScope, _ kind: FaultKind, share: Double = 1, times: Int? = nil) {
+        self.scope = scope
+        self.kind = kind
+        self.share = min(1, max(0, share))
+        self.times = times.map { max(1, $0) }
+    }
+
+    init(parsing item: String) throws(FaultSpecError) {
+        let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+        let name = parts[0].lowercased()
+        guard let dash = name.firstIndex(of: "-"), let scope = FaultScope(rawValue: String(name[..<dash])) else {
+            throw .unknownKind(item)
+        }
+        guard let kind = FaultKind(name: String(name[name.index(after: dash)...])) else { throw .unknownKind(item) }
+        if scope == .image && kind.pagesOnly { throw .pagesOnly(item) }
+        var share = 1.0, times: Int?
+        if parts.count == 2 {
+            var text = Substring(parts[1].lowercased())
+            if let x = text.firstIndex(of: "x") {
+                guard let count = Int(text[text.index(after: x)...]), count >= 1 else { throw .badShare(item) }
+                times = count
+                text = text[..<x]
+            }
+            if text.hasSuffix("%") {
+                guard let percent = Double(text.dropLast()), (0...100).contains(percent) else { throw .badShare(item) }
+                share = percent / 100
+            } else {
+                guard let fraction = Double(text), (0...1).contains(fraction) else { throw .badShare(item) }
+                share = fraction
+            }
+        }
+        self.init(scope, kind, share: share, times: times)
+    }
+
+    /// Whether this rule's share picks `key`: a SplitMix64 hash of seed, rule and key, compared with the share.
+    func chooses(_ key: String, seed: UInt64) -> Bool {
+        guard share > 0 else { return false }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a over the text, then mixed
+        for byte in "\(scope.rawValue)-\(kind.name)|\(key)".utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let value = CatalogGenerator.mix(hash ^ CatalogGenerator.mix(seed))
+        return Double(value >> 11) / Double(1 << 53) < share
+    }
+
+    public var description: String {
+        let percent = share * 100
+        let shareText = percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%"
+        return "\(scope.rawValue)-\(kind.name)=\(shareText)" + (times.map { "x\($0)" } ?? "")
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// A host the policy names, with or without a port.
+public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
+    /// Lower-case, IPv6 without brackets.
+    public var host: String
+    /// nil: any port.
+    public var port: Int?
+
+    public init(host: String, port: Int? = nil) {
+        self.host = HostPattern.normalise(host)
+        self.port = port
+    }
+
+    /// `host`, `host:port`, `[v6]`, `[v6]:port` or a URL (its host and effective port).
+    public init?(parsing text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.contains("://") {
+            guard let url = URL(string: trimmed), let pattern = HostPattern(url: url) else { return nil }
+            self = pattern
+            return
+        }
+        var host = Substring(trimmed), port: Int?
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            let rest = host[host.index(after: close)...]
+            host = host[host.index(after: host.startIndex)..<close]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let value = Int(rest.dropFirst()) else { return nil }
+                port = value
+            }
+        } else if host.filter({ $0 == ":" }).count == 1, let colon = host.firstIndex(of: ":") {
+            guard let value = Int(host[host.index(after: colon)...]) else { return nil }
+            port = value
+            host = host[..<colon]
+        }
+        guard !host.isEmpty, port.map({ (1...65535).contains($0) }) ?? true else { return nil }
+        self.init(host: String(host), port: port)
+    }
+
+    /// The host and effective port (80/443 when the URL names none) of an http(s) URL.
+    public init?(url: URL) {
+        guard let host = url.host, !host.isEmpty, let port = HostPattern.effectivePort(of: url) else { return nil }
+        self.init(host: host, port: port)
+    }
+
+    public func matches(host: String, port: Int) -> Bool {
+        self.host == HostPattern.normalise(host) && (self.port == nil || self.port == port)
+    }
+
+    public var description: String {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return port.map { "\(shown):\($0)" } ?? shown
+    }
+
+    static func normalise(_ host: String) -> String {
+        var text = host.lowercased()
+        if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    static func effectivePort(of url: URL) -> Int? {
+        if let port = url.port { return port }
+        switch url.scheme?.lowercased() {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An IPv4 or IPv6 address, as bytes.
+public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+    /// 4 or 16 bytes, network order.
+    public let bytes: [UInt8]
+
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 4 || bytes.count == 16 else { return nil }
+        self.bytes = bytes
+    }
+
+    /// Parses a literal (`10.0.0.1`, `::1`, `[fe80::1]`); nil for a name.
+    public init?(_ text: String) {
+        let literal = HostPattern.normalise(text)
+        var v4 = in_addr()
+        if inet_pton(AF_INET, literal, &v4) == 1 {
+            self.bytes = withUnsafeBytes(of: &v4) { Array($0) }
+            return
+        }
+        var v6 = in6_addr()
+        // A zone index ("fe80::1%eth0") is not part of the address.
+        let withoutZone = literal.split(separator: "%", maxSplits: 1).first.map(String.init) ?? literal
+        if inet_pton(AF_INET6, withoutZone, &v6) == 1 {
+            self.bytes = withUnsafeBytes(of: &v6) { Array($0) }
+            return
+        }
+        return nil
+    }
+
+    public var text: String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let family = bytes.count == 4 ? AF_INET : AF_INET6
+        let ok = bytes.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &buffer, socklen_t(buffer.count)) != nil }
+        guard ok else { return bytes.map(String.init).joined(separator: ".") }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    public var description: String { text }
+
+    /// What kind of network the address belongs to.
+    public var addressClass: AddressClass {
+        if bytes.count == 4 { return Self.classifyV4(bytes) }
+        let b = bytes
+        if b.allSatisfy({ $0 == 0 }) { return .unspecified }
+        if b[0..<15].allSatisfy({ $0 == 0 }) && b[15] == 1 { return .loopback }
+        // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d): judge the IPv4 address.
+        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xff && b[11] == 0xff { return Self.classifyV4(Array(b[12..<16])) }
+        if b[0..<12].allSatisfy({ $0 == 0 }) { return Self.classifyV4(Array(b[12..<16])) }
+        // NAT64 (64:ff9b::/96) maps IPv4 too.
+        if b[0] == 0x00, b[1] == 0x64, b[2] == 0xff, b[3] == 0x9b, b[4..<12].allSatisfy({ $0 == 0 }) {
+            return Self.classifyV4(Array(b[12..<16]))
+        }
+        if b[0] & 0xfe == 0xfc { return .privateNetwork }           // fc00::/7 unique local
+        if b[0] == 0xfe && b[1] & 0xc0 == 0x80 { return .linkLocal }  // fe80::/10
+        if b[0] == 0xfe && b[1] & 0xc0 == 0xc0 { return .privateNetwork } // fec0::/10 site-local (deprecated)
+        if b[0] == 0xff { return .multicast }
+        return .publicAddress
+    }
+
+    private static func classifyV4(_ b: [UInt8]) -> AddressClass {
+        switch (b[0], b[1]) {
+        case (127, _): return .loopback
+        case (10, _): return .privateNetwork
+        case (172, 16...31): return .privateNetwork
+        case (192, 168): return .privateNetwork
+        case (169, 254): return .linkLocal
+        case (100, 64...127): return .privateNetwork  // carrier-grade NAT, 100.64/10
+        case (0, _): return .unspecified               // "this network"; 0.0.0.0 reaches the local host
+        case (224...239, _): return .multicast
+        case (240...255, _): return .reserved          // 240/4 and the broadcast address
+        default: return .publicAddress
+        }
+    }
+}
