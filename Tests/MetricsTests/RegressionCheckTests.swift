@@ -23,6 +23,17 @@ final class RegressionCheckTests: XCTestCase {
         return records
     }
 
+    /// `first`, with each image's thumbnail peak the lower of its two measurements.
+    func lowestThumbnailPeaks(_ first: [ImageMetricsRecord], _ second: [ImageMetricsRecord]) -> [ImageMetricsRecord] {
+        zip(first, second).map { a, b in
+            var lowest = a
+            if let peak = b.strategies.thumbnail?.peakBytes, peak < (a.strategies.thumbnail?.peakBytes ?? .max) {
+                lowest.strategies.thumbnail?.peakBytes = peak
+            }
+            return lowest
+        }
+    }
+
     func baselineRoundTrip(_ records: [ImageMetricsRecord]) throws -> MetricsBaseline {
         let directory = try MetricsFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -42,8 +53,11 @@ final class RegressionCheckTests: XCTestCase {
         XCTAssertTrue(same.passed, same.regressions.map(\.description).joined(separator: "\n"))
         XCTAssertEqual(same.comparedImages, 3)
 
-        // Measured again: only measurement noise differs, and it is allowed for.
-        let again = check.run(records: try await measureCatalog(size: 64), against: baseline)
+        // Measured again: only measurement noise differs, and it is allowed for. Twice, lowest
+        // thumbnail peak kept, as the measurer itself does: this test shares its process with
+        // the rest of the suite, whose leftover threads once added 2.3 MB to one peak.
+        let remeasured = try await lowestThumbnailPeaks(measureCatalog(size: 64), measureCatalog(size: 64))
+        let again = check.run(records: remeasured, against: baseline)
         XCTAssertTrue(again.passed, again.regressions.map(\.description).joined(separator: "\n"))
 
         let at96 = check.run(records: try await measureCatalog(size: 96), against: baseline)

@@ -116,29 +116,17 @@ final class RunCommandTests: XCTestCase {
     func testRunAgainstAnotherSnakeCaseServerWarmsEveryDistinctThumbnail() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let images = directory.appendingPathComponent("site/img")
-        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        var files: [(name: String, data: Data)] = []
         for index in 0..<9 {
-            let data = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 500, height: 400, seed: UInt64(index)),
-                                                width: 500, height: 400, bands: 3,
-                                                as: CompositionEncoding(format: [.jpeg, .png, .webp][index % 3]))
-            try data.write(to: images.appendingPathComponent("key\(index)_thumb"))
+            files.append((name: "key\(index)_thumb", data: try ImageComposer.encode(
+                pixels: ImageComposer.pattern(width: 500, height: 400, seed: UInt64(index)), width: 500, height: 400, bands: 3,
+                as: CompositionEncoding(format: [.jpeg, .png, .webp][index % 3]))))
         }
-        let script = directory.appendingPathComponent("server.py")
-        try Self.pythonServer.write(to: script, atomically: true, encoding: .utf8)
-        let portFile = directory.appendingPathComponent("port")
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", script.path, directory.appendingPathComponent("site").path, portFile.path]
-        python.standardError = FileHandle.nullDevice
-        try python.run()
-        defer { python.terminate(); python.waitUntilExit() }
-        var port = ""
-        for _ in 0..<200 where port.isEmpty {
-            port = (try? String(contentsOf: portFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        XCTAssertFalse(port.isEmpty, "python server did not start")
+        // Ten products with thumbnails, the last two sharing one URL, and one without a picture.
+        let server = try StaticCatalogServer(files: files, products: (0..<10).map { "key\(min($0, 8))_thumb" } + [nil],
+                                             directory: directory)
+        defer { server.stop() }
+        let port = try XCTUnwrap(server.baseURL.port)
 
         let cacheDirectory = directory.appendingPathComponent("cache").path
         let prometheus = directory.appendingPathComponent("warm.prom").path
@@ -163,37 +151,6 @@ final class RunCommandTests: XCTestCase {
             XCTAssertEqual(PixelSize(width: header.width, height: header.height), PixelSize(width: 100, height: 80))
         }
     }
-
-    static let pythonServer = #"""
-    import http.server, json, os, sys, urllib.parse
-    site, port_file = sys.argv[1], sys.argv[2]
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *a, **k): super().__init__(*a, directory=site, **k)
-        def log_message(self, *a): pass
-        def do_GET(self):
-            url = urllib.parse.urlparse(self.path)
-            if url.path != "/api/products": return super().do_GET()
-            q = urllib.parse.parse_qs(url.query)
-            page, per = int(q.get("page_no", ["1"])[0]), int(q.get("items_per_page", ["20"])[0])
-            host = "http://127.0.0.1:%d" % self.server.server_port
-            products = [{"id": 100 + i, "vendor_id": 7, "name": "p%d" % i, "price": 1000,
-                         "thumbnail": "%s/img/key%d_thumb" % (host, min(i, 8)), "created_at": "2023-03-23"}
-                        for i in range(10)]
-            products.append({"id": 200, "name": "no picture", "thumbnail": None})
-            total, last = len(products), (len(products) + per - 1) // per
-            body = json.dumps({"page_no": page, "items_per_page": per, "total_count": total,
-                               "last_page": last, "has_next": page < last, "has_prev": page > 1,
-                               "pages": products[(page - 1) * per: page * per]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    with open(port_file + ".tmp", "w") as f: f.write(str(server.server_port))
-    os.rename(port_file + ".tmp", port_file)
-    server.serve_forever()
-    """#
 }
 
 /// Whether a TCP port on 127.0.0.1 can be bound right now.

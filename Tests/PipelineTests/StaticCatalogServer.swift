@@ -11,14 +11,19 @@ final class StaticCatalogServer {
     private let process: Process
 
     /// Writes `files` under `directory/site/img` and starts the server on a free loopback port.
-    init(files: [(name: String, data: Data)], directory: URL) throws {
+    /// - Parameter products: each product's thumbnail file name in list order (nil: a product
+    ///   without a thumbnail; a name may repeat: products sharing a URL); default one product per file.
+    init(files: [(name: String, data: Data)], products: [String?]? = nil, directory: URL) throws {
         let site = directory.appendingPathComponent("site")
         let images = site.appendingPathComponent("img")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
         for file in files {
             try file.data.write(to: images.appendingPathComponent(file.name))
         }
-        let names = try JSONSerialization.data(withJSONObject: files.map(\.name))
+        let productNames: [String?] = products ?? files.map(\.name)
+        let names = try JSONSerialization.data(withJSONObject: productNames.map { name -> Any in
+            if let name { return name } else { return NSNull() }
+        })
         try names.write(to: site.appendingPathComponent("names.json"))
         let script = directory.appendingPathComponent("static_catalog.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
@@ -65,8 +70,8 @@ final class StaticCatalogServer {
             q = urllib.parse.parse_qs(url.query)
             page, per = int(q.get("page_no", ["1"])[0]), int(q.get("items_per_page", ["20"])[0])
             host = "http://127.0.0.1:%d" % self.server.server_port
-            products = [{"id": 1000 + i, "vendor_id": 7, "name": name, "price": 1000,
-                         "thumbnail": "%s/img/%s" % (host, name), "created_at": "2023-03-23"}
+            products = [{"id": 1000 + i, "vendor_id": 7, "name": name or "no picture", "price": 1000,
+                         "thumbnail": ("%s/img/%s" % (host, name)) if name else None, "created_at": "2023-03-23"}
                         for i, name in enumerate(names)]
             total, last = len(products), max(1, (len(products) + per - 1) // per)
             body = json.dumps({"page_no": page, "items_per_page": per, "total_count": total,
