@@ -185,11 +185,11 @@ public struct MemoryReport: Sendable {
         if r.atLeastNaive < r.images {
             text += "; on the other \(ReportFormat.count(r.images - r.atLeastNaive)) it is lower by at most \(ReportFormat.megabytes(r.largestShortfallBytes)) (\(ReportFormat.percent(r.largestShortfallFraction, decimals: 2)) of that image's naive peak)"
         }
-        text += ", median difference \(ReportFormat.megabytes(r.medianDifferenceBytes)). Renderer runs the naive decode and then resizes; its canvas (target size) is allocated after the decoder's scratch buffers are freed, so its true peak is naive's plus at most the canvas, and a difference smaller than the noise (below"
+        text += ", median difference \(ReportFormat.megabytes(r.medianDifferenceBytes)). Renderer allocates its target-size canvas first, then runs the naive decode and draws it into the canvas, so its true peak is naive's plus the canvas; a shortfall smaller than the noise (below"
         if let naive = context.noise?.spreads.first(where: { $0.kind == .naive }), naive.medianBytes > 0 {
             text += ": max - min over repeated naive decodes of one image was \(ReportFormat.percent(Double(naive.rangeBytes) / Double(naive.medianBytes), decimals: 2)) of its median"
         }
-        text += ") is not a difference. "
+        text += ") is measurement noise, not a lower peak. "
         text += "Thumbnail-at-decode's peak is below naive's on \(ReportFormat.count(t.belowNaive)) of \(ReportFormat.count(t.images)) JPEGs whose longest side is more than 4x the target"
         if let ratio = t.smallestRatio { text += " (naive's peak is at least \(ReportFormat.number(ratio, decimals: 1))x thumbnail's on every one of them)" }
         return text + "."
