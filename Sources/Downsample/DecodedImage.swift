@@ -25,26 +25,9 @@ public struct DecodedImage: Sendable {
     /// Encodes with all metadata stripped. JPEG has no alpha, so transparent
     /// pixels are flattened onto white; WebP and PNG keep alpha unless opaque.
     public func encoded(as format: OutputFormat, quality: Int = 82) throws(DownsampleError) -> Data {
-        func fail(_ reason: String) -> DownsampleError { .encodeFailed(format: format.rawValue, reason: reason) }
-        let opaque: Bool
-        switch image.isOpaque() {
-        case .success(let value): opaque = value
-        case .failure(let failure): throw fail(failure.message)
-        }
-        var output: VipsImageHandle
         switch image.strippedOfMetadata() {
-        case .success(let stripped): output = stripped
-        case .failure(let failure): throw fail(failure.message)
-        }
-        if opaque || format == .jpeg {
-            switch output.flattened() {
-            case .success(let flat): output = flat
-            case .failure(let failure): throw fail(failure.message)
-            }
-        }
-        switch output.encoded(suffix: format.saverSuffix(quality: quality)) {
-        case .success(let data): return format.finished(data)
-        case .failure(let failure): throw fail(failure.message)
+        case .success(let stripped): return try format.encode(stripped, quality: quality)
+        case .failure(let failure): throw .encodeFailed(format: format.rawValue, reason: failure.message)
         }
     }
 }

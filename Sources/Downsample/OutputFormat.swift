@@ -40,4 +40,29 @@ extension OutputFormat {
     func finished(_ encoded: Data) -> Data {
         self == .webp ? WebPChunkStripper.strip(encoded) : encoded
     }
+
+    /// Encodes `image` in this format, metadata stripped by the saver. JPEG
+    /// has no alpha, so alpha is flattened onto white; WebP and PNG keep it
+    /// unless it is opaque everywhere (then it is dropped: smaller files).
+    func encode(_ image: VipsImageHandle, quality: Int) throws(DownsampleError) -> Data {
+        func fail(_ reason: String) -> DownsampleError { .encodeFailed(format: rawValue, reason: reason) }
+        var output = image
+        if image.hasAlpha {
+            let flatten: Bool
+            switch self == .jpeg ? .success(true) : image.isOpaque() {
+            case .success(let value): flatten = value
+            case .failure(let failure): throw fail(failure.message)
+            }
+            if flatten {
+                switch image.flattened() {
+                case .success(let flat): output = flat
+                case .failure(let failure): throw fail(failure.message)
+                }
+            }
+        }
+        switch output.encoded(suffix: saverSuffix(quality: quality)) {
+        case .success(let data): return finished(data)
+        case .failure(let failure): throw fail(failure.message)
+        }
+    }
 }

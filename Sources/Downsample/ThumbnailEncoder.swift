@@ -25,25 +25,8 @@ public struct ThumbnailEncoder: Sendable {
         // Materialised before rotating, so that a broken file fails here as
         // `.corrupt` (the decode runs now), not later inside the encoder.
         let decoded = try shrunk.toSRGB(alpha: alpha).orCorrupt(source).materialized().orCorrupt(source)
-        var upright = try decoded.autorotated(orientation: source.header.orientation).orCorrupt(source)
-        func fail(_ reason: String) -> DownsampleError { .encodeFailed(format: format.rawValue, reason: reason) }
-        if upright.hasAlpha {
-            // An alpha band that is opaque everywhere is dropped (smaller files, as `encoded(as:)` does).
-            switch upright.isOpaque() {
-            case .success(true):
-                switch upright.flattened() {
-                case .success(let flat): upright = flat
-                case .failure(let failure): throw fail(failure.message)
-                }
-            case .success(false): break
-            case .failure(let failure): throw fail(failure.message)
-            }
-        }
-        switch upright.encoded(suffix: format.saverSuffix(quality: quality)) {
-        case .success(let data):
-            return EncodedImage(data: format.finished(data), size: PixelSize(width: upright.width, height: upright.height),
-                                format: format)
-        case .failure(let failure): throw fail(failure.message)
-        }
+        let upright = try decoded.autorotated(orientation: source.header.orientation).orCorrupt(source)
+        return EncodedImage(data: try format.encode(upright, quality: quality),
+                            size: PixelSize(width: upright.width, height: upright.height), format: format)
     }
 }
