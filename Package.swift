@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample",
+                "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample", "WarmMetrics",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
     ],

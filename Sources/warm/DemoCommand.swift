@@ -25,6 +25,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var options: WarmOptions
 
     @OptionGroup var fetch: FetchOptions
+    @OptionGroup var measurement: MeasurementOptions
 
     @Flag(help: "Only warm the cache: do not measure the three strategies or write the report.")
     var noCompare = false
@@ -48,6 +49,7 @@ struct DemoCommand: AsyncParsableCommand {
         var configuration = options.configuration(api: server.baseURL, cacheDirectory: cacheDirectory,
                                                   compare: selection, metricsPath: metricsPath)
         configuration.allowedHosts = fetch.allowedHosts
+        configuration.measurementIsolation = measurement.isolation
         let summary: WarmSummary
         do {
             summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes), progress: !options.noProgress,
@@ -64,7 +66,8 @@ struct DemoCommand: AsyncParsableCommand {
             """)
         if let metricsPath {
             let reportDirectory = URL(fileURLWithPath: dir).appendingPathComponent("report").path
-            let output = try await ReportGenerator.generate(metricsPaths: [metricsPath], outputDirectory: reportDirectory)
+            let output = try await ReportGenerator.generate(metricsPaths: [metricsPath], outputDirectory: reportDirectory,
+                                                            noiseIsolation: measurement.isolation)
             print("metrics:  \(metricsPath) (and .csv)")
             print("report:   \(output.paths.joined(separator: ", "))")
             print(output.summary)

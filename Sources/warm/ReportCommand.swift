@@ -34,6 +34,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: "Longest upright side the strategies decode for, in pixels (with --measure, and for the noise measurement when there are no metrics).")
     var size: Int = 300
 
+    @OptionGroup var measurement: MeasurementOptions
+
     func validate() throws {
         guard !metricsFiles.isEmpty || !measure.isEmpty else {
             throw ValidationError("Give at least one --metrics file (or --measure images).")
@@ -46,7 +48,8 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         let job = ReportJob(configuration: .init(
             metricsPaths: metricsFiles, measureInputs: measure, outputDirectory: out,
-            cacheLimitBytes: cacheLimitBytes, noiseRepeats: noiseRepeats, longestSide: size))
+            cacheLimitBytes: cacheLimitBytes, noiseRepeats: noiseRepeats, longestSide: size,
+            isolation: measurement.isolation))
         do {
             let output = try await job.run { record in
                 if let error = record.error { Console.error("error: \(record.url): \(error)") }

@@ -23,6 +23,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var fetch: FetchOptions
 
     @OptionGroup var compare: CompareOptions
+    @OptionGroup var measurement: MeasurementOptions
 
     @OptionGroup var sharding: ShardOptions
 
@@ -44,6 +45,7 @@ struct RunCommand: AsyncParsableCommand {
         sharding.apply(try sharding.resolved(), to: &configuration, summaryGiven: options.summary != nil,
                        metricsGiven: compare.metrics != nil)
         configuration.allowedHosts = fetch.allowedHosts
+        configuration.measurementIsolation = measurement.isolation
         let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes),
                                                progress: !options.noProgress, logger: logger)
         if !summary.succeeded { throw ExitStatus.someFailed }

@@ -121,4 +121,23 @@ final class MemoryReportTests: XCTestCase {
                                   context: .init(metricsPaths: ["run.jsonl"], generatedAt: Date(timeIntervalSince1970: 0)))
         XCTAssertTrue(report.markdown().contains("renderer's peak is at least naive's on 1 of 2 images"), report.markdown())
     }
+
+    func testMethodSectionDescribesHowThePeaksWereMeasured() {
+        var fresh = MetricsFixtures.record(url: "a", naive: 48_000_000, renderer: 270_000, thumbnail: 270_000)
+        fresh.peakMethod = .freshProcess
+        let context = MemoryReport.Context(metricsPaths: ["run.jsonl"], generatedAt: Date(timeIntervalSince1970: 0))
+        let freshText = MemoryReport(records: [fresh], cacheLimitBytes: 100_000_000, context: context).markdown()
+        XCTAssertTrue(freshText.contains("fresh processes of its own"), freshText)
+        XCTAssertTrue(freshText.contains("libvips' tracked-allocation growth"), freshText)
+        XCTAssertFalse(freshText.contains("in one process, while the measurer holds"), freshText)
+        XCTAssertFalse(freshText.contains("mix peak methods"), freshText)
+
+        let inProcess = MetricsFixtures.record(url: "b", naive: 48_000_000, renderer: 270_000, thumbnail: 270_000)
+        let inProcessText = MemoryReport(records: [inProcess], cacheLimitBytes: 100_000_000, context: context).markdown()
+        XCTAssertTrue(inProcessText.contains("in one process, while the measurer holds"), inProcessText)
+        XCTAssertFalse(inProcessText.contains("fresh processes of its own"), inProcessText)
+
+        let mixed = MemoryReport(records: [fresh, inProcess], cacheLimitBytes: 100_000_000, context: context).markdown()
+        XCTAssertTrue(mixed.contains("mix peak methods (vmhwm, fresh-process)") || mixed.contains("mix peak methods (fresh-process, vmhwm)"), mixed)
+    }
 }

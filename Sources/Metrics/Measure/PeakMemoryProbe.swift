@@ -22,9 +22,9 @@ struct PeakMemoryProbe: ~Copyable {
     init(preferred: PeakMethod = .residentHighWaterMark) {
         ProcessMemory.configureAllocator()
         buffer = .allocate(byteCount: 8192, alignment: 8)
-        let canReset = preferred == .residentHighWaterMark && ProcessMemory.resetPeak()
+        let canReset = preferred != .vipsTracked && ProcessMemory.resetPeak()
             && ProcessMemory.resident(using: buffer) != nil
-        method = canReset ? .residentHighWaterMark : .vipsTracked
+        method = canReset ? (preferred == .freshProcess ? .freshProcess : .residentHighWaterMark) : .vipsTracked
     }
 
     deinit { buffer.deallocate() }
@@ -35,13 +35,11 @@ struct PeakMemoryProbe: ~Copyable {
     mutating func start() {
         Self.waitForLibvipsToSettle()
         ProcessMemory.trim()
-        switch method {
-        case .residentHighWaterMark:
+        trackedBefore = VipsRuntime.trackedBytes
+        trackedHighWaterBefore = VipsRuntime.trackedBytesHighWater
+        if method != .vipsTracked {
             _ = ProcessMemory.resetPeak()
             rssBefore = ProcessMemory.resident(using: buffer)?.rssBytes ?? 0
-        case .vipsTracked:
-            trackedBefore = VipsRuntime.trackedBytes
-            trackedHighWaterBefore = VipsRuntime.trackedBytesHighWater
         }
     }
 
@@ -66,13 +64,25 @@ struct PeakMemoryProbe: ~Copyable {
     func peakBytes() -> Int {
         switch method {
         case .residentHighWaterMark:
-            let peak = ProcessMemory.resident(using: buffer)?.peakBytes ?? rssBefore
-            return max(0, peak - rssBefore)
+            return residentGrowth()
+        case .freshProcess:
+            return max(residentGrowth(), trackedGrowth())
         case .vipsTracked:
-            let highWater = VipsRuntime.trackedBytesHighWater
-            let after = VipsRuntime.trackedBytes
-            let peak = highWater > trackedHighWaterBefore ? highWater : after
-            return max(0, peak - trackedBefore)
+            return trackedGrowth()
         }
+    }
+
+    private func residentGrowth() -> Int {
+        let peak = ProcessMemory.resident(using: buffer)?.peakBytes ?? rssBefore
+        return max(0, peak - rssBefore)
+    }
+
+    /// Exact when libvips' process-wide high-water mark rose during the span,
+    /// a lower bound (bytes after minus before) otherwise.
+    private func trackedGrowth() -> Int {
+        let highWater = VipsRuntime.trackedBytesHighWater
+        let after = VipsRuntime.trackedBytes
+        let peak = highWater > trackedHighWaterBefore ? highWater : after
+        return max(0, peak - trackedBefore)
     }
 }

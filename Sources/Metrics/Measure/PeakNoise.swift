@@ -32,8 +32,8 @@ public struct PeakNoise: Sendable, Equatable {
     /// Measures `data` `repeats` times with every strategy (holding the gate's
     /// exclusive permit for each run) and collects the peaks.
     public static func measure(data: Data, subject: String, target: DecodeTarget, repeats: Int,
-                               gate: MeasurementGate = .shared) async -> PeakNoise {
-        let measurer = StrategyMeasurer(configuration: .init(target: target, quality: false))
+                               isolation: PeakIsolation = .inProcess, gate: MeasurementGate = .shared) async -> PeakNoise {
+        let measurer = StrategyMeasurer(configuration: .init(target: target, quality: false, isolation: isolation))
         var samples: [StrategyKind: [Int]] = [:]
         var method = PeakMethod.residentHighWaterMark
         for run in 0..<repeats {
@@ -51,11 +51,12 @@ public struct PeakNoise: Sendable, Equatable {
     /// (`ImageComposer`'s test pattern, enlarged to `size`), so the figure
     /// needs no input files.
     public static func measureSyntheticJPEG(size: PixelSize = PixelSize(width: 1600, height: 1200), target: DecodeTarget,
-                                            repeats: Int, gate: MeasurementGate = .shared) async throws(DownsampleError) -> PeakNoise {
+                                            repeats: Int, isolation: PeakIsolation = .inProcess,
+                                            gate: MeasurementGate = .shared) async throws(DownsampleError) -> PeakNoise {
         let small = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120,
                                              bands: 3, as: CompositionEncoding(format: .jpeg))
         let data = try ImageComposer.photo(small, size: size, as: CompositionEncoding(format: .jpeg))
         return await measure(data: data, subject: "a synthetic \(size) JPEG (\(data.count) bytes) at \(target.longestSide) px",
-                             target: target, repeats: repeats, gate: gate)
+                             target: target, repeats: repeats, isolation: isolation, gate: gate)
     }
 }

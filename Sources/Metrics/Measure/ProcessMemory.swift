@@ -1,4 +1,5 @@
 import Downsample
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -96,6 +97,47 @@ enum ProcessMemory {
         }
         return nil
     }
+
+    /// Makes every page of every file mapped into the process resident now
+    /// (the binary, the shared libraries), by reading one byte of each page,
+    /// so that code first run during a measurement is not paged in inside it.
+    /// Measured in fresh processes decoding one 4032x3024 JPEG: file-backed
+    /// RSS grew 1.04-1.12 MB during the decode, differently each time; with
+    /// every file page touched first, 0.60-0.66 MB (the rest is not explained
+    /// here: no file is mapped during the decode). Costs one page fault per
+    /// page not yet resident (the page cache usually has them: tens of ms).
+    /// Only the part of each mapping that lies inside its file is touched.
+    @discardableResult
+    static func faultInMappedFiles() -> Int {
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return 0 }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var touched = 0
+        var checksum: UInt8 = 0
+        for line in maps.split(separator: "\n") {
+            // start-end perms offset dev inode path
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count == 6, fields[1].first == "r" else { continue }
+            let path = fields[5].trimmingCharacters(in: .whitespaces)
+            guard path.hasPrefix("/"), !path.hasPrefix("/dev/"), !path.hasSuffix("(deleted)") else { continue }
+            let range = fields[0].split(separator: "-")
+            guard range.count == 2, let start = Int(range[0], radix: 16), let end = Int(range[1], radix: 16),
+                  let offset = Int(fields[2], radix: 16) else { continue }
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            let inFile = min(end, start + max(0, Int(info.st_size) - offset))
+            var address = start
+            while address < inFile {
+                checksum &+= UnsafeRawPointer(bitPattern: address)!.load(as: UInt8.self)
+                touched += 1
+                address += pageSize
+            }
+        }
+        faultInChecksum = checksum
+        return touched
+    }
+
+    /// Keeps the reads above from being optimised away.
+    nonisolated(unsafe) private static var faultInChecksum: UInt8 = 0
 
     /// User + system CPU time of the whole process (all threads), in seconds.
     static func cpuSeconds() -> Double {

@@ -9,7 +9,10 @@ import Synchronization
 /// Cost per image: four full decodes (naive and renderer, twice each), three shrink-on-load
 /// decodes, one Lanczos3 resample of the naive bitmap, and the SSIM pass. The
 /// naive bitmap stays alive until the reference is made (measurements are
-/// deltas, so it does not count in the other strategies' peaks).
+/// deltas, so it does not count in the other strategies' peaks). With
+/// `PeakIsolation.childProcess`, each of those measured decodes runs in a
+/// fresh process (about 60 ms to start each), and this process decodes the
+/// image once more per strategy, unmeasured, for SSIM and PSNR.
 public struct StrategyMeasurer: Sendable {
     public struct Configuration: Sendable, Hashable {
         public var target: DecodeTarget
@@ -35,10 +38,23 @@ public struct StrategyMeasurer: Sendable {
         /// although renderer does all naive does plus a canvas: a one-sided
         /// spike in one of the two spans. Costs two more full decodes per image.
         public var fullDecodeRepeats: Int
+        /// With child processes: when renderer's lowest peak is less than its
+        /// canvas above naive's (impossible but for noise: renderer holds the
+        /// canvas on top of all naive holds), naive and renderer are each
+        /// measured this many more times. Measured on a 1170x2532 PNG in eight
+        /// fresh processes each: naive 29,412-29,688 KiB, renderer
+        /// 29,644-29,768 KiB, so two runs each can cross.
+        public var closeCallRepeats: Int
+        /// In this process, or each strategy in fresh child processes
+        /// (`PeakIsolation`; with children, each repeat is a process of its own).
+        public var isolation: PeakIsolation
 
         public init(target: DecodeTarget, limits: DecodeLimits = .default,
                     preferredPeakMethod: PeakMethod = .residentHighWaterMark, warmUp: Bool = true, quality: Bool = true,
-                    thumbnailRepeats: Int = 3, fullDecodeRepeats: Int = 2) {
+                    thumbnailRepeats: Int = 3, fullDecodeRepeats: Int = 2, isolation: PeakIsolation = .inProcess,
+                    closeCallRepeats: Int = 3) {
+            self.isolation = isolation
+            self.closeCallRepeats = max(0, closeCallRepeats)
             self.target = target
             self.limits = limits
             self.preferredPeakMethod = preferredPeakMethod
@@ -49,7 +65,7 @@ public struct StrategyMeasurer: Sendable {
         }
 
         /// How many times `kind` is measured (its lowest peak is kept).
-        func repeats(of kind: StrategyKind) -> Int {
+        public func repeats(of kind: StrategyKind) -> Int {
             kind == .thumbnail ? thumbnailRepeats : fullDecodeRepeats
         }
     }
@@ -79,32 +95,22 @@ public struct StrategyMeasurer: Sendable {
     /// Measures without taking the gate: the caller must hold the exclusive
     /// permit (or know that nothing else decodes in the process).
     func measureHoldingExclusivePermit(data: Data, productId: Int?, url: String) -> ImageMetricsRecord {
-        var probe = PeakMemoryProbe(preferred: configuration.preferredPeakMethod)
-        var record = ImageMetricsRecord(
-            productId: productId, url: url, format: ImageFormat.sniff(data), sourceBytes: data.count,
-            width: nil, height: nil, orientation: nil, targetLongestSide: configuration.target.longestSide,
-            peakMethod: probe.method)
-
-        let source: ImageSource
-        do {
-            source = try ImageSource(data: data, limits: configuration.limits)
-        } catch {
-            record.fill(from: error)
-            return record
+        if case .childProcess(let executable) = configuration.isolation {
+            return measureInChildProcesses(data: data, productId: productId, url: url, executable: executable)
         }
-        record.format = source.header.format
-        record.width = source.header.width
-        record.height = source.header.height
-        record.orientation = source.header.orientation
+        var probe = PeakMemoryProbe(preferred: configuration.preferredPeakMethod)
+        let (started, opened) = startRecord(data: data, productId: productId, url: url, peakMethod: probe.method)
+        var record = started
+        guard let source = opened else { return record }
 
         if configuration.warmUp { warmUpOnce(source) }
 
         var outputs: [StrategyKind: DecodedImage] = [:]
         for kind in StrategyKind.allCases {
-            var result = measure(kind, source, probe: &probe)
+            var result = Self.measureSpan(kind, source, target: configuration.target, probe: &probe)
             for _ in 1..<configuration.repeats(of: kind) {
                 guard case .success(let (best, _)) = result else { break }
-                let again = measure(kind, source, probe: &probe)
+                let again = Self.measureSpan(kind, source, target: configuration.target, probe: &probe)
                 if case .success(let (metrics, _)) = again, metrics.peakBytes < best.peakBytes { result = again }
             }
             switch result {
@@ -124,12 +130,31 @@ public struct StrategyMeasurer: Sendable {
         return record
     }
 
+    /// The record's image fields, from the header alone (no pixels decoded);
+    /// no source when the header is refused (the record then says why).
+    func startRecord(data: Data, productId: Int?, url: String, peakMethod: PeakMethod) -> (ImageMetricsRecord, ImageSource?) {
+        var record = ImageMetricsRecord(
+            productId: productId, url: url, format: ImageFormat.sniff(data), sourceBytes: data.count,
+            width: nil, height: nil, orientation: nil, targetLongestSide: configuration.target.longestSide,
+            peakMethod: peakMethod)
+        do {
+            let source = try ImageSource(data: data, limits: configuration.limits)
+            record.format = source.header.format
+            record.width = source.header.width
+            record.height = source.header.height
+            record.orientation = source.header.orientation
+            return (record, source)
+        } catch {
+            record.fill(from: error)
+            return (record, nil)
+        }
+    }
+
     /// Runs one strategy inside a probe span, its output kept alive until the
     /// span is read (as a cache would keep it).
-    private func measure(_ kind: StrategyKind, _ source: ImageSource, probe: inout PeakMemoryProbe)
+    static func measureSpan(_ kind: StrategyKind, _ source: ImageSource, target: DecodeTarget, probe: inout PeakMemoryProbe)
         -> Result<(ImageMetricsRecord.StrategyMetrics, DecodedImage), DownsampleError> {
         let strategy = kind.strategy
-        let target = configuration.target
         probe.start()
         let cpuBefore = ProcessMemory.cpuSeconds()
         let clock = ContinuousClock()
@@ -149,7 +174,7 @@ public struct StrategyMeasurer: Sendable {
 
     /// SSIM and PSNR of renderer and thumbnail against a Lanczos3 reference
     /// of their own output size (they may differ by a pixel).
-    private func addQuality(to record: inout ImageMetricsRecord, outputs: [StrategyKind: DecodedImage], source: ImageSource) {
+    func addQuality(to record: inout ImageMetricsRecord, outputs: [StrategyKind: DecodedImage], source: ImageSource) {
         var references: [PixelSize: DecodedImage] = [:]
         for kind in [StrategyKind.renderer, .thumbnail] {
             guard let output = outputs[kind] else { continue }

@@ -185,23 +185,38 @@ public struct MemoryReport: Sendable {
         if r.atLeastNaive < r.images {
             text += "; on the other \(ReportFormat.count(r.images - r.atLeastNaive)) it is lower by at most \(ReportFormat.megabytes(r.largestShortfallBytes)) (\(ReportFormat.percent(r.largestShortfallFraction, decimals: 2)) of that image's naive peak)"
         }
-        text += ", median difference \(ReportFormat.megabytes(r.medianDifferenceBytes)). Renderer allocates its target-size canvas first, then runs the naive decode and draws it into the canvas, so its true peak is naive's plus the canvas; a shortfall smaller than the noise (below"
-        if let naive = context.noise?.spreads.first(where: { $0.kind == .naive }), naive.medianBytes > 0 {
-            text += ": max - min over repeated naive decodes of one image was \(ReportFormat.percent(Double(naive.rangeBytes) / Double(naive.medianBytes), decimals: 2)) of its median"
+        text += ", median difference \(ReportFormat.megabytes(r.medianDifferenceBytes)). Renderer allocates its target-size canvas first, then runs the naive decode and draws it into the canvas, so its true peak is naive's plus the canvas"
+        if r.atLeastNaive < r.images {
+            text += "; a shortfall smaller than the noise (below"
+            if let naive = context.noise?.spreads.first(where: { $0.kind == .naive }), naive.medianBytes > 0 {
+                text += ": max - min over repeated naive decodes of one image was \(ReportFormat.percent(Double(naive.rangeBytes) / Double(naive.medianBytes), decimals: 2)) of its median"
+            }
+            text += ") is measurement noise, not a lower peak"
         }
-        text += ") is measurement noise, not a lower peak. "
+        text += ". "
         text += "Thumbnail-at-decode's peak is below naive's on \(ReportFormat.count(t.belowNaive)) of \(ReportFormat.count(t.images)) JPEGs whose longest side is more than 4x the target"
         if let ratio = t.smallestRatio { text += " (naive's peak is at least \(ReportFormat.number(ratio, decimals: 1))x thumbnail's on every one of them)" }
         return text + "."
     }
 
+    /// The repeat counts the measuring commands use.
+    private static let defaultRepeats = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: 300))
+
     private var methodBlocks: [ReportDocument.Block] {
-        var items = [
+        let freshProcesses = comparison.peakMethods == [.freshProcess]
+        var items = freshProcesses ? [
+            "Each strategy is measured on each image in fresh processes of its own (`warm measure-strategy`, started by the measuring command while no other image is measured): naive and renderer in \(Self.defaultRepeats.fullDecodeRepeats) processes each, thumbnail-at-decode in \(Self.defaultRepeats.thumbnailRepeats), and the lowest peak is kept with that run's CPU and wall time; when renderer's lowest peak is less than its canvas above naive's (only noise can cause that: renderer holds the canvas on top of all naive holds), both get \(Self.defaultRepeats.closeCallRepeats) more processes. Nothing another image or strategy left behind (free heap, buffers libvips releases late, grown thread stacks) is in the process.",
+            "Retained bytes: the size of the decoded RGBA bitmap (width x height x 4) each strategy returns.",
+            "Peak: " + PeakMethod.freshProcess.explanation + ". Resident growth counts every page the process touched while the strategy ran (pixel buffers, codec scratch such as libjpeg's coefficient buffers for progressive JPEGs, libvips' buffers) but jitters by about 128 KiB between identical runs, as small buffers land on heap pages already resident or not; libvips' tracked allocations are the same in every run but never include codec scratch.",
+            "The child gets glibc's allocator settings from its first allocation (one arena, 64 KiB mmap threshold, no top pad) and touches every page of its mapped files before the strategy starts, so that code first run by the decode is already resident. What a fresh process still pays on its first decode (libvips' worker thread and its stack, the codecs' first-use allocations) is in every peak, the same for every image of a format; it weighs most on the small thumbnail peaks.",
+        ] : [
             "Each image is decoded with the three strategies one after another, in one process, while the measurer holds the process-wide exclusive permit (`MeasurementGate`): no other image decodes meanwhile.",
             "Retained bytes: the size of the decoded RGBA bitmap (width x height x 4) each strategy returns.",
             "Peak: " + comparison.peakMethods.map(\.explanation).joined(separator: "; ") + ". glibc's mmap threshold is fixed at 64 KiB and `malloc_trim(0)` runs before each strategy, so pixel buffers are mapped on allocation and returned on free; the peak includes every pixel buffer, codec scratch, libvips' own buffers and anything else the process allocated meanwhile (other threads included, for example HTTP buffers in a crawling run), and misses growth smaller than a page inside already-resident heap pages.",
             "Before each strategy the measurer waits until libvips' tracked memory has been still for 5 ms (its worker threads free the previous decode's buffers a few milliseconds late; freed inside the next measurement they would hide part of its peak). The process uses one malloc arena, so that `malloc_trim` reaches the pages worker threads allocate from; it is set when measuring starts, and threads that already had an arena keep it: setting `MALLOC_ARENA_MAX=1` in the environment of a measuring run makes the peaks steadier still.",
             "The first image of each format in a process is decoded once, unmeasured, before its measurement, so one-time costs (code paged in, worker thread stacks) do not land on it.",
+        ]
+        items += [
             "CPU: `getrusage(RUSAGE_SELF)` user + system delta (libvips decodes on its own worker threads, which per-thread CPU time would miss). Wall: monotonic clock.",
             "SSIM: luma (BT.601 integer weights), every 8x8 window at stride 1, uniform weights, K1 = 0.01, K2 = 0.03, mean over windows; PSNR over RGB, capped at 100 dB. Transparent pixels are composited over white first.",
             "Percentiles are nearest-rank (every figure is a measured value).",

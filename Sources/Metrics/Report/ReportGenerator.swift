@@ -11,12 +11,13 @@ public enum ReportGenerator {
     }
 
     public static func generate(metricsPaths: [String], outputDirectory: String, cacheLimitBytes: Int = 100_000_000,
-                                noiseRepeats: Int = 10, defaultSize: Int = 300) async throws -> Output {
+                                noiseRepeats: Int = 10, defaultSize: Int = 300,
+                                noiseIsolation: PeakIsolation = .inProcess) async throws -> Output {
         let records = ShardedRecords.inCatalogOrder(try JSONLinesReader.read(paths: metricsPaths))
         var noise: PeakNoise?
         if noiseRepeats > 0 {
             let target = DecodeTarget(longestSide: records.last?.targetLongestSide ?? defaultSize)
-            noise = try await PeakNoise.measureSyntheticJPEG(target: target, repeats: noiseRepeats)
+            noise = try await PeakNoise.measureSyntheticJPEG(target: target, repeats: noiseRepeats, isolation: noiseIsolation)
         }
         let report = MemoryReport(records: records, cacheLimitBytes: cacheLimitBytes,
                                   context: .init(metricsPaths: metricsPaths, noise: noise))

@@ -21,9 +21,13 @@ public struct ReportJob: Sendable {
         public var noiseRepeats: Int
         /// Longest upright side, for measuring and for the noise measurement.
         public var longestSide: Int
+        /// Where peaks are measured (the images and the noise).
+        public var isolation: PeakIsolation
 
         public init(metricsPaths: [String], measureInputs: [String] = [], outputDirectory: String,
-                    cacheLimitBytes: Int = 100_000_000, noiseRepeats: Int = 10, longestSide: Int = 300) {
+                    cacheLimitBytes: Int = 100_000_000, noiseRepeats: Int = 10, longestSide: Int = 300,
+                    isolation: PeakIsolation = .inProcess) {
+            self.isolation = isolation
             self.metricsPaths = metricsPaths
             self.measureInputs = measureInputs
             self.outputDirectory = outputDirectory
@@ -77,7 +81,8 @@ public struct ReportJob: Sendable {
                 let jsonl = directory.appendingPathComponent("metrics.jsonl").path
                 let csv = directory.appendingPathComponent("metrics.csv").path
                 let measured = try await FileMeasurement.measure(
-                    files: files, configuration: .init(target: DecodeTarget(longestSide: configuration.longestSide)),
+                    files: files, configuration: .init(target: DecodeTarget(longestSide: configuration.longestSide),
+                                                         isolation: configuration.isolation),
                     writingTo: jsonl, progress: onMeasured)
                 try CSVWriter.write(measured, to: csv)
                 measuredImages = measured.count
@@ -87,7 +92,7 @@ public struct ReportJob: Sendable {
             let report = try await ReportGenerator.generate(
                 metricsPaths: metricsPaths, outputDirectory: configuration.outputDirectory,
                 cacheLimitBytes: configuration.cacheLimitBytes, noiseRepeats: configuration.noiseRepeats,
-                defaultSize: configuration.longestSide)
+                defaultSize: configuration.longestSide, noiseIsolation: configuration.isolation)
             return Output(paths: written + report.paths, summary: report.summary, measuredImages: measuredImages)
         } catch let error as Failure {
             throw error

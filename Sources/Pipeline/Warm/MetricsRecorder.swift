@@ -21,7 +21,8 @@ struct MetricsRecorder: Sendable {
         shard = configuration.shard?.description
         writer = try JSONLinesWriter(path: path)
         measurer = StrategyMeasurer(configuration: .init(
-            target: DecodeTarget(longestSide: configuration.sizes.first ?? 300), limits: configuration.limits))
+            target: DecodeTarget(longestSide: configuration.sizes.first ?? 300), limits: configuration.limits,
+            isolation: configuration.measurementIsolation))
     }
 
     /// Measures one image and appends its record (failures are records too).

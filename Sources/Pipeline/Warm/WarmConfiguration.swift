@@ -2,6 +2,7 @@ import Cache
 import Downsample
 import Fetch
 import Foundation
+import WarmMetrics
 
 /// Everything one `warm run` needs, with defaults that work (the demo). Built by
 /// the command line from flags; nothing here is read from globals.
@@ -40,6 +41,8 @@ public struct WarmConfiguration: Sendable {
     /// (`--allow-host`). The API's own host is always allowed, and so are the
     /// hosts its first page names, at public addresses only (`HostPolicy`).
     public var allowedHosts: [HostPattern] = []
+    /// Where compared images' peaks are measured (`--measure-in-process`).
+    public var measurementIsolation: PeakIsolation = .inProcess
 
     public init(apiURL: URL, cacheDirectory: String, sizes: [Int] = [300], format: OutputFormat = .jpeg,
                 quality: Int = 82, itemsPerPage: Int = 100, pageConcurrency: Int = 4, fetchConcurrency: Int = 16,

@@ -1,0 +1,131 @@
+import Downsample
+import Foundation
+
+/// One strategy measured once on one image, in a fresh process that does
+/// nothing else: the parent (`StrategyMeasurer` with
+/// `PeakIsolation.childProcess`) writes the image to a file and runs
+/// `warm measure-strategy`, which calls `runHere()` and prints the `Report` as
+/// one JSON line. Each repeat is a process of its own.
+///
+/// Why a cold process and no warm-up decode: whatever ran before a span moves
+/// its peak. Measured while this was built, on a 1280x960
+/// JPEG at 300 px: in one process per image with a warm-up decode before each
+/// strategy, the naive and renderer phases sat 100-300 KiB apart in either
+/// direction, as much as the renderer's canvas (264 KiB); in cold processes
+/// resident growth still jittered in 128 KiB steps (naive 10,752-11,004 KiB
+/// with ASLR off), while libvips' tracked high-water mark came out the same
+/// in every run (naive 11,021 KiB, renderer 11,284 KiB: the canvas exactly).
+/// Hence `PeakMethod.freshProcess` takes the larger of the two. Before the
+/// span the child touches every page of its mapped files, so code first run
+/// by the decode is not paged in inside it; what a fresh process still pays
+/// on its first decode (libvips' worker thread and its stack, the codecs'
+/// first-use allocations) is in every peak, the same for every image of a
+/// format.
+public struct IsolatedStrategyRun: Sendable, Hashable {
+    public var kind: StrategyKind
+    public var imagePath: String
+    public var target: DecodeTarget
+    public var limits: DecodeLimits
+    public var preferredPeakMethod: PeakMethod
+
+    public init(kind: StrategyKind, imagePath: String, target: DecodeTarget, limits: DecodeLimits = .default,
+                preferredPeakMethod: PeakMethod = .freshProcess) {
+        self.kind = kind
+        self.imagePath = imagePath
+        self.target = target
+        self.limits = limits
+        self.preferredPeakMethod = preferredPeakMethod
+    }
+
+    /// What the child prints: the metrics, or why the strategy failed.
+    public struct Report: Sendable, Equatable, Codable {
+        public var metrics: ImageMetricsRecord.StrategyMetrics?
+        public var peakMethod: PeakMethod
+        public var error: String?
+        public var errorReason: String?
+    }
+
+    /// Why a child gave no report.
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        case couldNotStart(executable: String, reason: String)
+        case exited(executable: String, status: Int32?, signal: Int32?)
+        case unreadableReport(executable: String, output: String)
+
+        public var description: String {
+            switch self {
+            case .couldNotStart(let executable, let reason):
+                "the measuring process could not start (\(executable)): \(reason)"
+            case .exited(let executable, let status?, _):
+                "the measuring process (\(executable)) exited with status \(status)"
+            case .exited(let executable, _, let signal):
+                "the measuring process (\(executable)) was killed by signal \(signal ?? 0)"
+            case .unreadableReport(let executable, let output):
+                "the measuring process (\(executable)) printed no report: \(output.prefix(200))"
+            }
+        }
+    }
+
+    /// The command line after the executable (`warm measure-strategy ...`).
+    public var arguments: [String] {
+        ["measure-strategy", imagePath, "--strategy", kind.rawValue, "--size", String(target.longestSide),
+         "--max-pixels", String(limits.maxPixels), "--max-bytes", String(limits.maxEncodedBytes),
+         "--peak-method", preferredPeakMethod.rawValue]
+    }
+
+    /// Child side: measures in this process, which should have done nothing else.
+    public func runHere() -> Report {
+        StrategyMeasurer.prepareProcess()
+        var probe = PeakMemoryProbe(preferred: preferredPeakMethod)
+        let source: ImageSource
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: imagePath))
+            source = try ImageSource(data: data, limits: limits)
+        } catch let error as DownsampleError {
+            return Report(metrics: nil, peakMethod: probe.method, error: error.description, errorReason: error.reasonCode)
+        } catch {
+            return Report(metrics: nil, peakMethod: probe.method, error: "the image file cannot be read: \(error.localizedDescription)",
+                          errorReason: "unreadable-file")
+        }
+        // Code first run by the decode would otherwise be paged in inside the span.
+        ProcessMemory.faultInMappedFiles()
+        switch StrategyMeasurer.measureSpan(kind, source, target: target, probe: &probe) {
+        case .success(let (metrics, _)):
+            return Report(metrics: metrics, peakMethod: probe.method, error: nil, errorReason: nil)
+        case .failure(let error):
+            return Report(metrics: nil, peakMethod: probe.method, error: error.description, errorReason: error.reasonCode)
+        }
+    }
+
+    /// The child's allocator settings, as glibc tunables so that they hold
+    /// from its first allocation: `StrategyMeasurer.prepareProcess()` sets the
+    /// same with `mallopt`, but only after the Swift runtime and the thread
+    /// running the command have allocated (that thread keeps an arena of its
+    /// own, and libvips' workers then share out between two arenas). Adds a
+    /// zero top pad, so that the heap grows page by page rather than in
+    /// 128 KiB steps. Measured on a progressive 4032x3024 JPEG, eight fresh
+    /// processes each, files faulted in: without these, naive peaks spread
+    /// over 568 KiB; with them, over 228 KiB.
+    static func childEnvironment() -> [String: String] {
+        let tunables = "glibc.malloc.arena_max=1:glibc.malloc.top_pad=0:glibc.malloc.mmap_threshold=65536"
+        let inherited = ProcessInfo.processInfo.environment["GLIBC_TUNABLES"]
+        return ["GLIBC_TUNABLES": inherited.map { "\($0):\(tunables)" } ?? tunables]
+    }
+
+    /// Parent side: runs `executable measure-strategy ...` and reads its report.
+    func run(executable: String) -> Result<Report, Failure> {
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess.run(executable, arguments: arguments, environment: Self.childEnvironment())
+        } catch {
+            return .failure(.couldNotStart(executable: executable, reason: error.description))
+        }
+        guard outcome.exitStatus == 0 else {
+            return .failure(.exited(executable: executable, status: outcome.exitStatus, signal: outcome.signal))
+        }
+        guard let report = try? JSONDecoder().decode(Report.self, from: outcome.standardOutput) else {
+            return .failure(.unreadableReport(executable: executable,
+                                              output: String(decoding: outcome.standardOutput, as: UTF8.self)))
+        }
+        return .success(report)
+    }
+}
