@@ -128,7 +128,7 @@ final class MemoryReportTests: XCTestCase {
         let context = MemoryReport.Context(metricsPaths: ["run.jsonl"], generatedAt: Date(timeIntervalSince1970: 0))
         let freshText = MemoryReport(records: [fresh], cacheLimitBytes: 100_000_000, context: context).markdown()
         XCTAssertTrue(freshText.contains("fresh processes of its own"), freshText)
-        XCTAssertTrue(freshText.contains("libvips' tracked-allocation growth"), freshText)
+        XCTAssertTrue(freshText.contains("in a fresh process that ran only this strategy on this image"), freshText)
         XCTAssertFalse(freshText.contains("in one process, while the measurer holds"), freshText)
         XCTAssertFalse(freshText.contains("mix peak methods"), freshText)
 

@@ -8,19 +8,17 @@ import Foundation
 /// one JSON line. Each repeat is a process of its own.
 ///
 /// Why a cold process and no warm-up decode: whatever ran before a span moves
-/// its peak. Measured while this was built, on a 1280x960
-/// JPEG at 300 px: in one process per image with a warm-up decode before each
-/// strategy, the naive and renderer phases sat 100-300 KiB apart in either
-/// direction, as much as the renderer's canvas (264 KiB); in cold processes
-/// resident growth still jittered in 128 KiB steps (naive 10,752-11,004 KiB
-/// with ASLR off), while libvips' tracked high-water mark came out the same
-/// in every run (naive 11,021 KiB, renderer 11,284 KiB: the canvas exactly).
-/// Hence `PeakMethod.freshProcess` takes the larger of the two. Before the
-/// span the child touches every page of its mapped files, so code first run
-/// by the decode is not paged in inside it; what a fresh process still pays
-/// on its first decode (libvips' worker thread and its stack, the codecs'
-/// first-use allocations) is in every peak, the same for every image of a
-/// format.
+/// its peak. Measured while this was built, on a 1280x960 JPEG at 300 px: in
+/// a long-lived process a full decode's peak moved by up to 3.5 MB between
+/// runs of the demo catalog; in one process per image with a warm-up decode
+/// before each strategy, the naive and renderer phases sat 100-300 KiB apart
+/// in either direction, as much as the renderer's canvas (264 KiB). In fresh
+/// processes with the allocator tunables and the files faulted in, eight runs
+/// each: naive 10,676-10,984 KiB, renderer 10,884-11,276 KiB. The remaining
+/// jitter is why close calls get more runs (`closeCallRepeats`). What a fresh
+/// process pays on its first decode and is not code (libvips' worker thread
+/// and its stack, the codecs' first-use allocations) is in every peak, the
+/// same for every image of a format.
 public struct IsolatedStrategyRun: Sendable, Hashable {
     public var kind: StrategyKind
     public var imagePath: String

@@ -63,10 +63,8 @@ struct PeakMemoryProbe: ~Copyable {
     /// Call it while the span's output is still alive.
     func peakBytes() -> Int {
         switch method {
-        case .residentHighWaterMark:
+        case .residentHighWaterMark, .freshProcess:
             return residentGrowth()
-        case .freshProcess:
-            return max(residentGrowth(), trackedGrowth())
         case .vipsTracked:
             return trackedGrowth()
         }

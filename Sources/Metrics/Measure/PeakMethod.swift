@@ -7,15 +7,11 @@ public enum PeakMethod: String, Sendable, Codable, Hashable, CaseIterable {
     /// buffers and anything else allocated at the time. Misses growth inside
     /// pages already resident (sub-page heap noise).
     case residentHighWaterMark = "vmhwm"
-    /// In a fresh process that runs only this strategy on this image
-    /// (`PeakIsolation.childProcess`), the larger of two measured lower
-    /// bounds: resident growth as above, and libvips' tracked allocations
-    /// (its high-water mark minus what was allocated before). Resident growth
-    /// misses small buffers that land on heap pages already resident, which
-    /// makes it jitter by about 128 KiB between identical runs; the tracked
-    /// count is exact for pixel and region buffers but never sees codec scratch
-    /// (libjpeg's, libpng's). In a fresh process the tracked high-water mark
-    /// starts at nothing, so it is the strategy's own.
+    /// The same growth, in a fresh process that runs only this strategy on
+    /// this image (`PeakIsolation.childProcess`): glibc's allocator settings
+    /// hold from its first allocation (`GLIBC_TUNABLES`) and every page of
+    /// its mapped files is made resident before the strategy starts. Nothing
+    /// another image or strategy left behind is in the process.
     case freshProcess = "fresh-process"
     /// Fallback when `/proc/self/clear_refs` is not writable: libvips' tracked
     /// pixel memory. If libvips' process-wide high-water mark rose during the
@@ -30,7 +26,7 @@ public enum PeakMethod: String, Sendable, Codable, Hashable, CaseIterable {
         case .residentHighWaterMark:
             return "peak resident memory (VmHWM reset through /proc/self/clear_refs) minus resident memory (VmRSS) before the strategy ran"
         case .freshProcess:
-            return "in a fresh process that ran only this strategy on this image, the larger of its resident-memory growth (VmHWM reset through /proc/self/clear_refs, minus VmRSS before the strategy ran) and libvips' tracked-allocation growth (high-water mark minus bytes allocated before)"
+            return "in a fresh process that ran only this strategy on this image, its peak resident memory (VmHWM reset through /proc/self/clear_refs just before the strategy) minus its resident memory (VmRSS) then"
         case .vipsTracked:
             return "libvips' tracked pixel memory (a lower bound: codec scratch buffers are not tracked)"
         }
