@@ -64,7 +64,7 @@ public struct IsolatedStrategyRun: Sendable, Hashable {
     }
 
     /// The command line after the executable (`warm measure-strategy ...`).
-    public var arguments: [String] {
+    var arguments: [String] {
         ["measure-strategy", imagePath, "--strategy", kind.rawValue, "--size", String(target.longestSide),
          "--max-pixels", String(limits.maxPixels), "--max-bytes", String(limits.maxEncodedBytes),
          "--peak-method", preferredPeakMethod.rawValue]

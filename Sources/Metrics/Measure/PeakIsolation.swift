@@ -5,10 +5,12 @@ public enum PeakIsolation: Sendable, Hashable {
     /// moves a full decode's peak by up to about 3% between runs (measured on
     /// the demo catalog), more than a renderer's canvas adds to it.
     case inProcess
-    /// In a fresh child process per strategy and image: `executablePath` is
-    /// run as `<executable> measure-strategy ...` (`IsolatedStrategyRun`), the
-    /// child decodes the image once unmeasured, then measures it. Costs a
-    /// process start (about 60 ms) and one more decode per strategy.
+    /// In fresh child processes, one per measurement (each repeat of each
+    /// strategy on each image): `executablePath` is run as
+    /// `<executable> measure-strategy ...` (`IsolatedStrategyRun`), which
+    /// measures the decode straight away, with no warm-up decode. Costs a
+    /// process start per measurement (about 60 ms), and this process decodes
+    /// the image once more per strategy, unmeasured, for SSIM and PSNR.
     case childProcess(executablePath: String)
 
     /// The running executable, as a child-process isolation (Linux: `/proc/self/exe`).

@@ -65,7 +65,7 @@ public struct StrategyMeasurer: Sendable {
         }
 
         /// How many times `kind` is measured (its lowest peak is kept).
-        public func repeats(of kind: StrategyKind) -> Int {
+        func repeats(of kind: StrategyKind) -> Int {
             kind == .thumbnail ? thumbnailRepeats : fullDecodeRepeats
         }
     }
