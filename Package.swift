@@ -34,6 +34,16 @@ let package = Package(
 
         // Decode stage: image sources, limits, the three strategies, encoders.
         .target(name: "Downsample", dependencies: ["CWarmVips"]),
+        // Decode stage, run: worker processes (or threads here) behind Downsample's
+        // ThumbnailDecoding; blocking pipe I/O on NIO's thread pool (already in the graph).
+        // Apart from Downsample so that the fuzz package can keep compiling Downsample alone.
+        .target(
+            name: "DecodeWorkers",
+            dependencies: [
+                "Downsample", "CWarmVips",
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]),
         // Measure stage: per-image metrics, the report table, regression checks.
         // (Named WarmMetrics because swift-metrics, pulled in by Hummingbird, owns the
         // module name "Metrics"; the folder keeps the project's fixed layout.)
@@ -74,14 +84,14 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "Crawl", "Fetch", "Downsample", "Cache", "WarmMetrics",
+                "Crawl", "Fetch", "Downsample", "DecodeWorkers", "Cache", "WarmMetrics",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "warm",
             dependencies: [
-                "Downsample", "WarmMetrics", "Pipeline", "CatalogServer", "Cache",
+                "Downsample", "DecodeWorkers", "WarmMetrics", "Pipeline", "CatalogServer", "Cache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

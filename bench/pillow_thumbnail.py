@@ -14,6 +14,7 @@ from PIL import Image, ImageOps
 
 SIZE = 300
 OUT = "."
+DECODE_ONLY = False
 
 
 def thumbnail(path):
@@ -21,6 +22,9 @@ def thumbnail(path):
     try:
         with Image.open(path) as image:
             image.draft("RGB", (SIZE, SIZE))  # JPEG only: decode at 1/2, 1/4 or 1/8 scale
+            if DECODE_ONLY:  # the floor: the decode alone, nothing resized or written
+                image.load()
+                return None
             image.thumbnail((SIZE, SIZE))
             image = ImageOps.exif_transpose(image)
             if image.mode in ("RGBA", "LA", "P"):
@@ -38,14 +42,15 @@ def thumbnail(path):
 
 
 def main():
-    global SIZE, OUT
+    global SIZE, OUT, DECODE_ONLY
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=300)
     parser.add_argument("--out", required=True)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--decode-only", action="store_true", help="decode (with draft) and write nothing: the floor")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
-    SIZE, OUT = args.size, args.out
+    SIZE, OUT, DECODE_ONLY = args.size, args.out, args.decode_only
     os.makedirs(OUT, exist_ok=True)
     if args.jobs > 1:
         # fork: workers inherit SIZE and OUT; chunks keep the IPC cost small.

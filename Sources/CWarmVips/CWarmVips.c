@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "CWarmVips.h"
 
 #include <string.h>
@@ -33,6 +34,8 @@ int warm_vips_init(const char *argv0, int threads_per_image) {
     return 0;
 }
 
+void warm_vips_set_vector(int enabled) { vips_vector_set_enabled(enabled ? TRUE : FALSE); }
+
 char *warm_error_take(void) { return vips_error_buffer_copy(); }
 
 void warm_free(void *p) { g_free(p); }
@@ -63,6 +66,74 @@ VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_e
         NULL);
     g_object_unref(source);
     return image;
+}
+
+VipsImage *warm_image_new_from_memory(const void *buf, size_t len, int fail_on_error, int sequential) {
+    VipsSource *source = vips_source_new_from_memory(buf, len);
+    if (!source)
+        return NULL;
+    VipsImage *image = vips_image_new_from_source(
+        source, "",
+        "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE,
+        "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
+        NULL);
+    g_object_unref(source);
+    return image;
+}
+
+VipsImage *warm_jpeg_new_from_memory(const void *buf, size_t len, int shrink, int fail_on_error) {
+    VipsSource *source = vips_source_new_from_memory(buf, len);
+    if (!source)
+        return NULL;
+    VipsImage *image = NULL;
+    int failed = vips_jpegload_source(source, &image,
+                                      "shrink", shrink,
+                                      "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE,
+                                      "access", VIPS_ACCESS_SEQUENTIAL,
+                                      NULL);
+    g_object_unref(source);
+    return failed ? NULL : image;
+}
+
+// ICC v2 'desc' (ASCII) or v4 'mluc' (UTF-16BE) description of a profile.
+int warm_icc_profile_is_srgb(const void *profile, size_t len) {
+    const unsigned char *p = (const unsigned char *) profile;
+    if (len < 132 || memcmp(p + 16, "RGB ", 4) != 0)
+        return 0;
+    uint32_t count = (uint32_t) p[128] << 24 | (uint32_t) p[129] << 16 | (uint32_t) p[130] << 8 | p[131];
+    for (uint32_t i = 0; i < count && 132 + 12 * (size_t) (i + 1) <= len; i++) {
+        const unsigned char *entry = p + 132 + 12 * i;
+        if (memcmp(entry, "desc", 4) != 0)
+            continue;
+        size_t offset = (size_t) entry[4] << 24 | (size_t) entry[5] << 16 | (size_t) entry[6] << 8 | entry[7];
+        size_t size = (size_t) entry[8] << 24 | (size_t) entry[9] << 16 | (size_t) entry[10] << 8 | entry[11];
+        if (offset > len || size > len - offset || size < 12)
+            return 0;
+        const unsigned char *tag = p + offset;
+        char text[128];
+        size_t n = 0;
+        if (memcmp(tag, "desc", 4) == 0) {
+            for (size_t k = 12; k < size && n + 1 < sizeof text && tag[k]; k++)
+                text[n++] = (char) tag[k];
+        } else if (memcmp(tag, "mluc", 4) == 0 && size >= 28) {
+            size_t at = (size_t) tag[20] << 24 | (size_t) tag[21] << 16 | (size_t) tag[22] << 8 | tag[23];
+            size_t bytes = (size_t) tag[16] << 24 | (size_t) tag[17] << 16 | (size_t) tag[18] << 8 | tag[19];
+            for (size_t k = at; k + 1 < size && k + 1 < at + bytes && n + 1 < sizeof text; k += 2)
+                text[n++] = tag[k] == 0 ? (char) tag[k + 1] : '?';
+        }
+        text[n] = 0;
+        return strstr(text, "sRGB") != NULL;
+    }
+    return 0;
+}
+
+int warm_image_icc_is_srgb(VipsImage *image) {
+    const void *data = NULL;
+    size_t len = 0;
+    if (!vips_image_get_typeof(image, VIPS_META_ICC_NAME) ||
+        vips_image_get_blob(image, VIPS_META_ICC_NAME, &data, &len))
+        return 0;
+    return warm_icc_profile_is_srgb(data, len);
 }
 
 VipsImage *warm_image_new_from_pixels(const void *pixels, size_t len, int width, int height,
@@ -145,8 +216,13 @@ int warm_to_srgb(VipsImage *in, WarmAlphaMode alpha, VipsImage **out) {
     // Colour management: embedded profile, or CMYK with libvips' built-in
     // CMYK profile as fallback. A broken profile is not worth failing the
     // image for: fall back to plain colourspace conversion below.
+    // A profile that is sRGB already (most JPEGs that carry one) is not
+    // transformed: lcms would build a transform per image to change nothing.
     gboolean cmyk = vips_image_get_interpretation(x) == VIPS_INTERPRETATION_CMYK;
-    if (cmyk || vips_image_get_typeof(x, VIPS_META_ICC_NAME)) {
+    gboolean srgb_profile = !cmyk && vips_image_get_format(x) == VIPS_FORMAT_UCHAR &&
+                            vips_image_get_interpretation(x) == VIPS_INTERPRETATION_sRGB &&
+                            warm_image_icc_is_srgb(x);
+    if (cmyk || (vips_image_get_typeof(x, VIPS_META_ICC_NAME) && !srgb_profile)) {
         if (!vips_icc_transform(x, &t[0], "srgb",
                                 "embedded", TRUE,
                                 "input_profile", cmyk ? "cmyk" : "srgb",
@@ -252,12 +328,8 @@ int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, 
     return 0;
 }
 
-int warm_thumbnail_buffer(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out) {
-    VipsBlob *blob = vips_blob_copy(buf, len);
-    if (!blob)
-        return -1;
-    VipsSource *source = vips_source_new_from_blob(blob);
-    vips_area_unref(VIPS_AREA(blob));
+int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out) {
+    VipsSource *source = vips_source_new_from_memory(buf, len);
     if (!source)
         return -1;
     int result = vips_thumbnail_source(source, out, size,
@@ -443,3 +515,15 @@ int warm_malloc_trim(void) {
     return 0;
 #endif
 }
+
+#include <sys/resource.h>
+
+int warm_limit_address_space(size_t bytes) {
+    struct rlimit limit = { .rlim_cur = bytes, .rlim_max = bytes };
+    return setrlimit(RLIMIT_AS, &limit);
+}
+
+#include <fcntl.h>
+#include <unistd.h>
+
+int warm_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

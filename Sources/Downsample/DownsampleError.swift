@@ -1,6 +1,8 @@
+import Foundation
+
 /// Why an image could not be read, decoded or encoded. Each case carries what a
 /// person needs to act on it; callers add which image (file, URL, product).
-public enum DownsampleError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum DownsampleError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// Zero bytes.
     case empty
     /// The encoded input is larger than `DecodeLimits.maxEncodedBytes`.
@@ -17,6 +19,17 @@ public enum DownsampleError: Error, Sendable, Equatable, CustomStringConvertible
     case encodeFailed(format: String, reason: String)
     /// libvips could not be started.
     case libraryUnavailable(reason: String)
+    /// The input file could not be read.
+    case unreadableInput(reason: String)
+    /// The decoder process died while it decoded this image (a codec crash,
+    /// or the memory limit it runs under); it was restarted for the next image.
+    case decoderCrashed(signal: Int32, memoryLimitBytes: Int?)
+    /// Decoding needed more memory than the decoder process may take.
+    case overMemoryLimit(limitBytes: Int, reason: String)
+    /// The decoder process took longer than the per-image limit and was killed.
+    case decoderTimedOut(seconds: Double)
+    /// No decoder could be started or reached.
+    case decoderUnavailable(reason: String)
 
     public var description: String {
         switch self {
@@ -36,6 +49,18 @@ public enum DownsampleError: Error, Sendable, Equatable, CustomStringConvertible
             return "encoding \(format) failed: \(reason)"
         case .libraryUnavailable(let reason):
             return "libvips could not be started: \(reason)"
+        case .unreadableInput(let reason):
+            return "cannot be read: \(reason)"
+        case .decoderCrashed(let signal, let limit):
+            let name = String(cString: strsignal(signal))
+            let cause = limit.map { ", possibly over its \($0)-byte memory limit (decoder memory limit)" } ?? ""
+            return "the decoder process died on this image (signal \(signal), \(name))\(cause); it was restarted for the next image"
+        case .overMemoryLimit(let limit, let reason):
+            return "decoding needs more memory than the decoder's \(limit)-byte limit (decoder memory limit): \(reason)"
+        case .decoderTimedOut(let seconds):
+            return "decoding took longer than \(seconds) s (decode timeout); the decoder process was killed and restarted"
+        case .decoderUnavailable(let reason):
+            return "no decoder is available: \(reason)"
         }
     }
 
@@ -50,6 +75,11 @@ public enum DownsampleError: Error, Sendable, Equatable, CustomStringConvertible
         case .corrupt: return "corrupt"
         case .encodeFailed: return "encode-failed"
         case .libraryUnavailable: return "library-unavailable"
+        case .unreadableInput: return "unreadable"
+        case .decoderCrashed: return "decoder-crashed"
+        case .overMemoryLimit: return "over-memory-limit"
+        case .decoderTimedOut: return "decoder-timeout"
+        case .decoderUnavailable: return "decoder-unavailable"
         }
     }
 }

@@ -2,8 +2,7 @@ import Foundation
 
 /// Encoded image bytes whose format was sniffed and whose header was read and
 /// checked against the limits. Making one decodes no pixels: it costs the
-/// header parse and a copy of the bytes (libvips holds its own copy while the
-/// header image lives; it is released before init returns).
+/// header parse (libvips reads the bytes in place, without a copy).
 public struct ImageSource: Sendable {
     public let data: Data
     public let header: ImageHeader
@@ -25,18 +24,24 @@ public struct ImageSource: Sendable {
         if let declared = DeclaredSize.of(data, format: format), declared.width * declared.height > limits.maxPixels {
             throw .tooManyPixels(format: format, width: declared.width, height: declared.height, limit: limits.maxPixels)
         }
-        let image: VipsImageHandle
-        switch VipsImageHandle.open(data) {
-        case .success(let opened): image = opened
+        // libvips reads the header where the bytes are (no copy); the image
+        // handle is released before the closure returns.
+        let opened: Result<ImageHeader, VipsFailure> = data.withUnsafeBytes { memory in
+            VipsImageHandle.open(memory: memory).map { image in
+                let exif = image.exifBlock
+                return ImageHeader(
+                    format: format, width: image.width, height: image.height, bands: image.bands,
+                    hasAlpha: image.hasAlpha, isSixteenBit: image.isSixteenBit,
+                    colourSpace: image.interpretationName, hasICCProfile: image.hasICCProfile,
+                    pageCount: max(1, image.pageCount), hasExif: exif != nil,
+                    exifOrientation: exif.map(ExifReader.orientation(in:)) ?? 0)
+            }
+        }
+        let header: ImageHeader
+        switch opened {
+        case .success(let read): header = read
         case .failure(let failure): throw .unreadableHeader(format: format, reason: failure.message)
         }
-        let exif = image.exifBlock
-        let exifOrientation = exif.map(ExifReader.orientation(in:)) ?? 0
-        let header = ImageHeader(
-            format: format, width: image.width, height: image.height, bands: image.bands,
-            hasAlpha: image.hasAlpha, isSixteenBit: image.isSixteenBit,
-            colourSpace: image.interpretationName, hasICCProfile: image.hasICCProfile,
-            pageCount: max(1, image.pageCount), hasExif: exif != nil, exifOrientation: exifOrientation)
         guard header.width > 0, header.height > 0 else {
             throw .unreadableHeader(format: format, reason: "declared size \(header.width)x\(header.height)")
         }

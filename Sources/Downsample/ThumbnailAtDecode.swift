@@ -1,16 +1,21 @@
-/// Thumbnail-at-decode: libvips' thumbnail with shrink-on-load (JPEG DCT
-/// scaling, WebP scale-on-load, streaming shrink for the rest), so the
-/// full-size bitmap never exists. Retained and peak bytes are both close to the
-/// target bitmap.
+/// Thumbnail-at-decode: shrink-on-load (JPEG DCT scaling to the smallest
+/// scale that keeps the output size, WebP scale-on-load, streaming shrink for
+/// the rest) and a Lanczos3 resample, so the full-size bitmap never exists.
+/// The same decode as the cache writer's (`ThumbnailEncoder`). Retained and
+/// peak bytes are both close to the target bitmap.
 public struct ThumbnailAtDecode: DecodeStrategy {
     public init() {}
     public var kind: StrategyKind { .thumbnail }
 
     public func decode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> DecodedImage {
-        let shrunk = try VipsImageHandle.thumbnail(source.data, size: target.longestSide, failOnError: true)
-            .orCorrupt(source)
-        let rgba = try shrunk.toSRGBA().orCorrupt(source)
-        let upright = try rgba.autorotated(orientation: source.header.orientation).orCorrupt(source)
-        return DecodedImage(strategy: kind, image: try upright.materialized().orCorrupt(source))
+        let decoded: Result<VipsImageHandle, DownsampleError> = source.data.withUnsafeBytes { memory in
+            Result { () throws(DownsampleError) in
+                let rgba = try source.shrunk(memory: memory, to: target).toSRGBA().orCorrupt(source)
+                let upright = try rgba.autorotated(orientation: source.header.orientation).orCorrupt(source)
+                // Materialised inside: the bitmap no longer reads the lent bytes.
+                return try upright.materialized().orCorrupt(source)
+            }
+        }
+        return DecodedImage(strategy: kind, image: try decoded.get())
     }
 }

@@ -1,12 +1,18 @@
 import CWarmVips
+import Foundation
 
 /// Thumbnail-at-decode straight to encoded bytes: what the cache writer and
-/// `warm thumbnail` store. The output equals
-/// `ThumbnailAtDecode().decode(...).encoded(as:)` (upright, 8-bit sRGB, no
-/// metadata, alpha only when the source has a non-opaque one and the format
-/// keeps it), with fewer passes over the pixels: no RGBA round trip for
-/// images without alpha, no flatten, no separate metadata copy (the saver
-/// strips). Memory: the target-size bitmap plus the encoded bytes.
+/// `warm thumbnail` store. The output is upright, 8-bit sRGB, has no
+/// metadata, keeps alpha only when the source has a non-opaque one and the
+/// format keeps it, and has the size `DecodeTarget.outputSize` gives.
+///
+/// JPEG, most of a catalog, is decoded by libjpeg at the smallest DCT scale
+/// that keeps the output's size (`ShrinkOnLoad`), then resampled with Lanczos3
+/// to the exact size; other formats go through libvips' `thumbnail`
+/// (WebP scale-on-load, streaming shrink for PNG). The bytes are never copied
+/// (libvips reads them where they are) and an sRGB profile is not run through
+/// lcms. Memory: the shrunk bitmap plus the encoded bytes; the full-size
+/// bitmap never exists.
 public struct ThumbnailEncoder: Sendable {
     public var format: OutputFormat
     public var quality: Int
@@ -19,8 +25,27 @@ public struct ThumbnailEncoder: Sendable {
     /// Decodes `source` at `target` and encodes it.
     /// - Throws: `.corrupt` when decoding fails, `.encodeFailed` when encoding does.
     public func encode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> EncodedImage {
-        let shrunk = try VipsImageHandle.thumbnail(source.data, size: target.longestSide, failOnError: true)
-            .orCorrupt(source)
+        try encode(source, targets: [target])[0]
+    }
+
+    /// One thumbnail per target, in order.
+    public func encode(_ source: ImageSource, targets: [DecodeTarget]) throws(DownsampleError) -> [EncodedImage] {
+        let encoded: Result<[EncodedImage], DownsampleError> = source.data.withUnsafeBytes { memory in
+            Result { () throws(DownsampleError) in
+                var images: [EncodedImage] = []
+                for target in targets {
+                    images.append(try encode(source, memory: memory, target: target))
+                }
+                return images
+            }
+        }
+        return try encoded.get()
+    }
+
+    /// Every libvips image made here lives only inside this call: `memory`
+    /// is lent by the caller for that long.
+    private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget) throws(DownsampleError) -> EncodedImage {
+        let shrunk = try source.shrunk(memory: memory, to: target)
         let alpha = format == .jpeg ? WARM_ALPHA_FLATTEN_ON_WHITE : WARM_ALPHA_KEEP
         // Materialised before rotating, so that a broken file fails here as
         // `.corrupt` (the decode runs now), not later inside the encoder.

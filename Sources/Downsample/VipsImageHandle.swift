@@ -28,12 +28,30 @@ final class VipsImageHandle: @unchecked Sendable {
         return .success(VipsImageHandle(image))
     }
 
-    /// libvips thumbnail with shrink-on-load, fitting in size x size, never upscaling.
-    static func thumbnail(_ data: Data, size: Int, failOnError: Bool = true) -> Result<VipsImageHandle, VipsFailure> {
-        var out: UnsafeMutablePointer<VipsImage>?
-        let status = data.withUnsafeBytes { raw in
-            warm_thumbnail_buffer(raw.baseAddress, raw.count, Int32(clamping: size), failOnError ? 1 : 0, &out)
+    /// Opens encoded bytes lazily without copying them (only the header is
+    /// read now). The image and everything made from it must not outlive
+    /// `memory`: callers keep them inside the scope that lends the bytes.
+    static func open(memory: UnsafeRawBufferPointer, failOnError: Bool = true, sequential: Bool = false) -> Result<VipsImageHandle, VipsFailure> {
+        guard let image = warm_image_new_from_memory(memory.baseAddress, memory.count, failOnError ? 1 : 0, sequential ? 1 : 0) else {
+            return .failure(VipsFailure(VipsRuntime.takeError()))
         }
+        return .success(VipsImageHandle(image))
+    }
+
+    /// A sequential JPEG decode at 1/`shrink` (1, 2, 4 or 8) done by libjpeg
+    /// in the DCT domain, from bytes that are not copied (see `open(memory:)`).
+    static func jpeg(memory: UnsafeRawBufferPointer, shrink: Int, failOnError: Bool = true) -> Result<VipsImageHandle, VipsFailure> {
+        guard let image = warm_jpeg_new_from_memory(memory.baseAddress, memory.count, Int32(shrink), failOnError ? 1 : 0) else {
+            return .failure(VipsFailure(VipsRuntime.takeError()))
+        }
+        return .success(VipsImageHandle(image))
+    }
+
+    /// libvips thumbnail with shrink-on-load, fitting in size x size, never
+    /// upscaling, from bytes that are not copied (see `open(memory:)`).
+    static func thumbnail(memory: UnsafeRawBufferPointer, size: Int, failOnError: Bool = true) -> Result<VipsImageHandle, VipsFailure> {
+        var out: UnsafeMutablePointer<VipsImage>?
+        let status = warm_thumbnail_memory(memory.baseAddress, memory.count, Int32(clamping: size), failOnError ? 1 : 0, &out)
         return wrap(status, out)
     }
 

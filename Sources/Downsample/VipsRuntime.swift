@@ -20,6 +20,13 @@ public enum VipsRuntime {
         try started.get()
     }
 
+    /// Turns libvips' run-time SIMD code (ORC) on or off for this process.
+    /// Off by default: only a process that runs one pipeline at a time (a
+    /// decode worker) turns it on.
+    public static func setVector(_ enabled: Bool) {
+        warm_vips_set_vector(enabled ? 1 : 0)
+    }
+
     /// The libvips error buffer as one line, cleared afterwards. The buffer is
     /// process-wide, so under concurrency it can hold another image's message
     /// too; callers always add which image they were working on.

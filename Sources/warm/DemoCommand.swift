@@ -52,8 +52,8 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.measurementIsolation = measurement.isolation
         let summary: WarmSummary
         do {
-            summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes), progress: !options.noProgress,
-                                               logger: logger)
+            summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes),
+                                               decoder: options.decoder, progress: !options.noProgress, logger: logger)
         } catch {
             server.stop()
             throw error

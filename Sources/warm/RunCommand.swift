@@ -47,7 +47,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.allowedHosts = fetch.allowedHosts
         configuration.measurementIsolation = measurement.isolation
         let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes),
-                                               progress: !options.noProgress, logger: logger)
+                                               decoder: options.decoder, progress: !options.noProgress, logger: logger)
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
 }

@@ -24,8 +24,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(help: "Encoder quality, 1-100.")
     var quality: Int = 82
 
-    @Option(help: "Files decoded at once (default: the number of cores).")
+    @Option(help: "Files decoded at once, one decode worker process each (default: the number of cores).")
     var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @OptionGroup var decoder: DecoderOptions
 
     @Option(help: "Refuse images whose header declares more pixels than this.")
     var maxPixels: Int = DecodeLimits.default.maxPixels
@@ -40,10 +42,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
     func run() async throws {
         let files = FileThumbnailer.expandInputs(inputs)
         guard !files.isEmpty else { throw ValidationError("No input files found in \(inputs.joined(separator: ", ")).") }
+        let decoder = decoder.makeDecoder(workers: min(concurrency, files.count))
         let thumbnailer = FileThumbnailer(configuration: .init(
             target: DecodeTarget(longestSide: size), outputDirectory: URL(fileURLWithPath: out), format: format,
-            quality: quality, concurrency: concurrency,
-            limits: DecodeLimits(maxPixels: maxPixels)))
+            quality: quality, limits: DecodeLimits(maxPixels: maxPixels)), decoder: decoder)
         let started = ContinuousClock.now
         let outcomes = await thumbnailer.run(files) { outcome in
             switch outcome.result {
@@ -51,6 +53,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             case .failure(let error): Console.error("error: \(error)")
             }
         }
+        await decoder.shutdown()
         let failed = outcomes.filter { if case .failure = $0.result { return true } else { return false } }.count
         let elapsed = ContinuousClock.now - started
         print("\(outcomes.count - failed) of \(outcomes.count) thumbnails written to \(out) in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))); \(failed) failed.")

@@ -11,5 +11,6 @@ struct Warm: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, RunCommand.self, ServeCommand.self, CacheCommand.self,
             ReportCommand.self, CheckCommand.self, ThumbnailCommand.self, InspectCommand.self, MeasureStrategyCommand.self,
+            DecodeWorkerCommand.self,
         ])
 }

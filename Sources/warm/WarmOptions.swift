@@ -17,8 +17,10 @@ struct WarmOptions: ParsableArguments {
     @Option(help: "Downloads in flight at once.")
     var concurrency: Int = 16
 
-    @Option(help: "Images decoded at once (default: the number of cores).")
+    @Option(help: "Images decoded at once, one decode worker process each (default: the number of cores).")
     var decodeConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @OptionGroup var decoder: DecoderOptions
 
     @Option(help: "Products per list page requested from the API.")
     var itemsPerPage: Int = 100

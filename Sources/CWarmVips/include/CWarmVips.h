@@ -27,6 +27,12 @@
 /// WARM_VIPS_WARNINGS=1 to see them on stderr.
 int warm_vips_init(const char *argv0, int threads_per_image);
 
+/// Turns libvips' run-time SIMD code generator (ORC) on or off. warm_vips_init
+/// leaves it off (Debian 12's ORC 0.4.33 crashes when several threads compile
+/// at once); a decode worker process, which runs one pipeline at a time,
+/// turns it back on.
+void warm_vips_set_vector(int enabled);
+
 /// Takes (copies and clears) the libvips error buffer. Caller frees.
 char *warm_error_take(void);
 void warm_free(void *p);
@@ -46,6 +52,25 @@ void warm_image_unref(VipsImage *image);
 /// fail_on=error (truncated or corrupt data is an error, not a grey image).
 /// `sequential` asks for sequential access (streaming decode).
 VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_error, int sequential);
+
+/// Opens encoded bytes lazily without copying them: the caller's buffer must
+/// outlive the image and every image made from it (callers keep all of them
+/// inside one scope that holds the buffer). Otherwise as warm_image_new_from_buffer.
+VipsImage *warm_image_new_from_memory(const void *buf, size_t len, int fail_on_error, int sequential);
+
+/// Opens JPEG bytes (not copied, as warm_image_new_from_memory) for a
+/// sequential decode at 1/`shrink` of the stored size (1, 2, 4 or 8), which
+/// libjpeg does in the DCT domain: the full-size bitmap never exists.
+VipsImage *warm_jpeg_new_from_memory(const void *buf, size_t len, int shrink, int fail_on_error);
+
+/// 1 when the image carries an ICC profile whose description names sRGB
+/// ("sRGB IEC61966-2.1", "sRGB built-in", ...): transforming from it to sRGB
+/// changes nothing, so the caller can skip lcms. 0 otherwise.
+int warm_image_icc_is_srgb(VipsImage *image);
+
+/// The test behind warm_image_icc_is_srgb, on a profile's bytes: an RGB
+/// profile whose 'desc' (ICC v2) or 'mluc' (v4) description contains "sRGB".
+int warm_icc_profile_is_srgb(const void *profile, size_t len);
 
 /// A memory image made from a copy of raw pixels (tests and generated images).
 VipsImage *warm_image_new_from_pixels(const void *pixels, size_t len, int width, int height,
@@ -105,9 +130,10 @@ int warm_materialize(VipsImage *in, VipsImage **out);
 int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, VipsImage **out);
 
 /// libvips thumbnail with shrink-on-load, fitting inside size x size and never
-/// upscaling. Orientation is left to the caller (no_rotate), so that all
-/// strategies share one orientation path.
-int warm_thumbnail_buffer(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out);
+/// upscaling, from bytes that are not copied: the caller's buffer must outlive
+/// the result (see warm_image_new_from_memory). Orientation is left to the
+/// caller (no_rotate), so that all strategies share one orientation path.
+int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out);
 
 /// Cuts out a rectangle.
 int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
@@ -182,5 +208,15 @@ int warm_malloc_set_arena_max(int count);
 /// Returns free heap memory to the kernel (glibc malloc_trim(0)). Returns 1 when
 /// memory was released, 0 otherwise (or when unsupported).
 int warm_malloc_trim(void);
+
+/// Limits this process's address space to `bytes` (RLIMIT_AS): an allocation
+/// past it fails instead of growing. 0 on success, -1 (errno set) otherwise.
+int warm_limit_address_space(size_t bytes);
+
+// --- processes --------------------------------------------------------------
+
+/// pipe2(fds, O_CLOEXEC) (a GNU extension Swift's Glibc module does not
+/// export): a pipe no child inherits unless it is dup2'ed onto its stdio.
+int warm_pipe_cloexec(int fds[2]);
 
 #endif

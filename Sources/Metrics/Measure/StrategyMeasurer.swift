@@ -232,7 +232,7 @@ extension ImageMetricsRecord {
             self.height = height
         case .unreadableHeader(let format, _):
             self.format = format
-        case .empty, .tooManyBytes, .notAnImage, .encodeFailed, .libraryUnavailable:
+        default:
             break
         }
     }

@@ -1,28 +1,34 @@
 import Downsample
 import Foundation
 
-/// Thumbnails files from disk with thumbnail-at-decode, on all cores: the
-/// engine behind `warm thumbnail`. One bad file yields an error naming it; the
-/// others still get done. Memory: about one input file plus one thumbnail per
-/// task in flight.
+/// Thumbnails files from disk with thumbnail-at-decode through a decoder
+/// (worker processes, one per core, in `warm thumbnail`): the engine behind
+/// `warm thumbnail`. One bad file yields an error naming it; the others still
+/// get done. Memory here: one thumbnail per file in flight; the decoder reads
+/// the input files itself.
 public struct FileThumbnailer: Sendable {
     public struct Configuration: Sendable {
         public var target: DecodeTarget
         public var outputDirectory: URL
         public var format: OutputFormat
         public var quality: Int
-        /// Files decoded at once (default: the number of cores).
-        public var concurrency: Int
+        /// Files handed to the decoder at once: twice its workers keeps every
+        /// worker busy while finished thumbnails are written.
+        public var filesInFlight: Int
         public var limits: DecodeLimits
 
         public init(target: DecodeTarget, outputDirectory: URL, format: OutputFormat = .jpeg, quality: Int = 82,
-                    concurrency: Int = ProcessInfo.processInfo.activeProcessorCount, limits: DecodeLimits = .default) {
+                    filesInFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount, limits: DecodeLimits = .default) {
             self.target = target
             self.outputDirectory = outputDirectory
             self.format = format
             self.quality = quality
-            self.concurrency = max(1, concurrency)
+            self.filesInFlight = max(1, filesInFlight)
             self.limits = limits
+        }
+
+        var request: ThumbnailRequest {
+            ThumbnailRequest(targets: [target], format: format, quality: quality, limits: limits)
         }
     }
 
@@ -40,9 +46,12 @@ public struct FileThumbnailer: Sendable {
     }
 
     public let configuration: Configuration
+    public let decoder: any ThumbnailDecoding
 
-    public init(configuration: Configuration) {
+    /// The caller owns `decoder` and shuts it down after `run`.
+    public init(configuration: Configuration, decoder: any ThumbnailDecoding) {
         self.configuration = configuration
+        self.decoder = decoder
     }
 
     /// Expands directories (recursively, regular files only, sorted) and keeps
@@ -76,7 +85,7 @@ public struct FileThumbnailer: Sendable {
         return configuration.outputDirectory.appendingPathComponent(base + "." + configuration.format.fileExtension).path
     }
 
-    /// Thumbnails every input, `configuration.concurrency` at a time, calling
+    /// Thumbnails every input, `configuration.filesInFlight` at a time, calling
     /// `report` as each finishes (in completion order). Returns all outcomes in
     /// input order.
     public func run(_ inputs: [String], report: @Sendable (Outcome) -> Void = { _ in }) async -> [Outcome] {
@@ -111,10 +120,10 @@ public struct FileThumbnailer: Sendable {
                 let collision = collisions[index]
                 group.addTask {
                     if let collision { return (index, Outcome(input: input, result: .failure(collision))) }
-                    return (index, Outcome(input: input, result: self.thumbnail(input)))
+                    return (index, Outcome(input: input, result: await self.thumbnail(input)))
                 }
             }
-            for _ in 0..<configuration.concurrency { addNext() }
+            for _ in 0..<configuration.filesInFlight { addNext() }
             while let (index, outcome) = await group.next() {
                 outcomes[index] = outcome
                 report(outcome)
@@ -124,37 +133,21 @@ public struct FileThumbnailer: Sendable {
         return outcomes.compactMap { $0 }
     }
 
-    /// Reads, decodes at size and writes one file (atomically: temp, then rename).
-    public func thumbnail(_ input: String) -> Result<Written, FileThumbnailError> {
-        let url = URL(fileURLWithPath: input)
-        let data: Data
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: input)
-            if let bytes = attributes[.size] as? Int, bytes > configuration.limits.maxEncodedBytes {
-                return .failure(.decode(path: input, .tooManyBytes(byteCount: bytes, limit: configuration.limits.maxEncodedBytes)))
-            }
-            data = try Data(contentsOf: url)
-        } catch {
-            return .failure(.unreadable(path: input, reason: error.localizedDescription))
-        }
-        let encoded: Data
-        let size: PixelSize
-        do {
-            let source = try ImageSource(data: data, limits: configuration.limits)
-            let thumbnail = try ThumbnailEncoder(format: configuration.format, quality: configuration.quality)
-                .encode(source, target: configuration.target)
-            size = thumbnail.size
-            encoded = thumbnail.data
-        } catch {
-            return .failure(.decode(path: input, error))
+    /// Decodes one file at size and writes it (atomically: temp, then rename).
+    public func thumbnail(_ input: String) async -> Result<Written, FileThumbnailError> {
+        let thumbnail: EncodedImage
+        switch await decoder.thumbnails(of: .file(path: input), configuration.request) {
+        case .success(let made): thumbnail = made.images[0]
+        case .failure(.unreadableInput(let reason)): return .failure(.unreadable(path: input, reason: reason))
+        case .failure(let error): return .failure(.decode(path: input, error))
         }
         let output = outputPath(for: input)
         do {
-            try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
+            try thumbnail.data.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
             return .failure(.unwritable(path: output, reason: error.localizedDescription))
         }
-        return .success(Written(output: output, size: size, outputBytes: encoded.count))
+        return .success(Written(output: output, size: thumbnail.size, outputBytes: thumbnail.data.count))
     }
 }
 

@@ -13,7 +13,8 @@ struct ImageWarmer: Sendable {
     let configuration: WarmConfiguration
     let cache: DiskCache
     let fetcher: any Fetching
-    let decodeSlots: AsyncSemaphore
+    /// Bounds its own concurrency (`decodeConcurrency` workers or threads).
+    let decoder: any ThumbnailDecoding
     /// Measures images selected by `configuration.compare` (nil: no measuring).
     let metrics: MetricsRecorder?
 
@@ -78,19 +79,15 @@ struct ImageWarmer: Sendable {
             return (.notModified, nil)
         }
 
-        // Decode every variant under a decode slot (CPU-bound: bounded by the core count).
+        // Every variant from one decode call (the decoder bounds how many run at once).
         let started = ContinuousClock.now
-        let decoded: Result<(ImageHeader, [(CacheVariant, Data, PixelSize)]), DownsampleError> = await decodeSlots.withPermit {
-            do throws(DownsampleError) {
-                return .success(try thumbnails(of: resource.body))
-            } catch {
-                return .failure(error)
-            }
-        }
+        let decoded = await decoder.thumbnails(of: .bytes(resource.body), request)
         let decodeSeconds = (ContinuousClock.now - started).seconds
         let header: ImageHeader, outputs: [(CacheVariant, Data, PixelSize)]
         switch decoded {
-        case .success(let value): (header, outputs) = value
+        case .success(let thumbnails):
+            header = thumbnails.header
+            outputs = zip(variants, thumbnails.images).map { ($0, $1.data, $1.size) }
         case .failure(let error): return (try fail(.decode(url: job.fetchURL, productIds: job.productIds, error), job), nil)
         }
 
@@ -111,16 +108,10 @@ struct ImageWarmer: Sendable {
                          decodeSeconds: decodeSeconds, measured: measuring), measuring ? resource.body : nil)
     }
 
-    /// Decodes every variant with thumbnail-at-decode and encodes it.
-    private func thumbnails(of body: Data) throws(DownsampleError) -> (ImageHeader, [(CacheVariant, Data, PixelSize)]) {
-        let source = try ImageSource(data: body, limits: configuration.limits)
-        let encoder = ThumbnailEncoder(format: configuration.format, quality: configuration.quality)
-        var outputs: [(CacheVariant, Data, PixelSize)] = []
-        for variant in variants {
-            let thumbnail = try encoder.encode(source, target: DecodeTarget(longestSide: variant.longestSide))
-            outputs.append((variant, thumbnail.data, thumbnail.size))
-        }
-        return (source.header, outputs)
+    /// One thumbnail per variant, in `variants`' order.
+    private var request: ThumbnailRequest {
+        ThumbnailRequest(targets: variants.map { DecodeTarget(longestSide: $0.longestSide) },
+                         format: configuration.format, quality: configuration.quality, limits: configuration.limits)
     }
 
     /// Records the failure on every variant (keeping any earlier good file) and

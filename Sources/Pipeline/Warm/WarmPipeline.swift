@@ -1,6 +1,7 @@
 import AsyncAlgorithms
 import Cache
 import Crawl
+import DecodeWorkers
 import Downsample
 import Fetch
 import Foundation
@@ -19,14 +20,18 @@ import Logging
 public struct WarmPipeline: Sendable {
     public let configuration: WarmConfiguration
     public let fetchConfiguration: FetchConfiguration
+    /// The decode stage; nil: threads of this process, `decodeConcurrency` of them.
+    private let decoder: (any ThumbnailDecoding)?
     private let logger: Logger
 
     /// With `configuration.compare` other than `.none` and a `metricsPath`, the
-    /// selected images are also measured with all three strategies.
+    /// selected images are also measured with all three strategies. The
+    /// caller owns a `decoder` it hands in (and shuts it down after the run).
     public init(configuration: WarmConfiguration, fetchConfiguration: FetchConfiguration = FetchConfiguration(),
-                logger: Logger = Logger(label: "warm")) {
+                decoder: (any ThumbnailDecoding)? = nil, logger: Logger = Logger(label: "warm")) {
         self.configuration = configuration
         self.fetchConfiguration = fetchConfiguration
+        self.decoder = decoder
         self.logger = logger
     }
 
@@ -76,9 +81,10 @@ public struct WarmPipeline: Sendable {
                 throw .output(reason: "\(error)")
             }
         }
+        let ownDecoder = decoder == nil ? InProcessDecoder(concurrency: configuration.decodeConcurrency) : nil
         let warmer = ImageWarmer(
             configuration: configuration, cache: cache, fetcher: fetcher,
-            decodeSlots: AsyncSemaphore(permits: configuration.decodeConcurrency), metrics: metrics)
+            decoder: decoder ?? ownDecoder!, metrics: metrics)
         let crawler = Crawler(
             configuration: CrawlConfiguration(apiBaseURL: configuration.apiURL, itemsPerPage: configuration.itemsPerPage,
                                               pageConcurrency: configuration.pageConcurrency),
@@ -93,6 +99,7 @@ public struct WarmPipeline: Sendable {
         }
         let crawlError = stopped.crawlError
         progress.finish()
+        await ownDecoder?.shutdown()
         try? await http.shutdown()
         if let metrics {
             do {

@@ -1,0 +1,104 @@
+import Downsample
+import Foundation
+import NIOConcurrencyHelpers
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Decodes in long-lived worker processes, one per core by default, each
+/// decoding one image at a time: `warm thumbnail` and `warm run` use it.
+///
+/// Why processes and not threads: two libvips pipelines in one process share
+/// GLib's and libvips' locks and cannot use libvips' SIMD code (Debian 12's
+/// ORC crashes when threads compile at once); one process per core keeps
+/// every core busy with SIMD on, a codec crash costs one image (the worker is
+/// restarted), and each worker has its own memory limit (RLIMIT_AS) and a
+/// per-image timeout. The cost: a process start per worker (tens of
+/// milliseconds, once) and a copy of each downloaded image through a pipe
+/// (files are read by the worker itself).
+///
+/// Each worker is driven by one thread of the pool's own `NIOThreadPool`,
+/// which blocks on the pipes; Swift's cooperative pool never does.
+public final class DecodeWorkerPool: ThumbnailDecoding {
+    public struct Configuration: Sendable {
+        /// The worker's command line: an executable that runs
+        /// `DecodeWorkerProcess.serve()`, e.g. `[warm, "decode-worker"]`.
+        public var command: [String]
+        /// Worker processes (images decoded at once).
+        public var count: Int
+        /// RLIMIT_AS per worker, in bytes; nil for none.
+        public var memoryLimitBytes: Int?
+        /// An image whose decode takes longer fails, and its worker is killed.
+        public var timeoutSeconds: Double
+        /// Extra environment of the workers.
+        public var environment: [String: String]
+
+        public init(command: [String], count: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    memoryLimitBytes: Int? = nil, timeoutSeconds: Double = 60,
+                    environment: [String: String] = Configuration.allocatorEnvironment) {
+            self.command = command
+            self.count = max(1, count)
+            self.memoryLimitBytes = memoryLimitBytes
+            self.timeoutSeconds = timeoutSeconds
+            self.environment = environment
+        }
+
+        /// glibc settings for a process that decodes one image at a time: one
+        /// arena, and buffers of 256 KiB and more mapped on their own (a fixed
+        /// threshold: glibc's dynamic one would move multi-MB pixel buffers
+        /// into the heap, where they stay resident after the image is done).
+        public static let allocatorEnvironment = [
+            "GLIBC_TUNABLES": "glibc.malloc.arena_max=1:glibc.malloc.mmap_threshold=262144",
+        ]
+
+        /// The running executable (`/proc/self/exe`), for a worker command
+        /// that re-runs this binary.
+        public static var currentExecutable: String {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        }
+    }
+
+    private let threads: NIOThreadPool
+    private let idle: NIOLockedValueBox<[DecodeWorker]>
+    private let workers: [DecodeWorker]
+
+    /// Starts the workers now, so that they load their libraries while the
+    /// caller gets its first image ready.
+    public init(configuration: Configuration) {
+        // A worker that dies between two requests must not kill the parent
+        // when the parent writes to its pipe: that is an error (EPIPE) instead.
+        signal(SIGPIPE, SIG_IGN)
+        let settings = WorkerSettings(memoryLimitBytes: configuration.memoryLimitBytes, vector: true)
+        workers = (0..<configuration.count).map { _ in
+            DecodeWorker(command: configuration.command, environment: configuration.environment,
+                         settings: settings, timeoutSeconds: configuration.timeoutSeconds)
+        }
+        for worker in workers { _ = worker.start() }  // a failure shows again on the first decode
+        idle = NIOLockedValueBox(workers)
+        threads = NIOThreadPool(numberOfThreads: configuration.count)
+        threads.start()
+    }
+
+    public func thumbnails(of input: ThumbnailInput, _ request: ThumbnailRequest) async -> Result<Thumbnails, DownsampleError> {
+        do {
+            return try await threads.runIfActive { [idle] in
+                // As many threads as workers: a running job always finds one idle.
+                guard let worker = idle.withLockedValue({ $0.popLast() }) else {
+                    return .failure(.decoderUnavailable(reason: "no idle worker"))
+                }
+                defer { idle.withLockedValue { $0.append(worker) } }
+                return worker.decode(input, request)
+            }
+        } catch {
+            return .failure(.decoderUnavailable(reason: "the decoder was shut down"))
+        }
+    }
+
+    /// Lets the workers finish, closes their pipes and reaps them (so that a
+    /// parent's resource usage includes theirs).
+    public func shutdown() async {
+        try? await threads.shutdownGracefully()
+        for worker in workers { worker.stop() }
+    }
+}

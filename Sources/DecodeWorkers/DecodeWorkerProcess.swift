@@ -1,0 +1,104 @@
+import Downsample
+import CWarmVips
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The child side of a decode worker: the loop `warm decode-worker` runs.
+/// It reads requests on standard input and answers on standard output, one
+/// image at a time, until the parent closes the pipe.
+///
+/// One image at a time per process is what makes the worker fast and safe:
+/// no GLib or libvips lock is shared with another decode, libvips' SIMD code
+/// generator can be on (it crashes only when threads compile at once), a codec
+/// crash takes down one image instead of the run, and the memory limit
+/// applies to one decode.
+public enum DecodeWorkerProcess {
+    /// Test hook (fault injection, like the cache's fault points): with
+    /// `WARM_DECODER_FAULT=crash:MARK`, the worker raises SIGSEGV on an image
+    /// whose path or first 64 KiB contain MARK, as a codec crash would.
+    static let faultMarker: Data? = {
+        guard let spec = ProcessInfo.processInfo.environment["WARM_DECODER_FAULT"], spec.hasPrefix("crash:") else { return nil }
+        return Data(spec.dropFirst("crash:".count).utf8)
+    }()
+
+    /// Serves requests until standard input closes; returns the exit status.
+    public static func serve() -> Int32 {
+        // Frames go to the original standard output; anything a library
+        // prints goes to standard error instead of into the protocol.
+        let frames = dup(1)
+        dup2(2, 1)
+        let channel = FrameChannel(input: 0, output: frames)
+        var memoryLimit: Int?
+        while true {
+            let frame: FrameChannel.Frame
+            do {
+                frame = try channel.receive()
+            } catch {
+                return error == .closed ? 0 : 1
+            }
+            let answer: WorkerAnswer
+            var blobs: [Data] = []
+            switch try? JSONDecoder().decode(WorkerCall.self, from: frame.json) {
+            case .configure(let settings):
+                memoryLimit = settings.memoryLimitBytes
+                answer = configure(settings)
+            case .decode(let request, let path):
+                let input: ThumbnailInput = path.map { .file(path: $0) } ?? .bytes(frame.blobs.first ?? Data())
+                injectFault(path: path, bytes: frame.blobs.first)
+                switch Result(catching: { () throws(DownsampleError) in try Thumbnails.make(from: input, request) }) {
+                case .success(let thumbnails):
+                    answer = .thumbnails(header: thumbnails.header, sizes: thumbnails.images.map(\.size))
+                    blobs = thumbnails.images.map(\.data)
+                case .failure(let error):
+                    answer = .failed(memoryLimit.map { error.blamingMemoryLimit($0) } ?? error)
+                }
+            case nil:
+                answer = .failed(.decoderUnavailable(reason: "the worker received a request it cannot read"))
+            }
+            guard let json = try? JSONEncoder().encode(answer) else { return 1 }
+            do {
+                try channel.send(FrameChannel.Frame(json: json, blobs: blobs))
+            } catch {
+                return 1
+            }
+        }
+    }
+
+    private static func configure(_ settings: WorkerSettings) -> WorkerAnswer {
+        if let bytes = settings.memoryLimitBytes, warm_limit_address_space(bytes) != 0 {
+            return .failed(.decoderUnavailable(reason: "cannot set the memory limit: \(String(cString: strerror(errno)))"))
+        }
+        do {
+            try VipsRuntime.ensureStarted()
+        } catch {
+            return .failed(error)
+        }
+        VipsRuntime.setVector(settings.vector)
+        return .ready
+    }
+
+    private static func injectFault(path: String?, bytes: Data?) {
+        guard let marker = faultMarker else { return }
+        let inPath = path.map { Data($0.utf8).range(of: marker) != nil } ?? false
+        let inBytes = bytes.map { $0.prefix(64 << 10).range(of: marker) != nil } ?? false
+        if inPath || inBytes { raise(SIGSEGV) }
+    }
+}
+
+extension DownsampleError {
+    /// A codec's allocation failure under the worker's address-space limit,
+    /// named as such (libjpeg says "Insufficient memory", libvips and libpng
+    /// "out of memory"): the image is not corrupt, it is too big for the limit.
+    func blamingMemoryLimit(_ limit: Int) -> DownsampleError {
+        let reason: String
+        switch self {
+        case .corrupt(_, _, _, let text), .unreadableHeader(_, let text), .encodeFailed(_, let text): reason = text
+        default: return self
+        }
+        let lower = reason.lowercased()
+        guard lower.contains("out of memory") || lower.contains("insufficient memory") || lower.contains("cannot allocate") else { return self }
+        return .overMemoryLimit(limitBytes: limit, reason: reason)
+    }
+}

@@ -1,0 +1,56 @@
+import CWarmVips
+import Foundation
+
+/// How far libjpeg shrinks a JPEG while decoding it (its DCT scaling: 1/2,
+/// 1/4 or 1/8), before the Lanczos3 resample to the exact output size.
+///
+/// The shrunk image keeps at least twice the output's sides, as libvips'
+/// `thumbnail` does (a 4032x3024 photo bound for 300 px is decoded at 1/4,
+/// 1008x756): decoding at 1/8 (504x378, Pillow's `draft()`) costs about 13%
+/// less CPU but lowers SSIM against a full-decode Lanczos reference (mean
+/// -0.0011, 5th percentile -0.0063 over the benchmark corpus; 1.5x: -0.0008
+/// and -0.0056), and quality may not drop (bench/findings.md).
+public enum ShrinkOnLoad {
+    /// The shrunk image's sides must stay at least this many times the
+    /// output's. Overridable with `WARM_JPEG_SHRINK_RATIO` (>= 1) for experiments.
+    public static let minimumRatio: Double = {
+        if let text = ProcessInfo.processInfo.environment["WARM_JPEG_SHRINK_RATIO"], let value = Double(text), value >= 1 {
+            return value
+        }
+        return 2.0
+    }()
+
+    /// The largest of 8, 4, 2 and 1 that keeps both sides of a `stored`-size
+    /// JPEG at least `minimumRatio` times `output` (both as stored, before
+    /// orientation). libjpeg rounds scaled sides up.
+    public static func jpegFactor(stored: PixelSize, output: PixelSize) -> Int {
+        for factor in [8, 4, 2] {
+            let width = (stored.width + factor - 1) / factor, height = (stored.height + factor - 1) / factor
+            if Double(width) >= minimumRatio * Double(output.width) && Double(height) >= minimumRatio * Double(output.height) {
+                return factor
+            }
+        }
+        return 1
+    }
+}
+
+extension ImageSource {
+    /// The image at `target`'s output size, as stored (not yet rotated or
+    /// colour-converted), still lazy: JPEG through libjpeg's DCT scaling and a
+    /// Lanczos3 resample to the exact size, other formats through libvips'
+    /// `thumbnail`. `memory` must be `data`'s bytes, lent for as long as the
+    /// result and anything made from it lives.
+    func shrunk(memory: UnsafeRawBufferPointer, to target: DecodeTarget) throws(DownsampleError) -> VipsImageHandle {
+        guard header.format == .jpeg else {
+            return try VipsImageHandle.thumbnail(memory: memory, size: target.longestSide).orCorrupt(self)
+        }
+        let upright = target.outputSize(for: header)
+        let output = header.orientation >= 5 ? PixelSize(width: upright.height, height: upright.width) : upright
+        let factor = ShrinkOnLoad.jpegFactor(stored: PixelSize(width: header.width, height: header.height), output: output)
+        let loaded = try VipsImageHandle.jpeg(memory: memory, shrink: factor).orCorrupt(self)
+        guard loaded.width != output.width || loaded.height != output.height else { return loaded }
+        return try loaded.resized(hscale: Double(output.width) / Double(loaded.width),
+                                  vscale: Double(output.height) / Double(loaded.height),
+                                  kernel: VIPS_KERNEL_LANCZOS3).orCorrupt(self)
+    }
+}

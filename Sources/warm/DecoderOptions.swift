@@ -1,0 +1,49 @@
+import ArgumentParser
+import DecodeWorkers
+import Downsample
+import Foundation
+
+/// How `warm thumbnail`, `warm run` and `warm demo` decode: in worker
+/// processes (the default) or in this process's threads.
+struct DecoderOptions: ParsableArguments {
+    @Flag(help: "Decode in this process's threads instead of worker processes (no crash isolation, no SIMD).")
+    var decodeInProcess = false
+
+    @Option(help: ArgumentHelp("Address-space limit of each decode worker process (e.g. 2GiB); an image that needs more fails alone.",
+                               valueName: "bytes"))
+    var decoderMemoryLimit: ByteCount?
+
+    @Option(help: "Seconds one image may take in a decode worker before it fails and the worker is restarted.")
+    var decodeTimeout: Double = 60
+
+    func validate() throws {
+        guard decodeTimeout > 0 else { throw ValidationError("--decode-timeout must be positive.") }
+        if let limit = decoderMemoryLimit, limit.bytes < 64 << 20 {
+            throw ValidationError("--decoder-memory-limit must be at least 64MiB (a worker's libraries alone take about that much address space).")
+        }
+    }
+
+    /// The decoder for `workers` images at once: worker processes running this
+    /// binary's hidden `decode-worker` command, or threads here.
+    func makeDecoder(workers: Int) -> any ThumbnailDecoding {
+        if decodeInProcess { return InProcessDecoder(concurrency: workers) }
+        return DecodeWorkerPool(configuration: .init(
+            command: [DecodeWorkerPool.Configuration.currentExecutable, DecodeWorkerCommand.configuration.commandName!],
+            count: workers, memoryLimitBytes: decoderMemoryLimit?.bytes, timeoutSeconds: decodeTimeout))
+    }
+}
+
+/// The child side of `DecodeWorkerPool`: decodes the images its parent sends
+/// on standard input, one at a time, until the parent closes it. Hidden:
+/// `warm thumbnail`, `warm run` and `warm demo` start it.
+struct DecodeWorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode-worker",
+        abstract: "Decode images sent on standard input (started by the commands that decode).",
+        shouldDisplay: false)
+
+    func run() throws {
+        let status = DecodeWorkerProcess.serve()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
