@@ -52,7 +52,7 @@ public final class HTTPFetcher: Fetching {
         self.pinnedClients = PinnedClients { dnsOverride in Self.makeClient(configuration, dnsOverride: dnsOverride) }
     }
 
-    private static func makeClient(_ configuration: FetchConfiguration, dnsOverride: [String: String]) -> HTTPClient {
+    static func makeClient(_ configuration: FetchConfiguration, dnsOverride: [String: String]) -> HTTPClient {
         var pool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost)
