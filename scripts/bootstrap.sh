@@ -2,12 +2,16 @@
 # Installs what a fresh Debian 12 machine lacks to build, test and demo warm:
 # libvips and libexif (with headers), SQLite headers for the cache manifest, and
 # Debian's mate-backgrounds, whose real photographs feed the demo catalog, and
-# python3-yaml for scripts/check-deploy.py (the Kubernetes manifests test).
+# python3-yaml for scripts/check-deploy.py (the Kubernetes manifests test), and
+# what the fuzzers' link needs (scripts/fuzz.sh, run by .ci/run): clang's
+# -sanitize=fuzzer links libFuzzer with -lstdc++ (libstdc++-12-dev), through ld
+# (binutils) against libc6-dev. Swift's own Debian prerequisites include them.
 # Swift itself (6.x) is expected on PATH. Safe to run again: it installs only
 # what is missing.
 set -euo pipefail
 
-packages=(libvips-dev libexif-dev libsqlite3-dev pkg-config mate-backgrounds python3-yaml)
+packages=(libvips-dev libexif-dev libsqlite3-dev pkg-config mate-backgrounds python3-yaml
+          binutils libc6-dev libstdc++-12-dev)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -20,10 +20,22 @@ import NIOHTTP1
 /// Hosts: with a `hostGate`, the URL and every redirect target are checked
 /// before a request is made to them (redirects are followed here, not by
 /// async-http-client, for that reason); a refused host is `hostNotAllowed`.
+///
+/// DNS rebinding: when the gate's verdict depended on what a name resolved to
+/// (a host named by the catalog), the gate hands back those addresses
+/// (`PinnedHost`) and the request goes to one of them, never to a fresh lookup
+/// of the name. It is sent through a client made with async-http-client's
+/// `dnsOverride = [name: address]` (`PinnedClients`): the URL keeps the name,
+/// so `Host` and the TLS server name (and the certificate check) stay the
+/// name's, while the socket connects to the checked address. Every redirect
+/// hop is checked and pinned the same way. Attempt n uses the n-th checked
+/// address (round robin), which replaces async-http-client's own fallback
+/// between addresses. Explicit hosts and address literals use the shared client.
 public final class HTTPFetcher: Fetching {
     public let configuration: FetchConfiguration
     public let hostGate: HostGate?
     private let client: HTTPClient
+    private let pinnedClients: PinnedClients
     private let logger: Logger
 
     /// Without a `logger`, only warnings are logged (retries are logged at debug).
@@ -36,6 +48,11 @@ public final class HTTPFetcher: Fetching {
             logger.logLevel = .warning
             return logger
         }()
+        self.client = Self.makeClient(configuration, dnsOverride: [:])
+        self.pinnedClients = PinnedClients { dnsOverride in Self.makeClient(configuration, dnsOverride: dnsOverride) }
+    }
+
+    static func makeClient(_ configuration: FetchConfiguration, dnsOverride: [String: String]) -> HTTPClient {
         var pool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost)
@@ -49,12 +66,16 @@ public final class HTTPFetcher: Fetching {
             connectionPool: pool,
             decompression: .disabled)
         clientConfiguration.httpVersion = .http1Only
-        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        clientConfiguration.dnsOverride = dnsOverride
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }
 
     /// Closes pooled connections. Fetches still running fail; call once, at the end.
     public func shutdown() async throws {
-        try await client.shutdown()
+        var firstError: (any Error)?
+        do { try await pinnedClients.shutdown() } catch { firstError = error }
+        do { try await client.shutdown() } catch { firstError = firstError ?? error }
+        if let firstError { throw firstError }
     }
 
     /// Parses `text` as an http(s) URL and fetches it.
@@ -68,7 +89,7 @@ public final class HTTPFetcher: Fetching {
               let host = url.host, !host.isEmpty else {
             throw .invalidURL(url.absoluteString)
         }
-        try await hostGate?.check(url, requested: url)
+        let pin = try await hostGate?.check(url, requested: url)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(configuration.deadlineSeconds)
         var random = SystemRandomNumberGenerator()
@@ -79,7 +100,7 @@ public final class HTTPFetcher: Fetching {
             let attemptTimeout = min(.seconds(configuration.requestTimeoutSeconds), remaining)
             let failure: AttemptFailure
             do {
-                return try await attemptOnce(url, validators: validators, attempt: attempt, timeout: attemptTimeout)
+                return try await attemptOnce(url, pin: pin, validators: validators, attempt: attempt, timeout: attemptTimeout)
             } catch {
                 failure = error
             }
@@ -110,13 +131,13 @@ public final class HTTPFetcher: Fetching {
 
     /// One attempt (redirects included), raced against its timeout: AHC's own
     /// deadline stops at the response head, and the body needs bounding too.
-    private func attemptOnce(_ url: URL, validators: Validators?, attempt: Int,
+    private func attemptOnce(_ url: URL, pin: PinnedHost?, validators: Validators?, attempt: Int,
                              timeout: Duration) async throws(AttemptFailure) -> FetchOutcome {
         let timeoutSeconds = Self.seconds(timeout)
         do {
             return try await withThrowingTaskGroup(of: FetchOutcome.self) { group in
                 group.addTask {
-                    try await self.perform(url, validators: validators, attempt: attempt, timeout: timeout)
+                    try await self.perform(url, pin: pin, validators: validators, attempt: attempt, timeout: timeout)
                 }
                 group.addTask {
                     try await Task.sleep(for: timeout)
@@ -135,9 +156,11 @@ public final class HTTPFetcher: Fetching {
         }
     }
 
-    private func perform(_ url: URL, validators: Validators?, attempt: Int,
+    /// `pin`: the checked addresses of `url`'s host, when the connection must go to one of them.
+    private func perform(_ url: URL, pin: PinnedHost?, validators: Validators?, attempt: Int,
                          timeout: Duration) async throws -> FetchOutcome {
         var current = url
+        var currentPin = pin
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
         var response: HTTPClientResponse
@@ -150,7 +173,7 @@ public final class HTTPFetcher: Fetching {
             if let lastModified = validators?.lastModified {
                 request.headers.add(name: "If-Modified-Since", value: lastModified)
             }
-            response = try await client.execute(request, timeout: Self.amount(Self.seconds(timeout)), logger: logger)
+            response = try await execute(request, pin: currentPin, for: url, attempt: attempt, timeout: timeout)
             guard configuration.maxRedirects > 0, [301, 302, 303, 307, 308].contains(Int(response.status.code)),
                   let location = response.headers.first(name: "Location") else { break }
             try? await Self.drain(response.body)
@@ -165,7 +188,7 @@ public final class HTTPFetcher: Fetching {
                                             attempts: attempt)
             }
             guard visited.insert(next.absoluteString).inserted else { throw FetchError.redirectCycle(url: url) }
-            try await hostGate?.check(next, requested: url)
+            currentPin = try await hostGate?.check(next, requested: url)
             current = next
         }
         let status = Int(response.status.code)
@@ -206,6 +229,37 @@ public final class HTTPFetcher: Fetching {
             url: url, finalURL: finalURL, status: status, body: body,
             etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"),
             contentType: headers.first(name: "Content-Type"), attempts: attempt, redirects: redirects))
+    }
+
+    /// Sends `request` through the shared client, or, with a `pin`, through
+    /// the client that connects the pinned name to the address for this attempt.
+    private func execute(_ request: HTTPClientRequest, pin: PinnedHost?, for url: URL, attempt: Int,
+                         timeout: Duration) async throws -> HTTPClientResponse {
+        let deadline = Self.amount(Self.seconds(timeout))
+        guard let pin else { return try await client.execute(request, timeout: deadline, logger: logger) }
+        let address = pin.address(forAttempt: attempt)
+        // dnsOverride is keyed by the host as async-http-client reads it from the
+        // URL; should that ever differ from the pin's, it would connect by name.
+        let target = URL(string: request.url)
+        guard target?.host == pin.host else {
+            throw FetchError.hostNotAllowed(
+                url: url, host: pin.host, reason: "the connection could not be pinned to the checked address \(address.text)",
+                redirectedTo: target == url ? nil : target)
+        }
+        guard let pinned = await pinnedClients.client(host: pin.host, address: address) else {
+            throw FetchError.cancelled(url: url)
+        }
+        do {
+            return try await pinned.execute(request, timeout: deadline, logger: logger)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let failure = classify(error, url: url, attempt: attempt, timeoutSeconds: Self.seconds(timeout))
+            guard case .connection(let failedURL, let reason, let attempts) = failure else { throw error }
+            throw FetchError.connection(
+                url: failedURL, reason: "\(reason) (connecting to \(address.text), the address \(pin.host) was checked at)",
+                attempts: attempts)
+        }
     }
 
     /// Reads and drops a small body so the connection can go back to the pool;

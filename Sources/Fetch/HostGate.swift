@@ -1,22 +1,28 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Applies a `HostPolicy` to URLs before any request is made (and to every
-/// redirect target): resolves names once per host (getaddrinfo, cached for
-/// the run) and learns the hosts the API's first page names.
+/// redirect target), and says where the connection must go: resolves a name
+/// once per run (through its `HostResolver`), judges those addresses, and
+/// returns them as the `PinnedHost` the connection is made to. The same answer
+/// serves the check and the connection, so a name cannot answer a public
+/// address to the check and a private one to the connection (DNS rebinding).
 ///
-/// Shared by every fetch of a run, hence an actor. Limitation: the address
-/// checked is the one resolved here; a name whose DNS answer changes between
-/// this check and the connection (DNS rebinding) is not caught.
+/// Explicit hosts (`--allow-host`, the API) are allowed at any address, so
+/// their verdict cannot change with the answer: they are not resolved here and
+/// connect by name as usual. Address literals need no resolving either.
+///
+/// Shared by every fetch of a run, hence an actor. Answers are kept for the
+/// run (no TTL): a named host keeps the address it was checked at until the
+/// run ends. Concurrent first checks of one host share one lookup.
 public actor HostGate {
     public private(set) var policy: HostPolicy
-    private var addressesByHost: [String: [IPAddress]] = [:]
+    private let resolver: HostResolver
+    private var lookUps: [String: Task<[IPAddress], Never>] = [:]
     private var learned = false
 
-    public init(policy: HostPolicy) {
+    public init(policy: HostPolicy, resolver: HostResolver = .system) {
         self.policy = policy
+        self.resolver = resolver
     }
 
     /// Allows the hosts of `urls` (at public addresses only); only the first
@@ -29,12 +35,15 @@ public actor HostGate {
 
     /// Throws `FetchError.hostNotAllowed` when `url`'s host may not be fetched.
     /// `requested` is the URL the caller asked for (differs for a redirect).
-    public func check(_ url: URL, requested: URL) async throws(FetchError) {
+    /// Returns the addresses the connection must go to when the verdict
+    /// depended on them (a named host given by name), nil when any address will do.
+    @discardableResult
+    public func check(_ url: URL, requested: URL) async throws(FetchError) -> PinnedHost? {
         guard let host = url.host, let port = HostPattern.effectivePort(of: url) else {
             throw .invalidURL(url.absoluteString)
         }
         let normalised = HostPattern.normalise(host)
-        if policy.isExplicit(host: normalised, port: port) { return }
+        if policy.isExplicit(host: normalised, port: port) { return nil }
         var addresses: [IPAddress] = []
         if policy.isNamed(host: normalised, port: port) {
             addresses = await resolve(normalised)
@@ -43,53 +52,19 @@ public actor HostGate {
             throw .hostNotAllowed(url: requested, host: normalised, reason: why.description,
                                   redirectedTo: url == requested ? nil : url)
         }
+        if IPAddress(normalised) != nil { return nil }
+        return PinnedHost(host: host, addresses: addresses)
     }
 
     private func resolve(_ host: String) async -> [IPAddress] {
-        if let known = addressesByHost[host] { return known }
-        let addresses: [IPAddress]
-        if let literal = IPAddress(host) {
-            addresses = [literal]
-        } else {
-            // getaddrinfo blocks; off the actor's executor for its duration.
-            addresses = await Task.detached { Self.lookUp(host) }.value
-        }
-        addressesByHost[host] = addresses
-        return addresses
+        if let literal = IPAddress(host) { return [literal] }
+        if let lookUp = lookUps[host] { return await lookUp.value }
+        let resolver = self.resolver
+        let lookUp = Task { await resolver.addresses(of: host) }
+        lookUps[host] = lookUp
+        return await lookUp.value
     }
 
-    /// `lookUp`, for tests of what a name resolves to.
-    public static func lookUpForTesting(_ host: String) -> [IPAddress] { lookUp(host) }
-
-    /// Every address `host` resolves to (IPv4 and IPv6); empty when it does not resolve.
-    static func lookUp(_ host: String) -> [IPAddress] {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
-        defer { freeaddrinfo(first) }
-        var result: [IPAddress] = []
-        var node: UnsafeMutablePointer<addrinfo>? = first
-        while let current = node {
-            if let address = current.pointee.ai_addr {
-                switch Int32(current.pointee.ai_family) {
-                case AF_INET:
-                    address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                        var raw = $0.pointee.sin_addr
-                        if let ip = IPAddress(bytes: withUnsafeBytes(of: &raw) { Array($0) }) { result.append(ip) }
-                    }
-                case AF_INET6:
-                    address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                        var raw = $0.pointee.sin6_addr
-                        if let ip = IPAddress(bytes: withUnsafeBytes(of: &raw) { Array($0) }) { result.append(ip) }
-                    }
-                default:
-                    break
-                }
-            }
-            node = current.pointee.ai_next
-        }
-        return Array(Set(result)).sorted { $0.text < $1.text }
-    }
+    /// What the system resolver answers for `host`, for tests of what a name resolves to.
+    public static func lookUpForTesting(_ host: String) -> [IPAddress] { HostResolver.getAddresses(host) }
 }
