@@ -14,6 +14,14 @@ extension DiskCache {
     /// and one unlink plus directory fsync per removed file.
     @discardableResult
     public func evict(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> EvictionResult {
+        try evict(maxBytes: maxBytes, now: now, alsoDeletingFrom: [])
+    }
+
+    /// `evict`, deleting the victims' rows from `shardManifests` as well
+    /// (each in its own transaction committed with `synchronous = FULL`)
+    /// before this manifest's rows and then the files.
+    func evict(maxBytes: Int, now: Double, alsoDeletingFrom shardManifests: [(pool: DatabasePool, layout: CacheLayout)])
+        throws(CacheError) -> EvictionResult {
         let files = self.files, logger = self.logger
         let result = try write { db -> EvictionResult in
             let withFile = ManifestRow.filter(ManifestRow.Columns.path != nil)
@@ -30,6 +38,26 @@ extension DiskCache {
             while remainingBytes > maxBytes, let row = try candidates.next() {
                 victims.append(row)
                 remainingBytes -= row.outputBytes ?? 0
+            }
+            // A shard's row must not outlive the file (a later merge would bring it back).
+            for shard in shardManifests {
+                do {
+                    try shard.pool.writeWithoutTransaction { shardDB in
+                        try shardDB.execute(sql: "PRAGMA synchronous = FULL")
+                        defer { try? shardDB.execute(sql: "PRAGMA synchronous = NORMAL") }
+                        try shardDB.inTransaction {
+                            for victim in victims {
+                                try ManifestRow.deleteOne(shardDB, key: [
+                                    ManifestRow.Columns.url.rawValue: victim.url,
+                                    ManifestRow.Columns.variant.rawValue: victim.variant,
+                                ])
+                            }
+                            return .commit
+                        }
+                    }
+                } catch {
+                    throw Self.mapDatabaseError(error, layout: shard.layout)
+                }
             }
             // The deletions must be on disk before any file goes (see Manifest.open).
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -69,5 +97,38 @@ extension DiskCache {
     public func evictToConfiguredLimit(now: Double = Date().timeIntervalSince1970) throws(CacheError) -> EvictionResult? {
         guard let maxBytes = configuration.maxBytes else { return nil }
         return try evict(maxBytes: maxBytes, now: now)
+    }
+
+    /// Evicts down to `maxBytes` over this (the tree's, merged) manifest of a
+    /// sharded tree: least recently used first across all shards, removing
+    /// each victim's row from every shard manifest that has it, then from the
+    /// tree's, then its file. Holds every shard's lock meanwhile (fails with
+    /// `CacheError.locked` while a shard runs), so no shard keeps a row whose
+    /// file is gone and no merge brings one back. Merge first (`mergeShards`),
+    /// or rows not merged yet are neither counted nor evicted. Open the tree's
+    /// cache (no shard) while holding its `CacheLock`.
+    @discardableResult
+    public func evictTree(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> EvictionResult {
+        guard layout.shard == nil else {
+            throw CacheError.fileSystem(operation: "evict a sharded tree through a shard's manifest",
+                                        path: layout.manifestPath, errno: EINVAL)
+        }
+        var locks: [CacheLock] = []
+        var manifests: [(pool: DatabasePool, layout: CacheLayout)] = []
+        defer {
+            manifests.forEach { try? $0.pool.close() }
+            locks.forEach { $0.release() }
+        }
+        for shard in try Self.shardDirectoriesPresent(in: layout) {
+            locks.append(try CacheLock.acquire(root: layout.root, shard: shard))
+            let shardLayout = CacheLayout(root: layout.root, shard: shard)
+            guard FileManager.default.fileExists(atPath: shardLayout.manifestPath) else { continue }
+            do {
+                manifests.append((try Manifest.open(path: shardLayout.manifestPath, configuration: configuration), shardLayout))
+            } catch {
+                throw Self.mapDatabaseError(error, layout: shardLayout)
+            }
+        }
+        return try evict(maxBytes: maxBytes, now: now, alsoDeletingFrom: manifests)
     }
 }

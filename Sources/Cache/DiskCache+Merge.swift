@@ -84,14 +84,50 @@ extension DiskCache {
                 result.unchangedRows += counts.unchangedRows
                 after = (last.url, last.variant)
             }
+            result.prunedRows += try applyPrunedKeys(from: source, layout: shardLayout)
             result.mergedShards.append(shard)
             logger?.info("merged shard", metadata: ["shard": "\(shard)", "rows": "\(result.insertedRows + result.updatedRows + result.unchangedRows)"])
         }
         return result
     }
 
-    /// The shards that have a manifest under `shards/`, ordered by count, then index.
-    public static func shardsPresent(in layout: CacheLayout) throws(CacheError) -> [CacheShard] {
+    /// Removes the keys a shard pruned from this (the tree's) manifest, then
+    /// forgets them in the shard's manifest. A tree row survives only when it
+    /// names a file downloaded after the prune (an unsharded run fetched it
+    /// again). Idempotent: a crash between the two steps repeats the first.
+    private func applyPrunedKeys(from source: DatabasePool, layout shardLayout: CacheLayout) throws(CacheError) -> Int {
+        let keys: [PrunedKey]
+        do {
+            keys = try source.read { db in try PrunedKey.fetchAll(db) }
+        } catch {
+            throw Self.mapDatabaseError(error, layout: shardLayout)
+        }
+        guard !keys.isEmpty else { return 0 }
+        let removed = try write { db in
+            var removed = 0
+            try db.inTransaction {
+                for key in keys {
+                    try db.execute(sql: """
+                        DELETE FROM entry WHERE url = ? AND variant = ? AND (fetchedAt IS NULL OR fetchedAt <= ?)
+                        """, arguments: [key.url, key.variant, key.prunedAt])
+                    removed += db.changesCount
+                }
+                return .commit
+            }
+            return removed
+        }
+        do {
+            try source.write { db in
+                for key in keys { try key.delete(db) }
+            }
+        } catch {
+            throw Self.mapDatabaseError(error, layout: shardLayout)
+        }
+        return removed
+    }
+
+    /// Every `shards/I-of-N/` directory, with or without a manifest, ordered by count, then index.
+    public static func shardDirectoriesPresent(in layout: CacheLayout) throws(CacheError) -> [CacheShard] {
         guard FileManager.default.fileExists(atPath: layout.shardsDirectoryPath) else { return [] }
         let names: [String]
         do {
@@ -100,9 +136,13 @@ extension DiskCache {
             throw CacheError.fileSystem(operation: "list", path: layout.shardsDirectoryPath,
                                         errno: (error as NSError).underlyingPOSIXCode ?? EIO)
         }
-        return names.compactMap(CacheShard.init(directoryName:))
+        return names.compactMap(CacheShard.init(directoryName:)).sorted { ($0.count, $0.index) < ($1.count, $1.index) }
+    }
+
+    /// The shards that have a manifest under `shards/`, ordered by count, then index.
+    public static func shardsPresent(in layout: CacheLayout) throws(CacheError) -> [CacheShard] {
+        try shardDirectoriesPresent(in: layout)
             .filter { FileManager.default.fileExists(atPath: CacheLayout(root: layout.root, shard: $0).manifestPath) }
-            .sorted { ($0.count, $0.index) < ($1.count, $1.index) }
     }
 
     /// The merge rule of `mergeShards` for one key.
@@ -114,6 +154,7 @@ extension DiskCache {
         var winner = recency(incoming) >= recency(existing) ? incoming : existing
         winner.productIds = merged(existing.productIds, incoming.productIds)
         winner.lastAccessAt = max(existing.lastAccessAt, incoming.lastAccessAt)
+        winner.lastListedAt = max(existing.lastListedAt, incoming.lastListedAt)
         return winner
     }
 }
@@ -129,4 +170,6 @@ public struct ShardMergeResult: Sendable, Hashable {
     public var unchangedRows = 0
     /// Temp files left in shards' `tmp/` by a crash, removed.
     public var removedTemporaryFileCount = 0
+    /// Rows removed because the shard that owns them pruned them.
+    public var prunedRows = 0
 }

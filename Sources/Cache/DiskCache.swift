@@ -56,8 +56,9 @@ public final class DiskCache: Sendable {
                  removingTemporaryFiles: removingTemporaryFiles)
     }
 
-    /// `faults` lets tests fail or "crash" a store or an eviction at a chosen step.
-    static func open(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration, logger: Logger,
+    /// `faults` lets tests (and `warm run`'s hidden crash rehearsal) fail or
+    /// "crash" a store, an eviction or a prune at a chosen step.
+    public static func open(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration, logger: Logger,
                      faults: FaultInjector?, removingTemporaryFiles: Bool = true) throws(CacheError) -> DiskCache {
         let layout = CacheLayout(root: root, shard: shard)
         let files = CacheFileStore(layout: layout, faults: faults)
@@ -191,8 +192,10 @@ public final class DiskCache: Sendable {
                             sourceWidth: metadata.sourceWidth, sourceHeight: metadata.sourceHeight,
                             outputBytes: data.count, outputWidth: metadata.outputWidth,
                             outputHeight: metadata.outputHeight, fetchedAt: metadata.fetchedAt,
-                            expiresAt: expiresAt, lastAccessAt: metadata.fetchedAt, lastError: nil, failedAt: nil)
+                            expiresAt: expiresAt, lastAccessAt: metadata.fetchedAt, lastError: nil, failedAt: nil,
+                            lastListedAt: max(previous?.lastListedAt ?? 0, metadata.fetchedAt))
                         try row.save(db)
+                        try PrunedKey.deleteOne(db, key: key)
                         stored = row
                         return .commit
                     }
@@ -252,7 +255,9 @@ public final class DiskCache: Sendable {
                 row.productIds = Self.merged(row.productIds, productIds)
                 row.lastError = reason
                 row.failedAt = now
+                row.lastListedAt = max(row.lastListedAt, now)
                 try row.save(db)
+                try PrunedKey.deleteOne(db, key: key)
                 return .commit
             }
         }

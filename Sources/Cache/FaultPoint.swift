@@ -1,13 +1,18 @@
 /// Places in the store where tests inject a failure (an errno) to check that
 /// a failing disk or a crash at that instant leaves the cache consistent.
-enum FaultPoint: Sendable, Hashable {
+///
+/// Public so that `warm run` can rehearse a crash at one of them (a hidden
+/// environment variable makes the process stop there until it is killed).
+public enum FaultPoint: String, Sendable, Hashable, CaseIterable {
     /// Writing the temp file (a full disk shows up here).
     case temporaryWrite
     /// After the rename into place, before the manifest row is written.
     case afterRename
     /// After eviction committed the row deletions, before the files are removed.
     case afterEvictedRowsDeleted
+    /// After pruning committed the row deletions, before the files are removed.
+    case afterPrunedRowsDeleted
 }
 
 /// Returns the errno a step should fail with, or nil to let it run.
-typealias FaultInjector = @Sendable (FaultPoint) -> Int32?
+public typealias FaultInjector = @Sendable (FaultPoint) -> Int32?

@@ -32,6 +32,26 @@ enum Manifest {
             // Eviction walks rows with files in least-recently-used order.
             try db.create(index: "entry_on_lastAccessAt", on: ManifestRow.databaseTableName, columns: ["lastAccessAt"])
         }
+        migrator.registerMigration("v2: lastListedAt, pruned keys") { db in
+            // Existing rows were last listed no later than their last use,
+            // download or failure: the best guess an old cache allows. A run
+            // that sees the whole list sets the true value before it prunes.
+            try db.alter(table: ManifestRow.databaseTableName) { table in
+                table.add(column: "lastListedAt", .double).notNull().defaults(to: 0)
+            }
+            try db.execute(sql: """
+                UPDATE entry SET lastListedAt = MAX(lastAccessAt, COALESCE(fetchedAt, 0), COALESCE(failedAt, 0))
+                """)
+            try db.create(index: "entry_on_lastListedAt", on: ManifestRow.databaseTableName, columns: ["lastListedAt"])
+            // A shard's pruned keys, kept until `mergeShards` has removed them
+            // from the tree's manifest too (see DiskCache+Prune).
+            try db.create(table: PrunedKey.databaseTableName) { table in
+                table.column("url", .text).notNull()
+                table.column("variant", .text).notNull()
+                table.primaryKey(["url", "variant"])
+                table.column("prunedAt", .double).notNull()
+            }
+        }
         return migrator
     }
 

@@ -25,11 +25,15 @@ struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, PersistableRec
     var lastAccessAt: Double
     var lastError: String?
     var failedAt: Double?
+    /// When a run that crawled the whole product list last saw a product
+    /// pointing at `url` (or stored it); `prune(listedBefore:)` removes rows
+    /// not listed since a cutoff.
+    var lastListedAt: Double = 0
 
     enum Columns: String, ColumnExpression {
         case url, variant, productIds, path, etag, lastModified, sourceBytes, sourceFormat, sourceWidth,
              sourceHeight, outputBytes, outputWidth, outputHeight, fetchedAt, expiresAt, lastAccessAt,
-             lastError, failedAt
+             lastError, failedAt, lastListedAt
     }
 
     static func key(url: CanonicalURL, variant: CacheVariant) -> [String: any DatabaseValueConvertible] {

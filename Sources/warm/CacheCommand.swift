@@ -3,6 +3,7 @@ import ArgumentParser
 struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
-        abstract: "Read a warmed cache directory: statistics, verification, lookups for other programs.",
-        subcommands: [CacheStatsCommand.self, CacheVerifyCommand.self, CacheGetCommand.self, CacheMergeCommand.self])
+        abstract: "Read and maintain a warmed cache directory: statistics, verification, lookups, merging shards, eviction, garbage.",
+        subcommands: [CacheStatsCommand.self, CacheVerifyCommand.self, CacheGetCommand.self, CacheMergeCommand.self,
+                      CacheEvictCommand.self, CacheGCCommand.self])
 }

@@ -16,11 +16,17 @@ struct CacheMergeCommand: AsyncParsableCommand {
     @Argument(help: "The cache directory.")
     var directory: String
 
+    @Option(help: ArgumentHelp(
+        "After merging, evict least-recently-used entries across all shards until the tree is at most this size (e.g. 2GB).",
+        discussion: "Each evicted entry's row goes from every shard manifest and the tree's before its file, so no shard keeps a row whose file is gone."))
+    var maxCacheSize: ByteCount?
+
     func run() async throws {
         let logger = LogSetup.logger()
         let result: ShardMergeResult
+        let evicted: EvictionResult?
         do {
-            result = try Self.merge(directory: directory, logger: logger)
+            (result, evicted) = try Self.merge(directory: directory, maxBytes: maxCacheSize?.bytes, logger: logger)
         } catch {
             Console.error("error: \(error)")
             if case .locked = error { throw ExitStatus.locked }
@@ -29,15 +35,18 @@ struct CacheMergeCommand: AsyncParsableCommand {
         let shards = result.mergedShards.map(\.description).joined(separator: ", ")
         print("\(directory): merged \(result.mergedShards.count) shards (\(shards.isEmpty ? "none found" : shards)): "
               + "\(result.insertedRows) rows added, \(result.updatedRows) updated, \(result.unchangedRows) unchanged"
+              + (result.prunedRows > 0 ? ", \(result.prunedRows) pruned by their shard removed" : "")
               + (result.removedTemporaryFileCount > 0 ? ", \(result.removedTemporaryFileCount) leftover temp files removed" : ""))
+        if let evicted { print(CacheEvictCommand.line(directory: directory, evicted)) }
     }
 
     /// Holds the tree's lock (no unsharded run or other merge meanwhile) while merging.
-    private static func merge(directory: String, logger: Logger) throws(CacheError) -> ShardMergeResult {
+    static func merge(directory: String, maxBytes: Int?, logger: Logger) throws(CacheError) -> (ShardMergeResult, EvictionResult?) {
         let lock = try CacheLock.acquire(root: directory)
         defer { lock.release() }
         let cache = try DiskCache.open(root: directory, logger: logger)
         defer { try? cache.close() }
-        return try cache.mergeShards(logger: logger)
+        let merged = try cache.mergeShards(logger: logger)
+        return (merged, try maxBytes.map { bytes throws(CacheError) in try cache.evictTree(maxBytes: bytes) })
     }
 }

@@ -33,7 +33,8 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--api must be an http(s) URL, got '\(api)'.")
         }
         if (try? sharding.resolved()) != nil, options.maxCacheSize != nil {
-            throw ValidationError("--max-cache-size cannot be combined with sharding: a shard sees only its share of the cache.")
+            throw ValidationError("--max-cache-size cannot be combined with sharding: a shard sees only its share of the cache; "
+                                  + "limit the merged tree instead with `warm cache merge DIR --max-cache-size SIZE`.")
         }
     }
 
@@ -46,6 +47,7 @@ struct RunCommand: AsyncParsableCommand {
                        metricsGiven: compare.metrics != nil)
         configuration.allowedHosts = fetch.allowedHosts
         configuration.measurementIsolation = measurement.isolation
+        configuration.cacheFaults = CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment)
         let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes),
                                                decoder: options.decoder, progress: !options.noProgress, logger: logger)
         if !summary.succeeded { throw ExitStatus.someFailed }

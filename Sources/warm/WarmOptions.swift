@@ -31,6 +31,11 @@ struct WarmOptions: ParsableArguments {
     @Option(help: "Evict least-recently-used entries after the run until the cache is at most this size (e.g. 500MB).")
     var maxCacheSize: ByteCount?
 
+    @Option(help: ArgumentHelp(
+        "Remove cache entries no listed product has pointed at for longer than this (e.g. 7d; 0: whatever this run did not see).",
+        discussion: "Only a run that saw the whole product list prunes: after a failed page or an early stop nothing is removed."))
+    var pruneAfter: DurationArgument = DurationArgument(argument: "7d")!
+
     @Option(help: "Freshness lifetime (e.g. 12h): younger entries are skipped, older ones revalidated with a conditional request.")
     var maxAge: DurationArgument = DurationArgument(argument: "12h")!
 
@@ -60,7 +65,7 @@ struct WarmOptions: ParsableArguments {
     }
 
     func configuration(api: URL, cacheDirectory: String, compare: CompareSelection, metricsPath: String?) -> WarmConfiguration {
-        WarmConfiguration(
+        var configuration = WarmConfiguration(
             apiURL: api, cacheDirectory: cacheDirectory, sizes: sizes, format: format, quality: quality,
             itemsPerPage: itemsPerPage, pageConcurrency: pageConcurrency, fetchConcurrency: concurrency,
             decodeConcurrency: decodeConcurrency,
@@ -69,5 +74,7 @@ struct WarmOptions: ParsableArguments {
             metricsPath: metricsPath,
             summaryPath: summary ?? URL(fileURLWithPath: cacheDirectory).appendingPathComponent("last-run.json").path,
             prometheusPath: prometheusFile)
+        configuration.pruneAfterSeconds = pruneAfter.seconds
+        return configuration
     }
 }

@@ -47,6 +47,21 @@ final class StaticCatalogServer {
         self.baseURL = url
     }
 
+    /// Replaces the list the server serves from the next request on (a
+    /// catalog that changes between runs); the image files stay.
+    func setProducts(_ names: [String?]) throws {
+        let data = try JSONSerialization.data(withJSONObject: names.map { name -> Any in
+            if let name { return name } else { return NSNull() }
+        })
+        try data.write(to: directory.appendingPathComponent("site/names.json"), options: .atomic)
+    }
+
+    /// List pages answered with 503 from the next request on (empty: none).
+    func failPages(_ pages: [Int]) throws {
+        try JSONSerialization.data(withJSONObject: pages)
+            .write(to: directory.appendingPathComponent("site/fail_pages.json"), options: .atomic)
+    }
+
     /// The thumbnail URL of the file called `name`.
     func url(of name: String) -> String {
         baseURL.absoluteString + "/img/" + name
@@ -58,9 +73,15 @@ final class StaticCatalogServer {
     }
 
     static let script = #"""
-    import http.server, json, os, sys, urllib.parse
+    import http.server, json, os, signal, sys, urllib.parse
+    # Started from an async test, the child inherits a Swift concurrency thread's
+    # signal mask, with SIGTERM blocked: stop() would then wait for ever.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
     site, port_file = sys.argv[1], sys.argv[2]
-    names = json.load(open(os.path.join(site, "names.json")))
+    def load(name, default):
+        try:
+            with open(os.path.join(site, name)) as f: return json.load(f)
+        except FileNotFoundError: return default
     class Handler(http.server.SimpleHTTPRequestHandler):
         def __init__(self, *a, **k): super().__init__(*a, directory=site, **k)
         def log_message(self, *a): pass
@@ -69,6 +90,12 @@ final class StaticCatalogServer {
             if url.path != "/api/products": return super().do_GET()
             q = urllib.parse.parse_qs(url.query)
             page, per = int(q.get("page_no", ["1"])[0]), int(q.get("items_per_page", ["20"])[0])
+            names = load("names.json", [])
+            if page in load("fail_pages.json", []):
+                self.send_response(503)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             host = "http://127.0.0.1:%d" % self.server.server_port
             products = [{"id": 1000 + i, "vendor_id": 7, "name": name or "no picture", "price": 1000,
                          "thumbnail": ("%s/img/%s" % (host, name)) if name else None, "created_at": "2023-03-23"}

@@ -44,6 +44,8 @@ public enum PrometheusTextfile {
         gauge("bytes_written", "Bytes of thumbnails written to the cache.", one(summary.bytesWritten))
         gauge("peak_resident_bytes", "Peak resident memory of the last run.", one(summary.peakResidentBytes))
         gauge("evicted_entries", "Cache entries evicted to stay under the size limit.", one(summary.evictedEntries))
+        gauge("pruned_entries", "Cache entries pruned: no listed product pointed at them for longer than --prune-after.", one(summary.prunedEntries))
+        gauge("pruned_bytes", "Bytes of the pruned cache entries' files.", one(summary.prunedBytes))
         return lines.joined(separator: "\n") + "\n"
     }
 

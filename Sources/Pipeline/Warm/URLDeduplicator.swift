@@ -21,4 +21,7 @@ actor URLDeduplicator {
     }
 
     var distinctURLCount: Int { productIdsByURL.count }
+
+    /// Every distinct URL seen (for `CachePruning`: what the list still names).
+    func allURLs() -> [String] { Array(productIdsByURL.keys) }
 }

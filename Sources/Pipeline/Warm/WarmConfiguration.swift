@@ -43,6 +43,13 @@ public struct WarmConfiguration: Sendable {
     public var allowedHosts: [HostPattern] = []
     /// Where compared images' peaks are measured (`--measure-in-process`).
     public var measurementIsolation: PeakIsolation = .inProcess
+    /// After a run that saw the whole product list, remove cache entries no
+    /// listed product has pointed at for longer than this (`--prune-after`;
+    /// 0: whatever this run did not see); nil: never prune.
+    public var pruneAfterSeconds: Double? = 7 * 86400
+    /// Makes the cache fail or stop at a `FaultPoint` (crash rehearsals and
+    /// tests only); nil in normal runs.
+    public var cacheFaults: FaultInjector? = nil
 
     public init(apiURL: URL, cacheDirectory: String, sizes: [Int] = [300], format: OutputFormat = .jpeg,
                 quality: Int = 82, itemsPerPage: Int = 100, pageConcurrency: Int = 4, fetchConcurrency: Int = 16,

@@ -52,7 +52,8 @@ public struct WarmPipeline: Sendable {
         let cache: DiskCache
         do {
             cache = try DiskCache.open(root: configuration.cacheDirectory, shard: configuration.shard, configuration: CacheConfiguration(
-                maxBytes: configuration.maxCacheBytes, maxAgeSeconds: configuration.maxAgeSeconds), logger: logger)
+                maxBytes: configuration.maxCacheBytes, maxAgeSeconds: configuration.maxAgeSeconds), logger: logger,
+                faults: configuration.cacheFaults)
         } catch {
             throw .cache(error)
         }
@@ -114,6 +115,18 @@ public struct WarmPipeline: Sendable {
             _ = try? cache.addProductIds(url: url, productIds: productIds)
         }
         let sharing = await dedup.shared().reduce(0) { $0 + $1.productIds.count }
+        let pruning = CachePruning(cache: cache, runStartedAt: started.timeIntervalSince1970,
+                                   pruneAfterSeconds: configuration.pruneAfterSeconds, logger: logger)
+        let stoppedEarly = await recorder.summary.stoppedEarly
+        let listIncomplete = Task.isCancelled ? "the run was cancelled"
+            : stopped.listIncompleteReason ?? (stoppedEarly ? "the run stopped early" : nil)
+        let listedURLs = await dedup.allURLs().filter { Self.owns($0, shard: configuration.shard) }
+        let pruned = pruning.run(listedURLs: listedURLs, listIncompleteReason: listIncomplete)
+        await recorder.update {
+            $0.prunedEntries = pruned.result.removedCount
+            $0.prunedBytes = pruned.result.removedBytes
+            $0.pruneSkippedReason = pruned.skippedReason
+        }
         if let maxBytes = configuration.maxCacheBytes {
             if let evicted = try? cache.evict(maxBytes: maxBytes) {
                 await recorder.update {
@@ -143,6 +156,8 @@ public struct WarmPipeline: Sendable {
         var crawlError: String?
         /// A worker stopped the run (disk full).
         var stopReason: String?
+        /// Why the crawl did not see the whole list (nil: it did).
+        var listIncompleteReason: String?
     }
 
     /// Crawler and fetch workers, joined by a channel whose `send` suspends
@@ -173,9 +188,9 @@ public struct WarmPipeline: Sendable {
                         }
                     }
                     await recorder.crawlFinished(report)
-                    return StageEnd()
+                    return StageEnd(listIncompleteReason: CachePruning.incompleteness(of: report))
                 } catch {
-                    return StageEnd(crawlError: "\(error)")
+                    return StageEnd(crawlError: "\(error)", listIncompleteReason: "the product list could not be crawled")
                 }
             }
             for _ in 0..<fetchConcurrency {
@@ -193,6 +208,7 @@ public struct WarmPipeline: Sendable {
             var end = StageEnd()
             for await result in group {
                 end.crawlError = end.crawlError ?? result.crawlError
+                end.listIncompleteReason = end.listIncompleteReason ?? result.listIncompleteReason
                 if let reason = result.stopReason, end.stopReason == nil {
                     end.stopReason = reason
                     group.cancelAll()

@@ -44,6 +44,13 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     public var decodeSeconds: Double = 0
     public var evictedEntries = 0
     public var evictedBytes = 0
+    /// Entries removed because no listed product pointed at them for longer
+    /// than `--prune-after`, and their bytes.
+    public var prunedEntries = 0
+    public var prunedBytes = 0
+    /// Why this run pruned nothing although pruning was on (a page failed,
+    /// the run stopped early...); nil when it pruned or pruning is off.
+    public var pruneSkippedReason: String?
     /// Peak resident memory of the process (VmHWM) when the run ended; it
     /// grows with the concurrency settings, not with the catalog.
     public var peakResidentBytes = 0
@@ -64,6 +71,7 @@ public struct WarmSummary: Sendable, Codable, Hashable {
         if imagesMeasured > 0 { text += ", \(imagesMeasured) measured" }
         text += String(format: "; %.1f MB downloaded, %.1f MB written in %.1f s",
                        Double(bytesDownloaded) / 1e6, Double(bytesWritten) / 1e6, durationSeconds)
+        if prunedEntries > 0 { text += String(format: "; pruned %d entries (%.1f MB)", prunedEntries, Double(prunedBytes) / 1e6) }
         if let stopReason { text += "; stopped early: \(stopReason)" }
         return text + "."
     }

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+extension DiskCache {
+    /// Removes what `verify` calls orphans and temporary files: files under
+    /// `v1/` that no manifest names and files in `tmp/` (the tree's and every
+    /// shard's). Open the tree's cache (no shard) while holding its
+    /// `CacheLock`; this takes every shard's lock as well for the duration, so
+    /// it fails with `CacheError.locked` while any run or merge is going on.
+    ///
+    /// A file is an orphan only when neither the tree's manifest nor any
+    /// shard's names it: in a sharded tree, files of rows not yet merged stay
+    /// (run `warm cache merge` first for `verify` to pass). Files modified
+    /// after `startedAt` stay too, in case a shard that did not exist when
+    /// the locks were taken has started writing.
+    ///
+    /// Costs one read of every manifest's paths (one set of strings in memory)
+    /// and one walk of `v1/`; no file is read.
+    public func collectGarbage(startedAt: Double = Date().timeIntervalSince1970) throws(CacheError) -> GarbageCollectionResult {
+        guard layout.shard == nil else {
+            throw CacheError.fileSystem(operation: "collect garbage through a shard's manifest",
+                                        path: layout.manifestPath, errno: EINVAL)
+        }
+        var result = GarbageCollectionResult()
+        var locks: [CacheLock] = []
+        defer { locks.forEach { $0.release() } }
+        let shards = try Self.shardDirectoriesPresent(in: layout)
+        for shard in shards {
+            locks.append(try CacheLock.acquire(root: layout.root, shard: shard))
+        }
+
+        var namedPaths = Set(try read { db in
+            try String.fetchAll(db, sql: "SELECT path FROM entry WHERE path IS NOT NULL")
+        })
+        for shard in shards {
+            let shardLayout = CacheLayout(root: layout.root, shard: shard)
+            guard FileManager.default.fileExists(atPath: shardLayout.manifestPath) else { continue }
+            do {
+                let pool = try Manifest.open(path: shardLayout.manifestPath, configuration: configuration)
+                defer { try? pool.close() }
+                namedPaths.formUnion(try pool.read { db in
+                    try String.fetchAll(db, sql: "SELECT path FROM entry WHERE path IS NOT NULL")
+                })
+            } catch {
+                throw Self.mapDatabaseError(error, layout: shardLayout)
+            }
+        }
+
+        for path in try files.allFilePaths() where !namedPaths.contains(path) {
+            let absolute = layout.absolutePath(relative: path)
+            guard let info = files.status(relativePath: path) else { continue }
+            let modifiedAt = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+            guard modifiedAt < startedAt else { continue }
+            do {
+                if try files.removeFile(relativePath: path) { result.removedOrphanFiles.append(absolute) }
+            } catch {
+                result.unremovable.append("\(absolute): \(error)")
+            }
+        }
+        for layout in [layout] + shards.map({ CacheLayout(root: self.layout.root, shard: $0) }) {
+            let store = layout.shard == nil ? files : CacheFileStore(layout: layout, faults: nil)
+            let names = (try? store.temporaryFileNames()) ?? []
+            guard !names.isEmpty else { continue }
+            _ = try store.removeAllTemporaryFiles()
+            let left = Set((try? store.temporaryFileNames()) ?? [])
+            for name in names {
+                let absolute = layout.tempDirectory + "/" + name
+                if left.contains(name) { result.unremovable.append("\(absolute): it could not be removed") }
+                else { result.removedTemporaryFiles.append(absolute) }
+            }
+        }
+        if !result.removedOrphanFiles.isEmpty || !result.removedTemporaryFiles.isEmpty {
+            logger.info("collected garbage", metadata: [
+                "orphans": "\(result.removedOrphanFiles.count)", "temporaryFiles": "\(result.removedTemporaryFiles.count)",
+            ])
+        }
+        return result
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+
+extension DiskCache {
+    /// Records that a run saw products pointing at `urls` (canonical or not):
+    /// every variant's `lastListedAt` becomes at least `at`. URLs without a
+    /// row are ignored. Commits in batches of `batchSize` URLs (one
+    /// transaction each), so memory and lock time stay small for any catalog.
+    /// Returns the number of rows updated.
+    @discardableResult
+    public func markListed(urls: some Sequence<String>, at: Double, batchSize: Int = 500) throws(CacheError) -> Int {
+        var updated = 0
+        var batch: [String] = []
+        func flush() throws(CacheError) {
+            guard !batch.isEmpty else { return }
+            let urls = batch
+            batch.removeAll(keepingCapacity: true)
+            updated += try write { db in
+                var count = 0
+                try db.inTransaction {
+                    count = try ManifestRow
+                        .filter(urls.contains(ManifestRow.Columns.url) && ManifestRow.Columns.lastListedAt < at)
+                        .updateAll(db, ManifestRow.Columns.lastListedAt.set(to: at))
+                    return .commit
+                }
+                return count
+            }
+        }
+        for url in urls {
+            batch.append((try? CanonicalURL(url).text) ?? url)
+            if batch.count >= max(1, batchSize) { try flush() }
+        }
+        try flush()
+        return updated
+    }
+
+    /// Removes every row (with or without a file) whose `lastListedAt` is
+    /// before `cutoff`, and the files of those rows: images no listed product
+    /// has pointed at since then. Call it only after a run that saw the whole
+    /// product list, having marked what it saw with `markListed(urls:at:)`.
+    ///
+    /// Same order as `evict`: the rows go first, in one transaction committed
+    /// with `synchronous = FULL`, then the files. A crash in between leaves
+    /// orphan files (`verify` lists them, `collectGarbage` removes them), never
+    /// a row naming a missing file. In a shard's manifest the pruned keys are
+    /// also written to the `pruned` table, in the same transaction, so that
+    /// `mergeShards` removes them from the tree's manifest too.
+    @discardableResult
+    public func prune(listedBefore cutoff: Double, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> PruneResult {
+        let files = self.files, logger = self.logger, sharded = layout.shard != nil
+        let result = try write { db -> PruneResult in
+            let victims = try ManifestRow.filter(ManifestRow.Columns.lastListedAt < cutoff)
+                .order(ManifestRow.Columns.url, ManifestRow.Columns.variant).fetchAll(db)
+            guard !victims.isEmpty else { return PruneResult() }
+            // The deletions must be on disk before any file goes (see Manifest.open).
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            try db.inTransaction {
+                for victim in victims {
+                    try victim.delete(db)
+                    if sharded {
+                        try PrunedKey(url: victim.url, variant: victim.variant, prunedAt: now).save(db)
+                    }
+                }
+                return .commit
+            }
+            if let code = files.faults?(.afterPrunedRowsDeleted) {
+                throw CacheError.fileSystem(operation: "prune (simulated crash after the rows were deleted)",
+                                            path: files.layout.filesDirectory, errno: code)
+            }
+            var result = PruneResult(removedCount: victims.count)
+            for victim in victims {
+                guard let path = victim.path else { continue }
+                result.removedBytes += victim.outputBytes ?? 0
+                do {
+                    try files.removeFile(relativePath: path)
+                } catch {
+                    // The row is gone, so the file is an orphan: harmless, removed by gc.
+                    result.unremovedFileCount += 1
+                    logger.warning("could not remove a pruned file", metadata: ["path": "\(path)", "error": "\(error)"])
+                }
+            }
+            return result
+        }
+        if result.removedCount > 0 {
+            logger.info("pruned entries no listed product points at any more", metadata: [
+                "count": "\(result.removedCount)", "bytes": "\(result.removedBytes)",
+            ])
+        }
+        return result
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Cache
+import Foundation
+
+struct CacheEvictCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evict",
+        abstract: "Merge a sharded tree's manifests, then evict least-recently-used entries until it is at most --max-size.",
+        discussion: """
+            The same as `warm cache merge DIR --max-cache-size SIZE`; works on unsharded directories too. Rows go \
+            before files (from every shard manifest, then the tree's), so a crash leaves only orphans for `warm cache gc`.
+            Exit status: 0 done; 1 could not evict; 75 a run, merge or shard holds a lock.
+            """)
+
+    @Argument(help: "The cache directory.")
+    var directory: String
+
+    @Option(help: "Size limit of the cache files (e.g. 2GB).")
+    var maxSize: ByteCount
+
+    func run() async throws {
+        let logger = LogSetup.logger()
+        let evicted: EvictionResult?
+        do {
+            (_, evicted) = try CacheMergeCommand.merge(directory: directory, maxBytes: maxSize.bytes, logger: logger)
+        } catch {
+            Console.error("error: \(error)")
+            if case .locked = error { throw ExitStatus.locked }
+            throw ExitStatus.failed
+        }
+        if let evicted { print(Self.line(directory: directory, evicted)) }
+    }
+
+    static func line(directory: String, _ evicted: EvictionResult) -> String {
+        "\(directory): evicted \(evicted.removedCount) entries (\(evicted.removedBytes) bytes); \(evicted.remainingBytes) bytes remain"
+            + (evicted.unremovedFileCount > 0 ? "; \(evicted.unremovedFileCount) files could not be removed (run warm cache gc)" : "")
+    }
+}
