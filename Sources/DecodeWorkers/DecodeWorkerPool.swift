@@ -48,9 +48,11 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
         /// arena, and buffers of 256 KiB and more mapped on their own (a fixed
         /// threshold: glibc's dynamic one would move multi-MB pixel buffers
         /// into the heap, where they stay resident after the image is done).
-        public static let allocatorEnvironment = [
-            "GLIBC_TUNABLES": "glibc.malloc.arena_max=1:glibc.malloc.mmap_threshold=262144",
-        ]
+        /// A `GLIBC_TUNABLES` already in the environment is left as it is.
+        public static var allocatorEnvironment: [String: String] {
+            if ProcessInfo.processInfo.environment["GLIBC_TUNABLES"] != nil { return [:] }
+            return ["GLIBC_TUNABLES": "glibc.malloc.arena_max=1:glibc.malloc.mmap_threshold=262144"]
+        }
 
         /// The running executable (`/proc/self/exe`), for a worker command
         /// that re-runs this binary.
