@@ -36,7 +36,7 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
 
         public init(command: [String], count: Int = ProcessInfo.processInfo.activeProcessorCount,
                     memoryLimitBytes: Int? = nil, timeoutSeconds: Double = 60,
-                    environment: [String: String] = Configuration.allocatorEnvironment) {
+                    environment: [String: String] = Configuration.workerEnvironment) {
             self.command = command
             self.count = max(1, count)
             self.memoryLimitBytes = memoryLimitBytes
@@ -44,14 +44,21 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
             self.environment = environment
         }
 
-        /// glibc settings for a process that decodes one image at a time: one
-        /// arena, and buffers of 256 KiB and more mapped on their own (a fixed
-        /// threshold: glibc's dynamic one would move multi-MB pixel buffers
-        /// into the heap, where they stay resident after the image is done).
-        /// A `GLIBC_TUNABLES` already in the environment is left as it is.
-        public static var allocatorEnvironment: [String: String] {
-            if ProcessInfo.processInfo.environment["GLIBC_TUNABLES"] != nil { return [:] }
-            return ["GLIBC_TUNABLES": "glibc.malloc.arena_max=1:glibc.malloc.mmap_threshold=262144"]
+        /// The workers' environment. glibc: for a process that decodes one image at a time, one
+        /// arena (its few threads never allocate at the same moment). glibc's
+        /// dynamic mmap threshold stays: a fixed 256 KiB one cost 10% more CPU
+        /// in page faults (every large buffer a fresh zero-filled mapping) for
+        /// the same peak RSS (bench/findings.md). A `GLIBC_TUNABLES` already in
+        /// the environment is left as it is.
+        public static var workerEnvironment: [String: String] {
+            var environment: [String: String] = [:]
+            let inherited = ProcessInfo.processInfo.environment
+            if inherited["GLIBC_TUNABLES"] == nil { environment["GLIBC_TUNABLES"] = "glibc.malloc.arena_max=1" }
+            // A crashing worker is reported by the parent in one line naming
+            // the image and the signal; the Swift runtime's backtrace of it
+            // (seconds, and pages of stderr) only when asked for.
+            if inherited["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+            return environment
         }
 
         /// The running executable (`/proc/self/exe`), for a worker command

@@ -83,7 +83,11 @@ public enum DecodeWorkerProcess {
         guard let marker = faultMarker else { return }
         let inPath = path.map { Data($0.utf8).range(of: marker) != nil } ?? false
         let inBytes = bytes.map { $0.prefix(64 << 10).range(of: marker) != nil } ?? false
-        if inPath || inBytes { raise(SIGSEGV) }
+        guard inPath || inBytes else { return }
+        // The default action, as after a codec's bad access: the runtime's
+        // crash handler would otherwise return from a raised signal.
+        signal(SIGSEGV, SIG_DFL)
+        raise(SIGSEGV)
     }
 }
 

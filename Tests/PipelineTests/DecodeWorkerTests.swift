@@ -35,8 +35,9 @@ final class DecodeWorkerTests: XCTestCase {
         XCTAssertEqual(result.status, 2, "one file failed: \(result.stderr)")
         let errorLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
         XCTAssertEqual(errorLines.count, 1, result.stderr)
-        XCTAssertTrue(errorLines[0].contains("b-\(Self.crashMark).jpg") && errorLines[0].contains("decoder process died")
-                      && errorLines[0].contains("signal 11"), String(errorLines[0]))
+        let line = try XCTUnwrap(errorLines.first, result.stderr)
+        XCTAssertTrue(line.contains("b-\(Self.crashMark).jpg") && line.contains("decoder process died")
+                      && line.contains("signal 11"), String(line))
         for name in names where !name.contains(Self.crashMark) {
             let header = try ImageSource(data: try Data(contentsOf: out.appendingPathComponent(name + ".jpg"))).header
             XCTAssertEqual(header.width, 100, name)
@@ -60,8 +61,9 @@ final class DecodeWorkerTests: XCTestCase {
         XCTAssertEqual(limited.status, 2, limited.stderr)
         let errorLines = limited.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
         XCTAssertEqual(errorLines.count, 1, limited.stderr)
-        XCTAssertTrue(errorLines[0].contains("big.jpg"), String(errorLines[0]))
-        XCTAssertTrue(errorLines[0].contains("memory"), "the reason says memory: \(errorLines[0])")
+        let line = try XCTUnwrap(errorLines.first, limited.stderr)
+        XCTAssertTrue(line.contains("big.jpg"), String(line))
+        XCTAssertTrue(line.contains("decoder memory limit"), "the reason names the limit: \(line)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("small.jpg").path))
 
         // Without the limit the same image decodes: the limit was the cause.
