@@ -1,4 +1,5 @@
 import ArgumentParser
+import CatalogServer
 import Foundation
 import Pipeline
 import WarmMetrics
@@ -18,6 +19,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(help: "Products in the generated catalog (the seeds' catalog had 1,336).")
     var products: Int = 1336
+
+    @Option(help: "Images: seeds (server-side marketplace thumbnails like the seed apps' catalog, about 2.5 MB of naive decode each) or phone (phone uploads, screenshots and large WebP, about 22 MB each). Every product gets an image of its own.")
+    var imageMix: CatalogImageMix = .seeds
 
     @Option(help: "Loopback port of the demo server. Fixed by default, because thumbnail URLs (the cache keys) include it: a second demo run then finds its cache warm.")
     var port: Int = 18_080
@@ -41,15 +45,15 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.logger()
-        logger.info("starting the demo catalog server (\(products) products; generating its images)")
-        let server = try await ServerProcess.start(products: products, port: port)
+        logger.info("starting the demo catalog server (\(products) products, \(imageMix.rawValue) images made on first request)")
+        let server = try await ServerProcess.start(products: products, port: port, imageMix: imageMix)
         let cacheDirectory = URL(fileURLWithPath: dir).appendingPathComponent("cache").path
         let selection: CompareSelection = noCompare ? .none : compareOneIn.map { .oneIn($0) } ?? .all
         let metricsPath = selection == .none ? nil : URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path
         var configuration = options.configuration(api: server.baseURL, cacheDirectory: cacheDirectory,
                                                   compare: selection, metricsPath: metricsPath)
         configuration.allowedHosts = fetch.allowedHosts
-        configuration.measurementIsolation = measurement.isolation
+        measurement.apply(to: &configuration)
         let summary: WarmSummary
         do {
             summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes), progress: !options.noProgress,

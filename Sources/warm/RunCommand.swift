@@ -45,7 +45,7 @@ struct RunCommand: AsyncParsableCommand {
         sharding.apply(try sharding.resolved(), to: &configuration, summaryGiven: options.summary != nil,
                        metricsGiven: compare.metrics != nil)
         configuration.allowedHosts = fetch.allowedHosts
-        configuration.measurementIsolation = measurement.isolation
+        measurement.apply(to: &configuration)
         let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes),
                                                progress: !options.noProgress, logger: logger)
         if !summary.succeeded { throw ExitStatus.someFailed }
