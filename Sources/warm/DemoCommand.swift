@@ -31,11 +31,19 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var fetch: FetchOptions
     @OptionGroup var measurement: MeasurementOptions
 
-    @Flag(help: "Only warm the cache: do not measure the three strategies or write the report.")
+    @Option(help: ArgumentHelp(
+        "Which images to measure with all three strategies: sample (about one in \(Self.sampleOneIn), chosen by URL hash, so that the demo takes minutes), all, or none.",
+        valueName: "sample|all|none"))
+    var compare: DemoCompare = .sample
+
+    @Flag(help: "Only warm the cache (the same as --compare none).")
     var noCompare = false
 
-    @Option(help: "Measure about one image in N instead of all of them.")
+    @Option(help: "Measure about one image in N (overrides --compare).")
     var compareOneIn: Int?
+
+    /// The default sample: one image in this many.
+    static let sampleOneIn = 5
 
     func validate() throws {
         guard products > 0 else { throw ValidationError("--products must be positive.") }
@@ -48,7 +56,18 @@ struct DemoCommand: AsyncParsableCommand {
         logger.info("starting the demo catalog server (\(products) products, \(imageMix.rawValue) images made on first request)")
         let server = try await ServerProcess.start(products: products, port: port, imageMix: imageMix)
         let cacheDirectory = URL(fileURLWithPath: dir).appendingPathComponent("cache").path
-        let selection: CompareSelection = noCompare ? .none : compareOneIn.map { .oneIn($0) } ?? .all
+        let selection: CompareSelection
+        if noCompare {
+            selection = .none
+        } else if let n = compareOneIn {
+            selection = .oneIn(n)
+        } else {
+            switch compare {
+            case .sample: selection = .oneIn(Self.sampleOneIn)
+            case .all: selection = .all
+            case .none: selection = .none
+            }
+        }
         let metricsPath = selection == .none ? nil : URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path
         var configuration = options.configuration(api: server.baseURL, cacheDirectory: cacheDirectory,
                                                   compare: selection, metricsPath: metricsPath)
@@ -78,4 +97,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
+}
+
+/// `warm demo --compare`.
+enum DemoCompare: String, ExpressibleByArgument, CaseIterable {
+    case sample, all, none
 }

@@ -88,9 +88,8 @@ final class CapturedLog: Sendable {
             set { metadata[key] = newValue }
         }
 
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-                 file: String, function: String, line: UInt) {
-            self.log.storage.withLock { $0.append(message.description) }
+        func log(event: LogEvent) {
+            log.storage.withLock { $0.append(event.message.description) }
         }
     }
 }
