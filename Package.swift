@@ -110,6 +110,7 @@ let package = Package(
             dependencies: [
                 "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample", "WarmMetrics",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,10 +16,13 @@ public struct CatalogConfiguration: Sendable, Hashable {
     /// Folder of real photos to cut images from (its `nature/` subfolder is
     /// used when present); nil or a folder without JPEGs gives synthetic images.
     public var photoDirectory: String?
-    /// Distinct encoded images; every thumbnail URL maps onto one of them.
-    public var imagePoolSize: Int
-    /// Which sizes the pool holds: real marketplace sizes, or the same kinds shrunk for fast tests.
+    /// nil (the default): every image path shows an image of its own. N: the
+    /// paths share N images (fewer encodings, for quick tests).
+    public var imagePoolSize: Int?
+    /// Which kinds and sizes of image the catalog holds (`CatalogImageMix`).
     public var imageMix: CatalogImageMix
+    /// Bytes of encoded images the server keeps in memory; older ones are made again when asked for.
+    public var imageCacheBytes: Int
     /// `items_per_page` when a request gives none (OpenMarket's default).
     public var defaultItemsPerPage: Int
     /// Largest `items_per_page` honoured; larger requests are capped, as real APIs do.
@@ -32,8 +35,9 @@ public struct CatalogConfiguration: Sendable, Hashable {
         sharedThumbnailFraction: Double = 0.02,
         withoutThumbnailFraction: Double = 0.01,
         photoDirectory: String? = "/usr/share/backgrounds/mate",
-        imagePoolSize: Int = 24,
-        imageMix: CatalogImageMix = .marketplace,
+        imagePoolSize: Int? = nil,
+        imageMix: CatalogImageMix = .seeds,
+        imageCacheBytes: Int = 256 << 20,
         defaultItemsPerPage: Int = 20,
         maxItemsPerPage: Int = 1000
     ) {
@@ -43,8 +47,9 @@ public struct CatalogConfiguration: Sendable, Hashable {
         self.sharedThumbnailFraction = min(1, max(0, sharedThumbnailFraction))
         self.withoutThumbnailFraction = min(1, max(0, withoutThumbnailFraction))
         self.photoDirectory = photoDirectory
-        self.imagePoolSize = max(1, imagePoolSize)
+        self.imagePoolSize = imagePoolSize.map { max(1, $0) }
         self.imageMix = imageMix
+        self.imageCacheBytes = max(0, imageCacheBytes)
         self.defaultItemsPerPage = max(1, defaultItemsPerPage)
         self.maxItemsPerPage = max(1, maxItemsPerPage)
     }

@@ -48,20 +48,25 @@ struct CatalogGenerator: Sendable {
                             imagePaths: imagePaths)
     }
 
-    /// The pool image a path shows.
-    func imageIndex(forPath path: String, poolSize: Int) -> Int {
+    /// The key of the image a path shows (`CatalogImageMix.spec(forKey:)`):
+    /// a hash of seed and path, or with a pool, one of the pool's keys.
+    func imageKey(forPath path: String) -> UInt64 {
         var value = configuration.seed
         for byte in path.utf8 { value = Self.mix(value ^ UInt64(byte)) }
-        return Int(value % UInt64(max(1, poolSize)))
+        guard let poolSize = configuration.imagePoolSize else { return value }
+        return Self.mix(configuration.seed ^ (value % UInt64(poolSize)))
     }
 
     private func chance(_ id: Int, _ salt: UInt64, _ fraction: Double) -> Bool {
         Double(hash(id, salt) % 1_000_000) < fraction * 1_000_000
     }
 
-    /// 32 hex digits, like an object-store key.
+    /// 32 hex digits, like an object-store key. The image mix is part of it, so
+    /// that a cache warmed from one mix never takes another mix's image for its own.
     private func key(_ id: Int, _ salt: UInt64) -> String {
-        let high = hash(id, salt), low = hash(id, salt &+ 1000)
+        var mixSalt: UInt64 = 0
+        for byte in configuration.imageMix.rawValue.utf8 { mixSalt = Self.mix(mixSalt ^ UInt64(byte)) }
+        let high = hash(id, salt ^ mixSalt), low = hash(id, (salt &+ 1000) ^ mixSalt)
         return [high, low].map { part in
             let hex = String(part, radix: 16)
             return String(repeating: "0", count: 16 - hex.count) + hex

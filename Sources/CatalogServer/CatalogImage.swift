@@ -1,9 +1,9 @@
 import Downsample
 import Hummingbird
 
-/// One encoded image of the catalog's pool, with its HTTP validators.
+/// One encoded image of the catalog, with its HTTP validators.
 public struct CatalogImage: Sendable {
-    /// What it imitates: "phone-photo", "phone-photo-exif6", "screenshot-png"...
+    /// What it imitates: "server-thumbnail", "phone-photo-exif6", "screenshot-png"...
     public var kind: String
     public var format: ImageFormat
     /// Size as a viewer shows it (after the EXIF orientation).
@@ -16,7 +16,7 @@ public struct CatalogImage: Sendable {
     public var bytes: ByteBuffer
     /// Strong ETag from a content hash (FNV-1a 64), quotes included.
     public var etag: String
-    /// HTTP date, fixed per image so revalidation is stable across runs.
+    /// HTTP date, fixed per image key so revalidation is stable across runs.
     public var lastModified: String
 
     public var byteCount: Int { bytes.readableBytes }

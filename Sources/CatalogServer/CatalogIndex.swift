@@ -1,15 +1,13 @@
-/// Makes entries in id order and remembers them: by id, and which pool image
-/// each image path shows.
+/// Makes entries in id order and remembers them: by id, and which image
+/// (key) each image path shows.
 struct CatalogIndex: Sendable {
     let generator: CatalogGenerator
-    let poolSize: Int
     private(set) var entryByID: [Int: CatalogEntry] = [:]
-    private(set) var imageByPath: [String: Int] = [:]
+    private(set) var imageByPath: [String: UInt64] = [:]
     private var nextID = 1
 
-    init(generator: CatalogGenerator, poolSize: Int) {
+    init(generator: CatalogGenerator) {
         self.generator = generator
-        self.poolSize = poolSize
     }
 
     mutating func makeEntry() -> CatalogEntry {
@@ -19,7 +17,7 @@ struct CatalogIndex: Sendable {
         let entry = generator.entry(id: id) { known[$0]?.thumbnailPath }
         entryByID[id] = entry
         for path in [entry.thumbnailPath].compactMap({ $0 }) + entry.imagePaths where imageByPath[path] == nil {
-            imageByPath[path] = generator.imageIndex(forPath: path, poolSize: poolSize)
+            imageByPath[path] = generator.imageKey(forPath: path)
         }
         return entry
     }

@@ -134,7 +134,7 @@ struct CatalogMiddleware: RouterMiddleware {
             let size = query["items_per_page"].flatMap { Int($0) } ?? store.configuration.defaultItemsPerPage
             return (try await store.page(pageNo: max(1, pageNo), itemsPerPage: max(1, size)), "application/json; charset=utf-8")
         }
-        guard let image = await store.image(atPath: String(path.drop { $0 == "/" })) else {
+        guard let image = try await store.image(atPath: String(path.drop { $0 == "/" })) else {
             throw HTTPError(.notFound, message: "No such object.")
         }
         return (image.bytes, image.contentType)

@@ -32,10 +32,16 @@ enum CatalogRoutes {
 
         router.get("thumbnails/:day/:key") { request, context in
             let path = "thumbnails/\(context.parameters.get("day") ?? "")/\(context.parameters.get("key") ?? "")"
-            guard let image = await store.image(atPath: path) else {
+            guard let key = await store.imageKey(atPath: path) else {
                 throw HTTPError(.notFound, message: "No such object.")
             }
-            return thumbnail(image, request: request)
+            // A revalidation of an image made before is answered without making it again.
+            if let known = await store.images.knownValidators(key: key),
+               isNotModified(etag: known.etag, lastModified: known.lastModified, request: request) {
+                return Response(status: .notModified, headers: [.eTag: known.etag, .lastModified: known.lastModified,
+                                                                .cacheControl: "public, max-age=86400"])
+            }
+            return thumbnail(try await store.images.image(key: key), request: request)
         }
         return router
     }
@@ -49,24 +55,24 @@ enum CatalogRoutes {
     private static func thumbnail(_ image: CatalogImage, request: Request) -> Response {
         var headers: HTTPFields = [.eTag: image.etag, .lastModified: image.lastModified,
                                    .cacheControl: "public, max-age=86400"]
-        if isNotModified(image, request: request) {
+        if isNotModified(etag: image.etag, lastModified: image.lastModified, request: request) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = image.contentType
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: image.bytes))
     }
 
-    static func isNotModified(_ image: CatalogImage, request: Request) -> Bool {
+    static func isNotModified(etag: String, lastModified: String, request: Request) -> Bool {
         if let ifNoneMatch = request.headers[.ifNoneMatch] {
-            let wanted = opaque(image.etag)
+            let wanted = opaque(etag)
             return ifNoneMatch.split(separator: ",").contains { candidate in
                 let tag = candidate.trimmingCharacters(in: .whitespaces)
                 return tag == "*" || opaque(tag) == wanted
             }
         }
         if let ifModifiedSince = request.headers[.ifModifiedSince] {
-            if ifModifiedSince == image.lastModified { return true }
-            if let since = HTTPDateText.parse(ifModifiedSince), let modified = HTTPDateText.parse(image.lastModified) {
+            if ifModifiedSince == lastModified { return true }
+            if let since = HTTPDateText.parse(ifModifiedSince), let modified = HTTPDateText.parse(lastModified) {
                 return modified <= since
             }
         }

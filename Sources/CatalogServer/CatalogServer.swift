@@ -1,4 +1,5 @@
 import Crawl
+import Downsample
 import Foundation
 import Hummingbird
 import Logging
@@ -9,8 +10,9 @@ import Logging
 /// Serves `GET /api/products?page_no=&items_per_page=` (in the configured page
 /// shape), `GET /api/products/{id}` (with `images`), `GET /healthChecker` and
 /// `GET /thumbnails/<yyyyMMdd>/<32 hex>_thumb` (with `ETag`, `Last-Modified`
-/// and 304s). Start costs the image pool's encoding (see `CatalogImageMix`);
-/// memory is the pool plus a small entry per product.
+/// and 304s). Start costs decoding the source photos (under a second); each
+/// image is made on its first request (`CatalogImageStore`, `CatalogImageMix`);
+/// memory is the photos, the bounded image cache and a small entry per product.
 ///
 /// Call `shutdown()` when done: it stops the server gracefully and waits for
 /// it to end.
@@ -21,31 +23,29 @@ public final class CatalogServer: Sendable {
     public let configuration: CatalogConfiguration
     /// Request and response counts.
     public let stats: CatalogStats
-    /// The pool the thumbnails are drawn from.
-    public let images: [CatalogImage]
     private let store: CatalogStore
     private let faults: FaultInjector
     private let server: LoopbackServer
 
     private init(server: LoopbackServer, configuration: CatalogConfiguration, stats: CatalogStats,
-                 images: [CatalogImage], store: CatalogStore, faults: FaultInjector) {
+                 store: CatalogStore, faults: FaultInjector) {
         self.baseURL = server.baseURL
         self.port = server.port
         self.configuration = configuration
         self.stats = stats
-        self.images = images
         self.store = store
         self.faults = faults
         self.server = server
     }
 
-    /// Makes the image pool, binds `host:port` (0 picks a free port) and
+    /// Decodes the source photos, binds `host:port` (0 picks a free port) and
     /// returns once the server listens. Without a `logger`, only warnings are logged.
     public static func start(configuration: CatalogConfiguration = CatalogConfiguration(),
                              host: String = "127.0.0.1", port: Int = 0, faultPlan: FaultPlan? = nil,
                              logger: Logger? = nil) async throws -> CatalogServer {
         let logger = logger ?? Self.quietLogger()
-        let images = try await ImagePool.generate(configuration)
+        let factory = try CatalogImageFactory(configuration: configuration)
+        let images = CatalogImageStore(factory: factory, capacityBytes: configuration.imageCacheBytes)
         let store = CatalogStore(configuration: configuration, images: images)
         let stats = CatalogStats()
         let faults = FaultInjector()
@@ -58,8 +58,7 @@ public final class CatalogServer: Sendable {
         }
         let server = try await LoopbackServer.start(router: router, host: host, port: port, logger: logger)
         await store.setBaseURL(server.baseURL.absoluteString)
-        return CatalogServer(server: server, configuration: configuration, stats: stats, images: images,
-                             store: store, faults: faults)
+        return CatalogServer(server: server, configuration: configuration, stats: stats, store: store, faults: faults)
     }
 
     /// The default logger: warnings and errors only, so a demo or test run is not
@@ -121,6 +120,12 @@ public final class CatalogServer: Sendable {
     /// starting afresh; faults added with `injectFault` are served first.
     public func setFaultPlan(_ plan: FaultPlan?) async {
         await faults.setPlan(plan)
+    }
+
+    /// The image a path such as `thumbnails/20230323/<key>_thumb` shows (made
+    /// now if need be), or nil for a path the catalog does not hold.
+    public func image(atPath path: String) async throws -> CatalogImage? {
+        try await store.image(atPath: path.hasPrefix("/") ? String(path.dropFirst()) : path)
     }
 
     /// The thumbnail URL of a path such as `thumbnails/20230323/<key>_thumb`.

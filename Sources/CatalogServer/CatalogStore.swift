@@ -2,20 +2,20 @@ import Crawl
 import Foundation
 import Hummingbird
 
-/// The catalog's mutable state: the product list (newest first), which pool
+/// The catalog's mutable state: the product list (newest first), which
 /// image each path shows, and the pending list shift for tests.
 actor CatalogStore {
     let configuration: CatalogConfiguration
-    let images: [CatalogImage]
+    let images: CatalogImageStore
     private var index: CatalogIndex
     private var entries: [CatalogEntry] // newest first
     private var baseURL = ""
     private var pendingShift: (afterPage: Int, count: Int)?
 
-    init(configuration: CatalogConfiguration, images: [CatalogImage]) {
+    init(configuration: CatalogConfiguration, images: CatalogImageStore) {
         self.configuration = configuration
         self.images = images
-        var index = CatalogIndex(generator: CatalogGenerator(configuration: configuration), poolSize: images.count)
+        var index = CatalogIndex(generator: CatalogGenerator(configuration: configuration))
         var made: [CatalogEntry] = []
         made.reserveCapacity(configuration.productCount)
         for _ in 0..<configuration.productCount { made.append(index.makeEntry()) }
@@ -61,9 +61,15 @@ actor CatalogStore {
         return ByteBuffer(bytes: try JSONEncoder().encode(ProductJSON(entry: entry, baseURL: baseURL, withImages: true)))
     }
 
-    /// The image a path (without the leading slash) shows, or nil.
-    func image(atPath path: String) -> CatalogImage? {
-        index.imageByPath[path].map { images[$0] }
+    /// The key of the image a path (without the leading slash) shows, or nil.
+    func imageKey(atPath path: String) -> UInt64? {
+        index.imageByPath[path]
+    }
+
+    /// The image a path (without the leading slash) shows, made now if need be; nil for an unknown path.
+    func image(atPath path: String) async throws -> CatalogImage? {
+        guard let key = index.imageByPath[path] else { return nil }
+        return try await images.image(key: key)
     }
 
     /// The list as it is now, newest first, thumbnails as absolute URLs.

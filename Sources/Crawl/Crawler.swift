@@ -33,6 +33,10 @@ public struct Crawler: Sendable {
     public let configuration: CrawlConfiguration
     private let fetcher: any Fetching
     private let logger: Logger
+    /// Called after each parsed page is counted, before its products are
+    /// handed over, with the counts so far (page 1's `totalCount` first):
+    /// what a progress display needs to know the size of the job early.
+    public var onPage: (@Sendable (CrawlReport) async -> Void)?
 
     /// Without a `logger`, only warnings (failed pages) are logged.
     public init(configuration: CrawlConfiguration, fetcher: any Fetching, logger: Logger? = nil) {
@@ -143,6 +147,7 @@ public struct Crawler: Sendable {
                 progress.failures.append((PageFailure(pageNo: result.pageNo, url: result.url, error: error, pass: pass),
                                           positions))
             }
+            await onPage?(progress.report)
             if !fresh.isEmpty { try await consume(fresh) }
         }
     }

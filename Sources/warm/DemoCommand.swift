@@ -1,4 +1,5 @@
 import ArgumentParser
+import CatalogServer
 import Foundation
 import Pipeline
 import WarmMetrics
@@ -19,6 +20,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Products in the generated catalog (the seeds' catalog had 1,336).")
     var products: Int = 1336
 
+    @Option(help: "Images: seeds (server-side marketplace thumbnails like the seed apps' catalog, about 2.5 MB of naive decode each) or phone (phone uploads, screenshots and large WebP, about 22 MB each). Every product gets an image of its own.")
+    var imageMix: CatalogImageMix = .seeds
+
     @Option(help: "Loopback port of the demo server. Fixed by default, because thumbnail URLs (the cache keys) include it: a second demo run then finds its cache warm.")
     var port: Int = 18_080
 
@@ -27,11 +31,19 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var fetch: FetchOptions
     @OptionGroup var measurement: MeasurementOptions
 
-    @Flag(help: "Only warm the cache: do not measure the three strategies or write the report.")
+    @Option(help: ArgumentHelp(
+        "Which images to measure with all three strategies: sample (about one in \(Self.sampleOneIn), chosen by URL hash, so that the demo takes minutes), all, or none.",
+        valueName: "sample|all|none"))
+    var compare: DemoCompare = .sample
+
+    @Flag(help: "Only warm the cache (the same as --compare none).")
     var noCompare = false
 
-    @Option(help: "Measure about one image in N instead of all of them.")
+    @Option(help: "Measure about one image in N (overrides --compare).")
     var compareOneIn: Int?
+
+    /// The default sample: one image in this many.
+    static let sampleOneIn = 5
 
     func validate() throws {
         guard products > 0 else { throw ValidationError("--products must be positive.") }
@@ -41,15 +53,26 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.logger()
-        logger.info("starting the demo catalog server (\(products) products; generating its images)")
-        let server = try await ServerProcess.start(products: products, port: port)
+        logger.info("starting the demo catalog server (\(products) products, \(imageMix.rawValue) images made on first request)")
+        let server = try await ServerProcess.start(products: products, port: port, imageMix: imageMix)
         let cacheDirectory = URL(fileURLWithPath: dir).appendingPathComponent("cache").path
-        let selection: CompareSelection = noCompare ? .none : compareOneIn.map { .oneIn($0) } ?? .all
+        let selection: CompareSelection
+        if noCompare {
+            selection = .none
+        } else if let n = compareOneIn {
+            selection = .oneIn(n)
+        } else {
+            switch compare {
+            case .sample: selection = .oneIn(Self.sampleOneIn)
+            case .all: selection = .all
+            case .none: selection = .none
+            }
+        }
         let metricsPath = selection == .none ? nil : URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path
         var configuration = options.configuration(api: server.baseURL, cacheDirectory: cacheDirectory,
                                                   compare: selection, metricsPath: metricsPath)
         configuration.allowedHosts = fetch.allowedHosts
-        configuration.measurementIsolation = measurement.isolation
+        measurement.apply(to: &configuration)
         let summary: WarmSummary
         do {
             summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes),
@@ -74,4 +97,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
+}
+
+/// `warm demo --compare`.
+enum DemoCompare: String, ExpressibleByArgument, CaseIterable {
+    case sample, all, none
 }

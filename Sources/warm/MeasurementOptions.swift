@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Pipeline
 import WarmMetrics
 
 /// Where the measuring commands measure each strategy's peak.
@@ -9,7 +11,48 @@ struct MeasurementOptions: ParsableArguments {
         """)
     var measureInProcess = false
 
+    @Flag(help: """
+        Start each measurement as a new process (exec of this binary) instead of forking it from a \
+        pre-initialised measuring process: the same isolation, about 2-3 s more per image.
+        """)
+    var measureExecEach = false
+
+    @Option(help: "Measuring processes, each measuring one strategy run at a time (default: the number of cores).")
+    var measureProcesses: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Runs of naive and of renderer per image, and of thumbnail-at-decode; the lowest peak of each is kept (default 2,3).")
+    var measureRepeats: String?
+
+    /// (naive and renderer, thumbnail) runs per image, when given.
+    var repeats: (full: Int, thumbnail: Int)? {
+        guard let text = measureRepeats else { return nil }
+        let parts = text.split(separator: ",").compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy({ $0 >= 1 }) else { return nil }
+        return (parts[0], parts[1])
+    }
+
+    func validate() throws {
+        if measureRepeats != nil && repeats == nil {
+            throw ValidationError("--measure-repeats takes two positive counts, e.g. 2,3 (naive and renderer, thumbnail).")
+        }
+        guard measureProcesses >= 1 else { throw ValidationError("--measure-processes must be at least 1.") }
+        if measureInProcess && measureExecEach {
+            throw ValidationError("--measure-in-process and --measure-exec-each exclude each other.")
+        }
+    }
+
     var isolation: PeakIsolation {
-        measureInProcess ? .inProcess : .currentExecutable()
+        if measureInProcess { return .inProcess }
+        if measureExecEach { return .currentExecutable() }
+        return .measuringProcesses(measureProcesses)
+    }
+
+    /// Sets where and how often a run measures.
+    func apply(to configuration: inout WarmConfiguration) {
+        configuration.measurementIsolation = isolation
+        if let repeats {
+            configuration.fullDecodeRepeats = repeats.full
+            configuration.thumbnailRepeats = repeats.thumbnail
+        }
     }
 }

@@ -46,7 +46,7 @@ struct RunCommand: AsyncParsableCommand {
         sharding.apply(try sharding.resolved(), to: &configuration, summaryGiven: options.summary != nil,
                        metricsGiven: compare.metrics != nil)
         configuration.allowedHosts = fetch.allowedHosts
-        configuration.measurementIsolation = measurement.isolation
+        measurement.apply(to: &configuration)
         configuration.cacheFaults = CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment)
         let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes),
                                                decoder: options.decoder, progress: !options.noProgress, logger: logger)

@@ -31,6 +31,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Page shape: camelCase (pageNo, lastPage...) or snakeCase (page_no, last_page...).")
     var pageShape: PageShape = .camelCase
 
+    @Option(help: "Images: seeds (server-side marketplace thumbnails like the seed apps' catalog, about 2.5 MB of naive decode each) or phone (phone uploads, screenshots and large WebP, about 22 MB each). Every product gets an image of its own, made on its first request.")
+    var imageMix: CatalogImageMix = .seeds
+
     @Option(help: "Seed of the generated catalog (same seed, same catalog).")
     var seed: UInt64 = CatalogConfiguration().seed
 
@@ -57,9 +60,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.productCount = products
         configuration.pageShape = pageShape
         configuration.seed = seed
+        configuration.imageMix = imageMix
         let plan = try faults.map { try FaultPlan(parsing: $0, seed: faultSeed) }
         let server = try await CatalogServer.start(configuration: configuration, port: port, faultPlan: plan)
-        logger.info("serving \(products) products at \(server.baseURL.absoluteString)/api/products (Ctrl-C to stop)")
+        logger.info("serving \(products) products (\(imageMix.rawValue) images) at \(server.baseURL.absoluteString)/api/products (Ctrl-C to stop)")
         if let plan { logger.info("fault mode: \(plan) (seed \(faultSeed))") }
         // Written unbuffered: a parent (`warm demo`) waits for this line.
         FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
@@ -83,3 +87,4 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension PageShape: ExpressibleByArgument {}
+extension CatalogImageMix: ExpressibleByArgument {}

@@ -1,3 +1,4 @@
+import CatalogServer
 import Foundation
 
 /// The demo's catalog server as a child process (`warm serve`), so that the
@@ -16,10 +17,11 @@ final class ServerProcess {
 
     /// Starts `warm serve` on 127.0.0.1:`port` and waits for the base URL it
     /// prints once it listens.
-    static func start(products: Int, port: Int) async throws -> ServerProcess {
+    static func start(products: Int, port: Int, imageMix: CatalogImageMix) async throws -> ServerProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = ["serve", "--port", String(port), "--products", String(products), "--exit-with-parent"]
+        process.arguments = ["serve", "--port", String(port), "--products", String(products),
+                             "--image-mix", imageMix.rawValue, "--exit-with-parent"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

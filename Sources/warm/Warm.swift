@@ -1,6 +1,5 @@
 import ArgumentParser
 
-@main
 struct Warm: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "warm",
@@ -11,6 +10,6 @@ struct Warm: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, RunCommand.self, ServeCommand.self, CacheCommand.self,
             ReportCommand.self, CheckCommand.self, ThumbnailCommand.self, InspectCommand.self, MeasureStrategyCommand.self,
-            DecodeWorkerCommand.self,
+            DecodeWorkerCommand.self, MeasureServerCommand.self,
         ])
 }

@@ -13,7 +13,7 @@ final class BaselineCheckTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // The baseline's URLs name port 18543, so the sample catalog is served there.
-        let sample = ["demo", "--products", "24", "--port", "18543", "--no-progress"]
+        let sample = ["demo", "--products", "24", "--port", "18543", "--no-progress", "--compare", "all"]
 
         let now = directory.appendingPathComponent("now")
         let measured = try WarmBinary.run(sample + ["--dir", now.path])

@@ -16,7 +16,7 @@ final class FullDiskTests: XCTestCase {
     }
 
     func testFullDiskStopsTheRunEarlyWithAClearErrorLeavesNothingCorruptAndARerunCompletesOnceThereIsSpace() async throws {
-        let server = try await TestCatalog.start(products: 120, mix: .marketplace, shared: 0, without: 0)
+        let server = try await TestCatalog.start(products: 120, mix: .phone, shared: 0, without: 0)
         let directory = try makeTemporaryDirectory()
         let cacheDirectory = directory.appendingPathComponent("cache")
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)

@@ -33,6 +33,45 @@ enum ChildProcess {
         return CommandLine.arguments[0]
     }
 
+    /// Starts `path` with `arguments` and this process's environment plus
+    /// `environment` (standard error inherited), with pipes on its standard
+    /// input and output: returns its pid, the end to write its input to and
+    /// the end to read its output from. The caller closes both and waits for it.
+    static func spawnPiped(_ path: String, arguments: [String],
+                           environment: [String: String] = [:]) throws(Failure) -> (pid: pid_t, input: Int32, output: Int32) {
+        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0 else { throw .spawnFailed(path: path, errno: errno) }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            throw .spawnFailed(path: path, errno: errno)
+        }
+        // The parent's ends must not leak into other children.
+        _ = fcntl(toChild[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fromChild[0], F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_addclose(&actions, toChild[0])
+        posix_spawn_file_actions_addclose(&actions, fromChild[1])
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        close(toChild[0])
+        close(fromChild[1])
+        guard spawned == 0 else {
+            close(toChild[1]); close(fromChild[0])
+            throw .spawnFailed(path: path, errno: spawned)
+        }
+        return (pid, toChild[1], fromChild[0])
+    }
+
     /// Runs `path` with `arguments` and this process's environment plus
     /// `environment` (standard error inherited), reads its standard output to
     /// the end and waits for it.

@@ -24,7 +24,7 @@ struct PeakMemoryProbe: ~Copyable {
         buffer = .allocate(byteCount: 8192, alignment: 8)
         let canReset = preferred != .vipsTracked && ProcessMemory.resetPeak()
             && ProcessMemory.resident(using: buffer) != nil
-        method = canReset ? (preferred == .freshProcess ? .freshProcess : .residentHighWaterMark) : .vipsTracked
+        method = canReset ? (preferred == .freshProcess || preferred == .forkedProcess ? preferred : .residentHighWaterMark) : .vipsTracked
     }
 
     deinit { buffer.deallocate() }
@@ -33,7 +33,8 @@ struct PeakMemoryProbe: ~Copyable {
     /// the previous span's buffers, returns freed heap to the kernel and
     /// resets the peak.
     mutating func start() {
-        Self.waitForLibvipsToSettle()
+        // A fresh or forked process has run no span before this one: nothing to settle.
+        if method != .freshProcess && method != .forkedProcess { Self.waitForLibvipsToSettle() }
         ProcessMemory.trim()
         trackedBefore = VipsRuntime.trackedBytes
         trackedHighWaterBefore = VipsRuntime.trackedBytesHighWater
@@ -63,7 +64,7 @@ struct PeakMemoryProbe: ~Copyable {
     /// Call it while the span's output is still alive.
     func peakBytes() -> Int {
         switch method {
-        case .residentHighWaterMark, .freshProcess:
+        case .residentHighWaterMark, .freshProcess, .forkedProcess:
             return residentGrowth()
         case .vipsTracked:
             return trackedGrowth()

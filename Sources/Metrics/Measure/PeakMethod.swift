@@ -13,6 +13,14 @@ public enum PeakMethod: String, Sendable, Codable, Hashable, CaseIterable {
     /// its mapped files is made resident before the strategy starts. Nothing
     /// another image or strategy left behind is in the process.
     case freshProcess = "fresh-process"
+    /// The same growth, in a child forked for this one strategy run by a
+    /// measuring process (`MeasuringServer`) that has loaded the code,
+    /// started libvips (no threads) and made its mapped files resident, but
+    /// never decoded anything: each child starts from the same state and
+    /// address layout, with glibc's measuring tunables set at the measuring
+    /// process's start. Nothing another image or strategy left behind is in
+    /// the child.
+    case forkedProcess = "forked-process"
     /// Fallback when `/proc/self/clear_refs` is not writable: libvips' tracked
     /// pixel memory. If libvips' process-wide high-water mark rose during the
     /// strategy, the peak is exact for tracked memory; otherwise it is a lower
@@ -27,6 +35,8 @@ public enum PeakMethod: String, Sendable, Codable, Hashable, CaseIterable {
             return "peak resident memory (VmHWM reset through /proc/self/clear_refs) minus resident memory (VmRSS) before the strategy ran"
         case .freshProcess:
             return "in a fresh process that ran only this strategy on this image, its peak resident memory (VmHWM reset through /proc/self/clear_refs just before the strategy) minus its resident memory (VmRSS) then"
+        case .forkedProcess:
+            return "in a child process forked for this one strategy run from a measuring process that has loaded the code and started libvips but never decoded, the child's peak resident memory (VmHWM reset through /proc/self/clear_refs just before the strategy) minus its resident memory (VmRSS) then"
         case .vipsTracked:
             return "libvips' tracked pixel memory (a lower bound: codec scratch buffers are not tracked)"
         }

@@ -89,7 +89,16 @@ public struct StrategyMeasurer: Sendable {
     /// decode holding a shared permit runs in the process meanwhile.
     public func measure(data: Data, productId: Int?, url: String,
                         gate: MeasurementGate = .shared) async -> ImageMetricsRecord {
-        await gate.withExclusivePermit { measureHoldingExclusivePermit(data: data, productId: productId, url: url) }
+        if case .measuringProcesses = configuration.isolation {
+            // Peaks are measured in other processes: this one's decodes do not touch them,
+            // so nothing waits on the gate; the blocking waits run off the cooperative pool.
+            return await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: measureHoldingExclusivePermit(data: data, productId: productId, url: url))
+                }
+            }
+        }
+        return await gate.withExclusivePermit { measureHoldingExclusivePermit(data: data, productId: productId, url: url) }
     }
 
     /// Measures without taking the gate: the caller must hold the exclusive
@@ -97,6 +106,9 @@ public struct StrategyMeasurer: Sendable {
     func measureHoldingExclusivePermit(data: Data, productId: Int?, url: String) -> ImageMetricsRecord {
         if case .childProcess(let executable) = configuration.isolation {
             return measureInChildProcesses(data: data, productId: productId, url: url, executable: executable)
+        }
+        if case .measuringProcesses(let pool) = configuration.isolation {
+            return measureInMeasuringProcesses(data: data, productId: productId, url: url, pool: pool)
         }
         var probe = PeakMemoryProbe(preferred: configuration.preferredPeakMethod)
         let (started, opened) = startRecord(data: data, productId: productId, url: url, peakMethod: probe.method)

@@ -33,7 +33,7 @@ struct ImageWarmer: Sendable {
         }
         guard measuring, let source, case .written = outcome else { return outcome }
         do {
-            try await metrics.measure(source, productId: job.productIds.first, url: job.fetchURL)
+            try await metrics.submit(source, productId: job.productIds.first, url: job.fetchURL)
         } catch {
             // The metrics file is unusable: the image is warmed, its record is missing.
             return .failed(.metrics(url: job.fetchURL, productIds: job.productIds, reason: "\(error)"))

@@ -3,39 +3,146 @@ import Foundation
 import WarmMetrics
 
 /// The measure stage plugged into a run (`--compare`): measures the selected
-/// images with all three strategies, one at a time while every other decode
-/// in the process waits (`MeasurementGate`), and appends one JSON Lines record
-/// per image; `finish()` writes the CSV beside it. Memory: one image's three
-/// decodes at a time, plus, at `finish()`, the records read back for the CSV.
-struct MetricsRecorder: Sendable {
+/// images with all three strategies and appends one JSON Lines record per
+/// image; `finish()` waits for the last measurement and writes the CSV beside
+/// the records.
+///
+/// Images wait in a queue of downloaded bytes, so that warming goes on while
+/// measuring lags behind: `submit` returns at once unless `queueLimitBytes`
+/// are already waiting (then it waits for room: back-pressure on the fetch
+/// workers). `measurers` tasks take images from the queue: one per measuring
+/// process with `PeakIsolation.measuringProcesses` (each measurement's jobs
+/// run in forked children), one otherwise (in-process measurement holds the
+/// `MeasurementGate` exclusively). Memory: the queue's bytes plus one image's
+/// decodes per measurer.
+final class MetricsRecorder: Sendable {
     let path: String
     private let writer: JSONLinesWriter
     private let measurer: StrategyMeasurer
     /// `I/N` of a sharded run, written into every record.
     private let shard: String?
+    private let queue: MeasuringQueue
+    private let measurers: Task<Void, Never>
 
-    /// Measures at the smallest requested size.
-    init(path: String, configuration: WarmConfiguration) throws(MetricsFileError) {
+    /// Measures at the smallest requested size; `onMeasured` is called after each record is written.
+    init(path: String, configuration: WarmConfiguration, queueLimitBytes: Int = 256 << 20,
+         onMeasured: @escaping @Sendable () async -> Void = {}) throws(MetricsFileError) {
         StrategyMeasurer.prepareProcess()
         self.path = path
-        shard = configuration.shard?.description
-        writer = try JSONLinesWriter(path: path)
-        measurer = StrategyMeasurer(configuration: .init(
+        let shard = configuration.shard?.description
+        self.shard = shard
+        let writer = try JSONLinesWriter(path: path)
+        self.writer = writer
+        let measurer = StrategyMeasurer(configuration: .init(
             target: DecodeTarget(longestSide: configuration.sizes.first ?? 300), limits: configuration.limits,
+            thumbnailRepeats: configuration.thumbnailRepeats, fullDecodeRepeats: configuration.fullDecodeRepeats,
             isolation: configuration.measurementIsolation))
+        self.measurer = measurer
+        let queue = MeasuringQueue(limitBytes: queueLimitBytes)
+        self.queue = queue
+        let width: Int
+        if case .measuringProcesses(let pool) = configuration.measurementIsolation { width = pool.processes } else { width = 1 }
+        measurers = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<width {
+                    group.addTask {
+                        while let item = await queue.take() {
+                            var record = await measurer.measure(data: item.data, productId: item.productId, url: item.url)
+                            record.shard = shard
+                            do {
+                                try await writer.append(record)
+                            } catch {
+                                await queue.fail("\(error)")
+                            }
+                            await queue.finished(item)
+                            await onMeasured()
+                        }
+                    }
+                }
+            }
+        }
     }
 
-    /// Measures one image and appends its record (failures are records too).
-    func measure(_ data: Data, productId: Int?, url: String) async throws(MetricsFileError) {
-        var record = await measurer.measure(data: data, productId: productId, url: url)
-        record.shard = shard
-        try await writer.append(record)
+    /// Queues one image for measuring; throws when the metrics file can no longer be written.
+    func submit(_ data: Data, productId: Int?, url: String) async throws(MetricsFileError) {
+        if let failure = await queue.put(MeasuringQueue.Item(data: data, productId: productId, url: url)) {
+            throw .unwritable(path: path, reason: failure)
+        }
     }
 
-    /// Closes the JSON Lines file and writes `<name>.csv` beside it.
+    /// Waits for every queued image to be measured, closes the JSON Lines file and writes `<name>.csv` beside it.
     func finish() async throws(MetricsFileError) {
+        await queue.close()
+        await measurers.value
         try await writer.close()
+        if let failure = await queue.failure { throw .unwritable(path: path, reason: failure) }
         let records = try JSONLinesReader.read(path: path)
         try CSVWriter.write(records, to: URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("csv").path)
+    }
+}
+
+/// Images waiting to be measured, bounded by their bytes.
+actor MeasuringQueue {
+    struct Item: Sendable {
+        var data: Data
+        var productId: Int?
+        var url: String
+    }
+
+    private let limitBytes: Int
+    private var items: [Item] = []  // a few thousand at most: removeFirst's copying does not matter
+    private var queuedBytes = 0
+    private var closed = false
+    private(set) var failure: String?
+    private var producers: [CheckedContinuation<Void, Never>] = []
+    private var consumers: [CheckedContinuation<Item?, Never>] = []
+
+    init(limitBytes: Int) { self.limitBytes = max(1, limitBytes) }
+
+    /// Adds `item`, waiting while the queue is over its limit (an item larger
+    /// than the limit goes in once the queue is empty). Returns the failure
+    /// that stopped measuring, if any.
+    func put(_ item: Item) async -> String? {
+        while failure == nil, !items.isEmpty, queuedBytes + item.data.count > limitBytes {
+            await withCheckedContinuation { producers.append($0) }
+        }
+        if let failure { return failure }
+        if !consumers.isEmpty {
+            queuedBytes += item.data.count
+            consumers.removeFirst().resume(returning: item)
+        } else {
+            items.append(item)
+            queuedBytes += item.data.count
+        }
+        return nil
+    }
+
+    /// The next item; nil once the queue is closed and empty.
+    func take() async -> Item? {
+        if !items.isEmpty { return items.removeFirst() }
+        if closed { return nil }
+        return await withCheckedContinuation { consumers.append($0) }
+    }
+
+    /// An item taken has been measured: its bytes leave the budget.
+    func finished(_ item: Item) {
+        queuedBytes -= item.data.count
+        let waiting = producers
+        producers.removeAll()
+        waiting.forEach { $0.resume() }
+    }
+
+    func fail(_ reason: String) {
+        if failure == nil { failure = reason }
+        let waiting = producers
+        producers.removeAll()
+        waiting.forEach { $0.resume() }
+    }
+
+    func close() {
+        closed = true
+        let waiting = consumers
+        consumers.removeAll()
+        waiting.forEach { $0.resume(returning: nil) }
     }
 }

@@ -1,40 +1,161 @@
 import Foundation
 import Logging
+import Synchronization
 
-/// Progress for people: a redrawn bar on a terminal, plain log lines (swift-log)
-/// otherwise, so cron mail and journald get readable text. Failures are always
+/// What the progress display shows at one moment.
+struct ProgressSnapshot: Sendable, Equatable {
+    /// Images finished (fresh, revalidated, written or failed).
+    var done = 0
+    /// Distinct thumbnails expected: page 1's `totalCount` at first, corrected
+    /// as products turn out to share a thumbnail, lack one or belong to
+    /// another shard; exact once the crawl has finished (`totalIsFinal`).
+    var total = 0
+    var totalIsFinal = false
+    var failed = 0
+    /// Images measured with the three strategies, and how many will be (nil: not measuring).
+    var measured = 0
+    var measureTotal: Int?
+}
+
+/// Progress for people: on a terminal, a bar redrawn in place (and a second
+/// line for measuring) with done/total, rate and time left; otherwise plain
+/// log lines (swift-log) with the same numbers, at least every
+/// `logIntervalSeconds` while the run goes on and at every tenth of the
+/// total, so cron mail and journald get readable text. Failures are always
 /// logged, each naming its image or page.
+///
+/// Rates are averages since the first image (or measurement) began; time
+/// left is what remains at that rate.
 final class ProgressReporter: Sendable {
     private let logger: Logger
     private let interactive: Bool
-    /// Non-interactive runs log progress every this many images.
-    private let logEvery: Int
+    private let logIntervalSeconds: Double
+    private let clock: @Sendable () -> Double
 
-    init(logger: Logger, interactive: Bool = isatty(STDERR_FILENO) == 1, logEvery: Int = 250) {
+    private struct State {
+        var startedAt: Double?
+        var measuringStartedAt: Double?
+        var warmEndedAt: Double?
+        var lastDrawnAt = -Double.infinity
+        var lastLoggedAt: Double?
+        var lastLoggedTenth = 0
+        var lastLine = ""
+        var drewMeasureLine = false
+        var latest = ProgressSnapshot()
+    }
+    private let state = Mutex(State())
+
+    init(logger: Logger, interactive: Bool = isatty(STDERR_FILENO) == 1, logIntervalSeconds: Double = 10,
+         clock: @escaping @Sendable () -> Double = { ProgressReporter.monotonicSeconds() }) {
         self.logger = logger
         self.interactive = interactive
-        self.logEvery = logEvery
+        self.logIntervalSeconds = logIntervalSeconds
+        self.clock = clock
     }
 
-    /// Redraws the bar; `finishedOne` is true when an image just finished (only
-    /// then may a non-interactive run log a progress line).
-    func update(done: Int, scheduled: Int, failed: Int, finishedOne: Bool) {
-        if interactive {
-            let width = 30
-            let filled = scheduled == 0 ? 0 : min(width, done * width / scheduled)
-            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(scheduled) thumbnails, \(failed) failed ".utf8))
-        } else if finishedOne && done > 0 && done % logEvery == 0 {
-            logger.info("progress", metadata: ["done": "\(done)", "scheduled": "\(scheduled)", "failed": "\(failed)"])
+    static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Shows `snapshot` (a terminal is redrawn at most 10 times a second; a
+    /// log line is written when due). Call it on every change and about once
+    /// a second besides, so that a quiet stretch still gets its log line.
+    func update(_ snapshot: ProgressSnapshot) {
+        let now = clock()
+        let output: (text: String, log: Bool)? = state.withLock { state in
+            state.latest = snapshot
+            if state.startedAt == nil { state.startedAt = now }
+            // Once every image is done, the warm's rate stops at what it was.
+            if snapshot.totalIsFinal && snapshot.done >= snapshot.total {
+                if state.warmEndedAt == nil { state.warmEndedAt = now }
+            } else {
+                state.warmEndedAt = nil
+            }
+            if snapshot.measureTotal != nil, state.measuringStartedAt == nil, snapshot.measured > 0 || snapshot.done > 0 {
+                state.measuringStartedAt = now
+            }
+            let lines = Self.lines(snapshot, elapsedSeconds: (state.warmEndedAt ?? now) - (state.startedAt ?? now),
+                                   measuringSeconds: state.measuringStartedAt.map { now - $0 })
+            if interactive {
+                guard now - state.lastDrawnAt >= 0.1 else { return nil }
+                state.lastDrawnAt = now
+                var text = "\r\u{1B}[2K" + lines.warm
+                if let measure = lines.measure {
+                    text += "\n\u{1B}[2K" + measure + "\u{1B}[1A\r"
+                    state.drewMeasureLine = true
+                }
+                return (text, false)
+            }
+            let tenth = Self.tenth(snapshot)
+            let logDue = state.lastLoggedAt.map { now - $0 >= logIntervalSeconds } ?? (snapshot.done > 0 || snapshot.measured > 0)
+            let text = lines.warm + (lines.measure.map { "; " + $0 } ?? "")
+            guard (logDue || tenth > state.lastLoggedTenth), text != state.lastLine || logDue else { return nil }
+            state.lastLoggedAt = now
+            state.lastLoggedTenth = max(state.lastLoggedTenth, tenth)
+            state.lastLine = text
+            return (text, true)
+        }
+        guard let output else { return }
+        if output.log {
+            logger.info("\(output.text)")
+        } else {
+            FileHandle.standardError.write(Data(output.text.utf8))
         }
     }
 
+    /// Tenths of the work done (warm and measuring together), 0...10.
+    private static func tenth(_ snapshot: ProgressSnapshot) -> Int {
+        let total = snapshot.total + (snapshot.measureTotal ?? 0)
+        guard total > 0, snapshot.totalIsFinal || snapshot.total > 0 else { return 0 }
+        return min(10, (snapshot.done + snapshot.measured) * 10 / total)
+    }
+
+    /// The warm line and, when measuring, the measuring line.
+    static func lines(_ snapshot: ProgressSnapshot, elapsedSeconds: Double, measuringSeconds: Double?) -> (warm: String, measure: String?) {
+        let total = max(snapshot.total, snapshot.done)
+        let width = 30
+        let filled = total == 0 ? 0 : min(width, snapshot.done * width / total)
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let percent = total == 0 ? 0 : snapshot.done * 100 / total
+        var warm = "warm [\(bar)] \(snapshot.done)/\(snapshot.totalIsFinal ? "" : "~")\(total) thumbnails (\(percent)%)"
+        warm += rateAndTimeLeft(done: snapshot.done, total: total, seconds: elapsedSeconds)
+        warm += ", \(snapshot.failed) failed"
+        guard let measureTotal = snapshot.measureTotal else { return (warm, nil) }
+        let measureAll = max(measureTotal, snapshot.measured)
+        var measure = "measure \(snapshot.measured)/\(snapshot.totalIsFinal ? "" : "~")\(measureAll) images"
+        measure += rateAndTimeLeft(done: snapshot.measured, total: measureAll, seconds: measuringSeconds ?? 0)
+        return (warm, measure)
+    }
+
+    private static func rateAndTimeLeft(done: Int, total: Int, seconds: Double) -> String {
+        guard done > 0, seconds > 0 else { return ", -/s" }
+        let rate = Double(done) / seconds
+        let left = Double(max(0, total - done)) / rate
+        return String(format: ", %.1f/s, ", rate) + duration(left) + " left"
+    }
+
+    /// "0:42", "12:05", "1:02:03".
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        let (hours, minutes, secs) = (whole / 3600, (whole % 3600) / 60, whole % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+    }
+
     func failure(_ text: String) {
-        if interactive { FileHandle.standardError.write(Data("\r".utf8)) }
+        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
         logger.warning("\(text)")
     }
 
+    /// Draws or logs the last snapshot once more and ends the display.
     func finish() {
-        if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+        let (snapshot, drewMeasure) = state.withLock { state in
+            state.lastDrawnAt = -Double.infinity
+            state.lastLoggedAt = -Double.infinity
+            return (state.latest, state.drewMeasureLine)
+        }
+        update(snapshot)
+        if interactive { FileHandle.standardError.write(Data((drewMeasure ? "\n\n" : "\n").utf8)) }
     }
 }

@@ -9,19 +9,45 @@ enum ImageOutcome: Sendable {
     case failed(ImageFailure)
 }
 
-/// The run's counters, shared by all workers (hence an actor).
+/// The run's counters, shared by all workers (hence an actor), and the
+/// progress total worked out from them.
 actor SummaryRecorder {
     private(set) var summary = WarmSummary()
     private let progress: ProgressReporter
+    /// The crawl so far (page 1's `totalCount`, products seen and handed over).
+    private var crawl: CrawlReport?
+    private var crawlDone = false
+    /// Products handed over by the crawler that the pipeline has scheduled or set aside.
+    private var productsHandled = 0
+    /// Whether images are measured, and which share of them (1 for all).
+    private let measureShare: Double?
+    private var measureSelected = 0
+    /// Selected images that will not be measured (fresh, revalidated or failed).
+    private var measureDropped = 0
+    private var measured = 0
 
-    init(summary: WarmSummary, progress: ProgressReporter) {
+    init(summary: WarmSummary, progress: ProgressReporter, measureShare: Double? = nil) {
         self.summary = summary
         self.progress = progress
+        self.measureShare = measureShare
     }
 
-    func scheduled() {
+    /// The crawl's counts after a page (before its products are handed over).
+    func crawlProgressed(_ report: CrawlReport) {
+        crawl = report
+        showProgress()
+    }
+
+    /// A product handed over whose thumbnail was seen before (shared) or is another shard's.
+    func productSetAside() {
+        productsHandled += 1
+    }
+
+    func scheduled(selectedForMeasuring: Bool = false) {
+        productsHandled += 1
         summary.imagesScheduled += 1
-        progress.update(done: done, scheduled: summary.imagesScheduled, failed: summary.imagesFailed, finishedOne: false)
+        if selectedForMeasuring { measureSelected += 1 }
+        showProgress()
     }
 
     /// A distinct image that another shard warms (sharded runs only).
@@ -29,28 +55,71 @@ actor SummaryRecorder {
         summary.imagesOtherShards += 1
     }
 
-    func record(_ outcome: ImageOutcome) {
+    /// An image selected for measuring will not be measured after all.
+    func measuringDropped() {
+        measureDropped += 1
+    }
+
+    /// An image was measured.
+    func measuredOne() {
+        measured += 1
+        summary.imagesMeasured += 1
+        showProgress()
+    }
+
+    /// Distinct thumbnails expected: those scheduled, plus products handed
+    /// over and not yet looked at, plus products listed and not yet seen;
+    /// once the crawl is done, exactly those scheduled.
+    var expectedImages: Int {
+        guard !crawlDone, let crawl else { return summary.imagesScheduled }
+        let pendingHandover = max(0, crawl.delivered - productsHandled)
+        let unseen = max(0, max(crawl.totalCountAtStart, crawl.totalCountAtEnd) - crawl.uniqueProducts)
+        return summary.imagesScheduled + pendingHandover + unseen
+    }
+
+    var progressSnapshot: ProgressSnapshot {
+        let total = expectedImages
+        var measureTotal: Int?
+        if let share = measureShare {
+            let unscheduled = Double(total - summary.imagesScheduled) * share
+            measureTotal = max(measured, measureSelected - measureDropped + Int(unscheduled.rounded()))
+        }
+        return ProgressSnapshot(done: done, total: total, totalIsFinal: crawlDone, failed: summary.imagesFailed,
+                                measured: measured, measureTotal: measureTotal)
+    }
+
+    /// Redraws (or logs, when due) the progress.
+    func showProgress() {
+        progress.update(progressSnapshot)
+    }
+
+    /// One image finished; `selectedForMeasuring` says whether it was to be measured.
+    func record(_ outcome: ImageOutcome, selectedForMeasuring: Bool = false) {
+        if selectedForMeasuring {
+            if case .written(_, _, _, _, true) = outcome {} else { measureDropped += 1 }
+        }
         switch outcome {
         case .fresh:
             summary.imagesFresh += 1
         case .notModified:
             summary.imagesNotModified += 1
-        case .written(let sourceBytes, let variants, let outputBytes, let decodeSeconds, let measured):
+        case .written(let sourceBytes, let variants, let outputBytes, let decodeSeconds, _):
             summary.imagesDownloaded += 1
             summary.variantsWritten += variants
             summary.bytesDownloaded += sourceBytes
             summary.bytesWritten += outputBytes
             summary.decodeSeconds += decodeSeconds
-            if measured { summary.imagesMeasured += 1 }
         case .failed(let failure):
             summary.imagesFailed += 1
             summary.failedByReason[failure.reasonCode, default: 0] += 1
             progress.failure(failure.description)
         }
-        progress.update(done: done, scheduled: summary.imagesScheduled, failed: summary.imagesFailed, finishedOne: true)
+        showProgress()
     }
 
     func crawlFinished(_ report: CrawlReport) {
+        crawl = report
+        crawlDone = true
         summary.crawlSeconds = report.durationSeconds
         summary.pagesFetched = report.pagesFetched
         summary.pagesFailed = report.failedPages.count
@@ -61,6 +130,7 @@ actor SummaryRecorder {
             summary.failedByReason["page-" + failure.reasonCode, default: 0] += 1
             progress.failure("page \(failure.pageNo) (\(failure.url.absoluteString)): \(failure.description)")
         }
+        showProgress()
     }
 
     func stop(_ reason: String) {

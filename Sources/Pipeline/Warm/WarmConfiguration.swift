@@ -50,6 +50,9 @@ public struct WarmConfiguration: Sendable {
     /// Makes the cache fail or stop at a `FaultPoint` (crash rehearsals and
     /// tests only); nil in normal runs.
     public var cacheFaults: FaultInjector? = nil
+    /// Runs per image of naive and renderer, and of thumbnail-at-decode (lowest peak kept; `--measure-repeats`).
+    public var fullDecodeRepeats = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: 300)).fullDecodeRepeats
+    public var thumbnailRepeats = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: 300)).thumbnailRepeats
 
     public init(apiURL: URL, cacheDirectory: String, sizes: [Int] = [300], format: OutputFormat = .jpeg,
                 quality: Int = 82, itemsPerPage: Int = 100, pageConcurrency: Int = 4, fetchConcurrency: Int = 16,
@@ -83,6 +86,15 @@ public enum CompareSelection: Sendable, Hashable {
     case all
     /// About one image in `n`, chosen by URL hash (the same images every night).
     case oneIn(Int)
+
+    /// The share of images selected (0 for none).
+    var share: Double {
+        switch self {
+        case .none: return 0
+        case .all: return 1
+        case .oneIn(let n): return 1 / Double(max(1, n))
+        }
+    }
 
     func includes(_ canonicalURL: String) -> Bool {
         switch self {

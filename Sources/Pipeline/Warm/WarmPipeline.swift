@@ -72,12 +72,14 @@ public struct WarmPipeline: Sendable {
         initial.cacheDirectory = configuration.cacheDirectory
         initial.sizes = configuration.sizes
         initial.shard = configuration.shard?.description
-        let recorder = SummaryRecorder(summary: initial, progress: progress)
+        let measureShare: Double? = configuration.metricsPath == nil ? nil : configuration.compare.share
+        let recorder = SummaryRecorder(summary: initial, progress: progress, measureShare: measureShare)
         let dedup = URLDeduplicator()
         var metrics: MetricsRecorder?
         if configuration.compare != .none, let path = configuration.metricsPath {
             do {
-                metrics = try MetricsRecorder(path: path, configuration: configuration)
+                metrics = try MetricsRecorder(path: path, configuration: configuration,
+                                              onMeasured: { await recorder.measuredOne() })
             } catch {
                 throw .output(reason: "\(error)")
             }
@@ -86,29 +88,41 @@ public struct WarmPipeline: Sendable {
         let warmer = ImageWarmer(
             configuration: configuration, cache: cache, fetcher: fetcher,
             decoder: decoder ?? ownDecoder!, metrics: metrics)
-        let crawler = Crawler(
+        var crawler = Crawler(
             configuration: CrawlConfiguration(apiBaseURL: configuration.apiURL, itemsPerPage: configuration.itemsPerPage,
                                               pageConcurrency: configuration.pageConcurrency),
             fetcher: fetcher, logger: logger)
+        crawler.onPage = { report in await recorder.crawlProgressed(report) }
+        // A quiet stretch (one slow image, a long measurement) still gets its log line.
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                await recorder.showProgress()
+            }
+        }
 
         let stopped = await Self.runStages(crawler: crawler, warmer: warmer, dedup: dedup, recorder: recorder,
                                            hostGate: hostGate, fetchConcurrency: configuration.fetchConcurrency,
-                                           shard: configuration.shard)
+                                           shard: configuration.shard,
+                                           compare: configuration.metricsPath == nil ? .none : configuration.compare)
         if let reason = stopped.stopReason {
             await recorder.stop(reason)
             logger.error("stopping early: \(reason)")
         }
         let crawlError = stopped.crawlError
-        progress.finish()
         await ownDecoder?.shutdown()
         try? await http.shutdown()
         if let metrics {
+            // Measuring may lag behind the warm: its own progress line goes on until it is done.
             do {
                 try await metrics.finish()
             } catch {
                 await recorder.stop("the metrics files could not be written: \(error)")
             }
         }
+        ticker.cancel()
+        await recorder.showProgress()
+        progress.finish()
 
         // Products seen after their shared thumbnail was stored are added now.
         for (url, productIds) in await dedup.shared() where Self.owns(url, shard: configuration.shard) {
@@ -164,7 +178,7 @@ public struct WarmPipeline: Sendable {
     /// until a worker takes the job (back-pressure).
     private static func runStages(crawler: Crawler, warmer: ImageWarmer, dedup: URLDeduplicator,
                                   recorder: SummaryRecorder, hostGate: HostGate, fetchConcurrency: Int,
-                                  shard: CacheShard?) async -> StageEnd {
+                                  shard: CacheShard?, compare: CompareSelection) async -> StageEnd {
         let jobs = AsyncChannel<ImageJob>()
         return await withTaskGroup(of: StageEnd.self) { group in
             group.addTask {
@@ -174,15 +188,22 @@ public struct WarmPipeline: Sendable {
                         // Page 1 is handed over first: its hosts join the allow-list (once).
                         await hostGate.learnFirstPage(products.compactMap(\.thumbnailURL))
                         for product in products {
-                            guard let url = product.thumbnailURL else { continue }
+                            guard let url = product.thumbnailURL else {
+                                await recorder.productSetAside()
+                                continue
+                            }
                             let canonical = (try? CanonicalURL(url.absoluteString).text) ?? url.absoluteString
-                            guard await dedup.claim(canonical, productId: product.id) else { continue }
+                            guard await dedup.claim(canonical, productId: product.id) else {
+                                await recorder.productSetAside()
+                                continue
+                            }
                             // Every shard crawls the whole list and keeps only its own images.
                             guard Self.owns(canonical, shard: shard) else {
+                                await recorder.productSetAside()
                                 await recorder.skippedForOtherShard()
                                 continue
                             }
-                            await recorder.scheduled()
+                            await recorder.scheduled(selectedForMeasuring: compare.includes(canonical))
                             await jobs.send(ImageJob(canonicalURL: canonical, fetchURL: url.absoluteString,
                                                      productIds: [product.id]))
                         }
@@ -197,7 +218,8 @@ public struct WarmPipeline: Sendable {
                 group.addTask {
                     for await job in jobs {
                         do {
-                            await recorder.record(try await warmer.warm(job))
+                            await recorder.record(try await warmer.warm(job),
+                                                  selectedForMeasuring: compare.includes(job.canonicalURL))
                         } catch {
                             return StageEnd(stopReason: "\(error)")
                         }

@@ -1,0 +1,164 @@
+import Downsample
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The measuring process (`warm measure-server`, hidden): started once per
+/// measuring run with glibc's measuring tunables (`IsolatedStrategyRun.childEnvironment()`),
+/// it loads everything a measurement needs and then forks one child per
+/// `MeasureRequest` read from standard input; the child runs the job and
+/// exits, this process writes its `MeasureReply` as one line to standard output.
+///
+/// What is initialised before the fork, and why it is safe: the allocator
+/// settings, libvips' `vips_init` (type system, no threads: checked, a
+/// process with more than one thread refuses to fork and says so) and every
+/// page of the mapped files (binary, libraries) made resident. Nothing is
+/// ever decoded here, so no libvips worker thread, codec state or pixel
+/// buffer exists to be inherited: each child starts from the same state, the
+/// same address layout, and pays what a first decode costs besides code, as
+/// an exec'd fresh process did. What the fork saves: the exec, the dynamic
+/// loader and the Swift runtime start (measured 2.0-3.6 s per image over
+/// seven execs before, see README).
+///
+/// The child writes its reply into a pipe of its own, read after it exited,
+/// so that a child that crashes mid-write cannot break the framing.
+public enum MeasuringServer {
+    public enum Failure: Error, CustomStringConvertible {
+        case threadsRunning([String])
+        case cannotStart(String)
+
+        public var description: String {
+            switch self {
+            case .threadsRunning(let names):
+                "the measuring process has \(names.count) threads before forking (\(names.joined(separator: ", "))); forking it would copy locks held by the others"
+            case .cannotStart(let reason): "the measuring process could not start libvips: \(reason)"
+            }
+        }
+    }
+
+    /// Serves requests until standard input ends.
+    public static func serve() throws(Failure) -> Never {
+        StrategyMeasurer.prepareProcess()
+        do {
+            try VipsRuntime.ensureStarted()
+        } catch {
+            throw .cannotStart(error.description)
+        }
+        ProcessMemory.faultInMappedFiles()
+        let threads = threadNames()
+        guard threads.count == 1 else { throw .threadsRunning(threads) }
+        let input = LineReader(fd: 0)
+        while let line = input.next() {
+            let reply: MeasureReply
+            if let request = try? JSONDecoder().decode(MeasureRequest.self, from: Data(line.utf8)) {
+                reply = runForked(request)
+            } else {
+                reply = MeasureReply(failure: "the measuring process got an unreadable request: \(line.prefix(200))")
+            }
+            var out = (try? JSONEncoder().encode(reply)) ?? Data("{\"failure\":\"unencodable reply\"}".utf8)
+            out.append(UInt8(ascii: "\n"))
+            writeAll(1, out)
+        }
+        exit(0)
+    }
+
+    /// Forks a child that runs `request` and writes its reply into a pipe; waits for it.
+    static func runForked(_ request: MeasureRequest) -> MeasureReply {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return MeasureReply(failure: "pipe failed: \(String(cString: strerror(errno)))") }
+        let pid = fork()
+        if pid == 0 {
+            close(ends[0])
+            let reply = request.runHere()
+            writeAll(ends[1], (try? JSONEncoder().encode(reply)) ?? Data())
+            _exit(0)
+        }
+        close(ends[1])
+        guard pid > 0 else {
+            close(ends[0])
+            return MeasureReply(failure: "fork failed: \(String(cString: strerror(errno)))")
+        }
+        let output = readAll(ends[0])
+        close(ends[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        guard signal == 0, (status >> 8) & 0xff == 0 else {
+            return MeasureReply(failure: signal != 0 ? "the measuring child was killed by signal \(signal)"
+                                                     : "the measuring child exited with status \((status >> 8) & 0xff)")
+        }
+        guard let reply = try? JSONDecoder().decode(MeasureReply.self, from: output) else {
+            return MeasureReply(failure: "the measuring child wrote no reply")
+        }
+        return reply
+    }
+
+    /// The names of this process's threads (`/proc/self/task/*/comm`).
+    static func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? ["self"]
+        return tasks.map { task in
+            ((try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? task)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    static func writeAll(_ fd: Int32, _ data: Data) {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 { if errno == EINTR { continue } else { return } }
+                offset += written
+            }
+        }
+    }
+
+    static func readAll(_ fd: Int32) -> Data {
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                output.append(contentsOf: chunk[0..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return output
+            }
+        }
+    }
+}
+
+/// Reads lines from a file descriptor (no Foundation run loop, no threads).
+final class LineReader {
+    private let fd: Int32
+    private var buffer = [UInt8]()
+
+    init(fd: Int32) { self.fd = fd }
+
+    func close() { _ = Glibc.close(fd) }
+
+    /// The next line without its newline; nil at the end of input.
+    func next() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[0..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                guard !buffer.isEmpty else { return nil }
+                let line = String(decoding: buffer, as: UTF8.self)
+                buffer.removeAll()
+                return line
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import WarmMetrics
+
+/// The measuring process behind `PeakIsolation.measuringProcesses`: reads
+/// one measurement request per line and forks a child for each
+/// (`MeasuringServer`). Hidden: the measuring commands start it.
+struct MeasureServerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "measure-server",
+        abstract: "Measure decode strategies in forked children, one per request line (started by the measuring commands).",
+        shouldDisplay: false)
+
+    /// Reached only through `Entry`, which serves it before parsing; here for `--help`.
+    func run() throws {
+        Self.serveAndExit()
+    }
+
+    /// Serves requests until standard input ends, in this (single-threaded) process.
+    static func serveAndExit() -> Never {
+        do {
+            try MeasuringServer.serve()
+        } catch {
+            Console.error("error: \(error)")
+            Foundation.exit(1)
+        }
+    }
+}
