@@ -51,12 +51,8 @@ void warm_image_unref(VipsImage *image) {
         g_object_unref(image);
 }
 
-VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_error, int sequential) {
-    VipsBlob *blob = vips_blob_copy(buf, len);
-    if (!blob)
-        return NULL;
-    VipsSource *source = vips_source_new_from_blob(blob);
-    vips_area_unref(VIPS_AREA(blob));
+// Opens a source lazily (header only) and drops the caller's reference to it.
+static VipsImage *warm_image_from_source(VipsSource *source, int fail_on_error, int sequential) {
     if (!source)
         return NULL;
     VipsImage *image = vips_image_new_from_source(
@@ -68,17 +64,17 @@ VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_e
     return image;
 }
 
-VipsImage *warm_image_new_from_memory(const void *buf, size_t len, int fail_on_error, int sequential) {
-    VipsSource *source = vips_source_new_from_memory(buf, len);
-    if (!source)
+VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_error, int sequential) {
+    VipsBlob *blob = vips_blob_copy(buf, len);
+    if (!blob)
         return NULL;
-    VipsImage *image = vips_image_new_from_source(
-        source, "",
-        "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE,
-        "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
-        NULL);
-    g_object_unref(source);
-    return image;
+    VipsSource *source = vips_source_new_from_blob(blob);
+    vips_area_unref(VIPS_AREA(blob));
+    return warm_image_from_source(source, fail_on_error, sequential);
+}
+
+VipsImage *warm_image_new_from_memory(const void *buf, size_t len, int fail_on_error, int sequential) {
+    return warm_image_from_source(vips_source_new_from_memory(buf, len), fail_on_error, sequential);
 }
 
 VipsImage *warm_jpeg_new_from_memory(const void *buf, size_t len, int shrink, int fail_on_error) {
