@@ -90,17 +90,13 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
     }
 
     public func thumbnails(of input: ThumbnailInput, _ request: ThumbnailRequest) async -> Result<Thumbnails, DownsampleError> {
-        do {
-            return try await threads.runIfActive { [idle] in
-                // As many threads as workers: a running job always finds one idle.
-                guard let worker = idle.withLockedValue({ $0.popLast() }) else {
-                    return .failure(.decoderUnavailable(reason: "no idle worker"))
-                }
-                defer { idle.withLockedValue { $0.append(worker) } }
-                return worker.decode(input, request)
+        await threads.decode { [idle] in
+            // As many threads as workers: a running job always finds one idle.
+            guard let worker = idle.withLockedValue({ $0.popLast() }) else {
+                return .failure(.decoderUnavailable(reason: "no idle worker"))
             }
-        } catch {
-            return .failure(.decoderUnavailable(reason: "the decoder was shut down"))
+            defer { idle.withLockedValue { $0.append(worker) } }
+            return worker.decode(input, request)
         }
     }
 

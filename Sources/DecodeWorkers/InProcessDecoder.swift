@@ -15,12 +15,8 @@ public final class InProcessDecoder: ThumbnailDecoding {
     }
 
     public func thumbnails(of input: ThumbnailInput, _ request: ThumbnailRequest) async -> Result<Thumbnails, DownsampleError> {
-        do {
-            return try await threads.runIfActive {
-                Result { () throws(DownsampleError) in try Thumbnails.make(from: input, request) }
-            }
-        } catch {
-            return .failure(.decoderUnavailable(reason: "the decoder was shut down"))
+        await threads.decode {
+            Result { () throws(DownsampleError) in try Thumbnails.make(from: input, request) }
         }
     }
 
