@@ -16,16 +16,8 @@ extension StrategyMeasurer {
         var record = started
         guard let source = opened else { return record }
 
-        let file = FileManager.default.temporaryDirectory
-            .appendingPathComponent("warm-measure-\(getpid())-\(UUID().uuidString)").path
+        guard let file = handOver(data, failureIn: &record) else { return record }
         defer { try? FileManager.default.removeItem(atPath: file) }
-        do {
-            try data.write(to: URL(fileURLWithPath: file))
-        } catch {
-            record.error = "the image could not be handed to the measuring process (\(file)): \(error.localizedDescription)"
-            record.errorReason = "measurement-failed"
-            return record
-        }
 
         /// Runs `kind` in `times` fresh children, keeping the lowest peak so
         /// far; false (with the error recorded) when one fails.
@@ -80,5 +72,23 @@ extension StrategyMeasurer {
             addQuality(to: &record, outputs: outputs, source: source)
         }
         return record
+    }
+}
+
+extension StrategyMeasurer {
+    /// Writes the image to a temporary file for a measuring process (the
+    /// caller removes it); nil, with the failure in `record`, when it cannot.
+    func handOver(_ data: Data, failureIn record: inout ImageMetricsRecord) -> String? {
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("warm-measure-\(getpid())-\(UUID().uuidString)").path
+        do {
+            try data.write(to: URL(fileURLWithPath: file))
+        } catch {
+            try? FileManager.default.removeItem(atPath: file)
+            record.error = "the image could not be handed to the measuring process (\(file)): \(error.localizedDescription)"
+            record.errorReason = "measurement-failed"
+            return nil
+        }
+        return file
     }
 }

@@ -15,16 +15,8 @@ extension StrategyMeasurer {
         var record = started
         guard opened != nil else { return record }
 
-        let file = FileManager.default.temporaryDirectory
-            .appendingPathComponent("warm-measure-\(getpid())-\(UUID().uuidString)").path
+        guard let file = handOver(data, failureIn: &record) else { return record }
         defer { try? FileManager.default.removeItem(atPath: file) }
-        do {
-            try data.write(to: URL(fileURLWithPath: file))
-        } catch {
-            record.error = "the image could not be handed to the measuring process (\(file)): \(error.localizedDescription)"
-            record.errorReason = "measurement-failed"
-            return record
-        }
         func request(_ job: MeasureRequest.Job) -> MeasureRequest {
             MeasureRequest(job: job, imagePath: file, target: configuration.target, limits: configuration.limits,
                            peakMethod: record.peakMethod)
