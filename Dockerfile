@@ -1,5 +1,5 @@
 # warm in a container: built with the official Swift toolchain image, run on a
-# slim Debian with only the runtime libraries (see README, "Sharded runs on Kubernetes").
+# slim Debian with only the runtime libraries (see docs/scaling-out.md).
 #
 #   docker build -t warm .
 #   docker run --rm -v /srv/warm:/cache warm run --api https://market.example/ --cache-dir /cache --no-progress
