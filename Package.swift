@@ -60,7 +60,11 @@ let package = Package(
         // Crawl stage: OpenMarket page models (both shapes) and the page crawler.
         .target(
             name: "Crawl",
-            dependencies: ["Fetch", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "Fetch",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Cache stage: the disk cache layout, SQLite manifest, eviction, lock.
         .target(
             name: "Cache",
@@ -86,12 +90,13 @@ let package = Package(
             dependencies: [
                 "Crawl", "Fetch", "Downsample", "DecodeWorkers", "Cache", "WarmMetrics",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "warm",
             dependencies: [
-                "Downsample", "DecodeWorkers", "WarmMetrics", "Pipeline", "CatalogServer", "Cache",
+                "Downsample", "DecodeWorkers", "WarmMetrics", "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -108,7 +113,8 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample", "WarmMetrics",
+                "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample", "WarmMetrics", "DecodeWorkers",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

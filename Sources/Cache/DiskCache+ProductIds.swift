@@ -5,8 +5,7 @@ extension DiskCache {
     /// are found while the crawl goes on, after the first one was stored).
     /// Returns the number of rows updated.
     @discardableResult
-    public func addProductIds(url: String, productIds: [Int]) throws(CacheError) -> Int {
-        let canonical = try CanonicalURL(url)
+    public func addProductIds(url canonical: CanonicalURL, productIds: [Int]) throws(CacheError) -> Int {
         return try write { db in
             var updated = 0
             for var row in try ManifestRow.filter(ManifestRow.Columns.url == canonical.text).fetchAll(db) {

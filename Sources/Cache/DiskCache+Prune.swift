@@ -8,7 +8,18 @@ extension DiskCache {
     /// transaction each), so memory and lock time stay small for any catalog.
     /// Returns the number of rows updated.
     @discardableResult
+    public func markListed(urls: some Sequence<CanonicalURL>, at: Double, batchSize: Int = 500) throws(CacheError) -> Int {
+        try markListed(keys: urls.lazy.map(\.text), at: at, batchSize: batchSize)
+    }
+
+    /// `markListed` for URL text as products give it (canonicalised here;
+    /// text that is no URL can match no row's key).
+    @discardableResult
     public func markListed(urls: some Sequence<String>, at: Double, batchSize: Int = 500) throws(CacheError) -> Int {
+        try markListed(keys: urls.lazy.map { (try? CanonicalURL($0).text) ?? $0 }, at: at, batchSize: batchSize)
+    }
+
+    private func markListed(keys: some Sequence<String>, at: Double, batchSize: Int) throws(CacheError) -> Int {
         var updated = 0
         var batch: [String] = []
         func flush() throws(CacheError) {
@@ -26,8 +37,8 @@ extension DiskCache {
                 return count
             }
         }
-        for url in urls {
-            batch.append((try? CanonicalURL(url).text) ?? url)
+        for key in keys {
+            batch.append(key)
             if batch.count >= max(1, batchSize) { try flush() }
         }
         try flush()

@@ -91,9 +91,8 @@ public final class DiskCache: Sendable {
     /// The entry for one URL and variant, or nil when the cache has never seen
     /// it. With `recordingAccess` (the default: the caller is about to use the
     /// entry) its `lastAccessAt` becomes `now`, which keeps it from eviction.
-    public func lookup(url: String, variant: CacheVariant, recordingAccess: Bool = true,
+    public func lookup(url canonical: CanonicalURL, variant: CacheVariant, recordingAccess: Bool = true,
                        now: Double = Date().timeIntervalSince1970) throws(CacheError) -> CacheEntry? {
-        let canonical = try CanonicalURL(url)
         let key = ManifestRow.key(url: canonical, variant: variant)
         let row: ManifestRow?
         if recordingAccess {
@@ -111,8 +110,7 @@ public final class DiskCache: Sendable {
 
     /// All variants of one URL (with or without a file), ordered by variant
     /// name. Does not count as an access.
-    public func entries(forURL url: String) throws(CacheError) -> [CacheEntry] {
-        let canonical = try CanonicalURL(url)
+    public func entries(forURL canonical: CanonicalURL) throws(CacheError) -> [CacheEntry] {
         let rows = try read { db in
             try ManifestRow.filter(ManifestRow.Columns.url == canonical.text)
                 .order(ManifestRow.Columns.variant).fetchAll(db)
@@ -127,19 +125,19 @@ public final class DiskCache: Sendable {
     /// by name. Counts as an access.
     public func path(for url: String, longestSide: Int,
                      now: Double = Date().timeIntervalSince1970) throws(CacheError) -> String? {
-        let candidates = try entries(forURL: url)
+        let canonical = try CanonicalURL(url)
+        let candidates = try entries(forURL: canonical)
             .filter { $0.variant.longestSide == longestSide && $0.fileIsPresent }
             .sorted { ($0.variant.format == "jpg" ? "" : $0.variant.format) < ($1.variant.format == "jpg" ? "" : $1.variant.format) }
         guard let chosen = candidates.first else { return nil }
-        try touch(url: url, variant: chosen.variant, now: now)
+        try touch(url: canonical, variant: chosen.variant, now: now)
         return chosen.absolutePath
     }
 
     /// Records a use of an entry for LRU eviction; false when there is no such entry.
     @discardableResult
-    public func touch(url: String, variant: CacheVariant,
+    public func touch(url canonical: CanonicalURL, variant: CacheVariant,
                       now: Double = Date().timeIntervalSince1970) throws(CacheError) -> Bool {
-        let canonical = try CanonicalURL(url)
         let key = ManifestRow.key(url: canonical, variant: variant)
         return try write { db in
             try ManifestRow.filter(key: key).updateAll(db, ManifestRow.Columns.lastAccessAt.set(to: now)) > 0
@@ -163,9 +161,8 @@ public final class DiskCache: Sendable {
     ///   storing), `symlinkRefused` when a directory in the tree is a link,
     ///   `invalidURL`/`invalidVariant`, or another `CacheError`.
     @discardableResult
-    public func store(url: String, productIds: [Int], variant: CacheVariant, data: Data,
+    public func store(url canonical: CanonicalURL, productIds: [Int], variant: CacheVariant, data: Data,
                       metadata: CacheMetadata) throws(CacheError) -> CacheEntry {
-        let canonical = try CanonicalURL(url)
         let variant = try variant.validated()
         let location = FileLocation(url: canonical, variant: variant)
         let temporaryName = try files.writeTemporaryFile(data)
@@ -224,9 +221,8 @@ public final class DiskCache: Sendable {
     /// that has a file and records the access; clears an earlier failure.
     /// `expiresAt` nil means `now + maxAgeSeconds`. Returns the entries updated.
     @discardableResult
-    public func markRevalidated(url: String, expiresAt: Double? = nil,
+    public func markRevalidated(url canonical: CanonicalURL, expiresAt: Double? = nil,
                                 now: Double = Date().timeIntervalSince1970) throws(CacheError) -> Int {
-        let canonical = try CanonicalURL(url)
         let newExpiry = expiresAt ?? now + configuration.maxAgeSeconds
         return try write { db in
             try ManifestRow
@@ -243,9 +239,8 @@ public final class DiskCache: Sendable {
     /// Records that fetching or decoding `url` failed, without touching an
     /// existing good file: the previous thumbnail stays usable and listed.
     /// `reason` should be a sentence (an error's description).
-    public func recordFailure(url: String, productIds: [Int], variant: CacheVariant, reason: String,
+    public func recordFailure(url canonical: CanonicalURL, productIds: [Int], variant: CacheVariant, reason: String,
                               now: Double = Date().timeIntervalSince1970) throws(CacheError) {
-        let canonical = try CanonicalURL(url)
         let variant = try variant.validated()
         try write { db in
             try db.inTransaction {

@@ -28,9 +28,6 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var options: WarmOptions
 
-    @OptionGroup var fetch: FetchOptions
-    @OptionGroup var measurement: MeasurementOptions
-
     @Option(help: ArgumentHelp(
         "Which images to measure with all three strategies: sample (about one in \(Self.sampleOneIn), chosen by URL hash, so that the demo takes minutes), all, or none.",
         valueName: "sample|all|none"))
@@ -39,15 +36,21 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Only warm the cache (the same as --compare none).")
     var noCompare = false
 
-    @Option(help: "Measure about one image in N (overrides --compare).")
-    var compareOneIn: Int?
+    /// `--compare`, `--no-compare` and `--compare-one-in` together.
+    var selection: CompareSelection {
+        if noCompare { return .none }
+        switch compare {
+        case .sample: return options.comparing.selection(otherwise: .oneIn(Self.sampleOneIn))
+        case .all: return options.comparing.selection(otherwise: .all)
+        case .none: return .none
+        }
+    }
 
     /// The default sample: one image in this many.
     static let sampleOneIn = 5
 
     func validate() throws {
         guard products > 0 else { throw ValidationError("--products must be positive.") }
-        if let n = compareOneIn, n < 1 { throw ValidationError("--compare-one-in must be at least 1.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
     }
 
@@ -56,27 +59,12 @@ struct DemoCommand: AsyncParsableCommand {
         logger.info("starting the demo catalog server (\(products) products, \(imageMix.rawValue) images made on first request)")
         let server = try await ServerProcess.start(products: products, port: port, imageMix: imageMix)
         let cacheDirectory = URL(fileURLWithPath: dir).appendingPathComponent("cache").path
-        let selection: CompareSelection
-        if noCompare {
-            selection = .none
-        } else if let n = compareOneIn {
-            selection = .oneIn(n)
-        } else {
-            switch compare {
-            case .sample: selection = .oneIn(Self.sampleOneIn)
-            case .all: selection = .all
-            case .none: selection = .none
-            }
-        }
-        let metricsPath = selection == .none ? nil : URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path
-        var configuration = options.configuration(api: server.baseURL, cacheDirectory: cacheDirectory,
-                                                  compare: selection, metricsPath: metricsPath)
-        configuration.allowedHosts = fetch.allowedHosts
-        measurement.apply(to: &configuration)
+        let configuration = options.configuration(
+            api: server.baseURL, cacheDirectory: cacheDirectory, compare: selection, shard: nil,
+            defaultMetricsPath: URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path)
         let summary: WarmSummary
         do {
-            summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes),
-                                               decoder: options.decoder, progress: !options.noProgress, logger: logger)
+            summary = try await WarmRunner.run(configuration, options: options, logger: logger)
         } catch {
             server.stop()
             throw error
@@ -87,10 +75,10 @@ struct DemoCommand: AsyncParsableCommand {
             cache:    \(cacheDirectory)  (warm cache stats \(cacheDirectory))
             summary:  \(configuration.summaryPath ?? "-")
             """)
-        if let metricsPath {
+        if let metricsPath = configuration.metricsPath {
             let reportDirectory = URL(fileURLWithPath: dir).appendingPathComponent("report").path
             let output = try await ReportGenerator.generate(metricsPaths: [metricsPath], outputDirectory: reportDirectory,
-                                                            noiseIsolation: measurement.isolation)
+                                                            noiseIsolation: options.measurement.isolation)
             print("metrics:  \(metricsPath) (and .csv)")
             print("report:   \(output.paths.joined(separator: ", "))")
             print(output.summary)

@@ -46,13 +46,4 @@ struct MeasurementOptions: ParsableArguments {
         if measureExecEach { return .currentExecutable() }
         return .measuringProcesses(measureProcesses)
     }
-
-    /// Sets where and how often a run measures.
-    func apply(to configuration: inout WarmConfiguration) {
-        configuration.measurementIsolation = isolation
-        if let repeats {
-            configuration.fullDecodeRepeats = repeats.full
-            configuration.thumbnailRepeats = repeats.thumbnail
-        }
-    }
 }

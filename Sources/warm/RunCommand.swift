@@ -20,10 +20,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var options: WarmOptions
 
-    @OptionGroup var fetch: FetchOptions
-
-    @OptionGroup var compare: CompareOptions
-    @OptionGroup var measurement: MeasurementOptions
+    @Flag(help: "Also decode every image naively and renderer-style and measure all three strategies (costly).")
+    var compare = false
 
     @OptionGroup var sharding: ShardOptions
 
@@ -39,17 +37,10 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = LogSetup.logger()
-        var configuration = options.configuration(
-            api: URL(string: api)!, cacheDirectory: cacheDir, compare: compare.selection,
-            metricsPath: compare.metricsPath(cacheDirectory: cacheDir))
-        sharding.apply(try sharding.resolved(), to: &configuration, summaryGiven: options.summary != nil,
-                       metricsGiven: compare.metrics != nil)
-        configuration.allowedHosts = fetch.allowedHosts
-        measurement.apply(to: &configuration)
-        configuration.cacheFaults = CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment)
-        let summary = try await WarmRunner.run(configuration, fetch: fetch.configuration(maxBodyBytes: options.maxImageSize.bytes),
-                                               decoder: options.decoder, progress: !options.noProgress, logger: logger)
+        let configuration = options.configuration(
+            api: URL(string: api)!, cacheDirectory: cacheDir, compare: options.comparing.selection(otherwise: compare ? .all : .none),
+            shard: try sharding.resolved())
+        let summary = try await WarmRunner.run(configuration, options: options, logger: LogSetup.logger())
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Cache
+import Fetch
 import Downsample
 import Foundation
 import Pipeline
@@ -21,6 +23,12 @@ struct WarmOptions: ParsableArguments {
     var decodeConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @OptionGroup var decoder: DecoderOptions
+
+    @OptionGroup var fetch: FetchOptions
+
+    @OptionGroup var comparing: CompareOptions
+
+    @OptionGroup var measurement: MeasurementOptions
 
     @Option(help: "Products per list page requested from the API.")
     var itemsPerPage: Int = 100
@@ -64,17 +72,26 @@ struct WarmOptions: ParsableArguments {
         guard maxPixels > 0, maxImageSize.bytes > 0 else { throw ValidationError("--max-pixels and --max-image-size must be positive.") }
     }
 
-    func configuration(api: URL, cacheDirectory: String, compare: CompareSelection, metricsPath: String?) -> WarmConfiguration {
-        var configuration = WarmConfiguration(
+    /// The run's whole configuration in one value. `defaultMetricsPath`
+    /// (nil: the run's state directory) is used when measuring without `--metrics`.
+    func configuration(api: URL, cacheDirectory: String, compare: CompareSelection, shard: CacheShard?,
+                       defaultMetricsPath: String? = nil) -> WarmConfiguration {
+        let state = { (file: String) in WarmConfiguration.defaultStatePath(file, cacheDirectory: cacheDirectory, shard: shard) }
+        return WarmConfiguration(
             apiURL: api, cacheDirectory: cacheDirectory, sizes: sizes, format: format, quality: quality,
             itemsPerPage: itemsPerPage, pageConcurrency: pageConcurrency, fetchConcurrency: concurrency,
             decodeConcurrency: decodeConcurrency,
             limits: DecodeLimits(maxPixels: maxPixels, maxEncodedBytes: maxImageSize.bytes),
             maxAgeSeconds: maxAge.seconds, maxCacheBytes: maxCacheSize?.bytes, compare: compare,
-            metricsPath: metricsPath,
-            summaryPath: summary ?? URL(fileURLWithPath: cacheDirectory).appendingPathComponent("last-run.json").path,
-            prometheusPath: prometheusFile)
-        configuration.pruneAfterSeconds = pruneAfter.seconds
-        return configuration
+            metricsPath: compare == .none ? nil : comparing.metrics ?? defaultMetricsPath ?? state("metrics.jsonl"),
+            summaryPath: summary ?? state("last-run.json"), prometheusPath: prometheusFile, shard: shard,
+            allowedHosts: fetch.allowedHosts, measurementIsolation: measurement.isolation,
+            measureRepeats: measurement.repeats, pruneAfterSeconds: pruneAfter.seconds,
+            cacheFaults: CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment))
+    }
+
+    /// The HTTP settings; a download stops at `--max-image-size`.
+    var fetchConfiguration: FetchConfiguration {
+        fetch.configuration(maxBodyBytes: maxImageSize.bytes)
     }
 }

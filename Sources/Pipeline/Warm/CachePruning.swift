@@ -7,9 +7,9 @@ import Logging
 /// list, removes the rows (and files) not seen for longer than
 /// `pruneAfterSeconds`. An image is not gone because its page failed, so an
 /// incomplete list prunes nothing. Costs one UPDATE per 500 URLs and one
-/// indexed scan; blocks its thread like every cache call.
+/// indexed scan; blocks its thread like every cache call (the run calls it
+/// through `CacheIO`).
 struct CachePruning: Sendable {
-    let cache: DiskCache
     /// Rows listed in this run get this time; with `pruneAfterSeconds` 0 the
     /// cutoff is this time, so exactly what this run did not see goes.
     let runStartedAt: Double
@@ -23,9 +23,10 @@ struct CachePruning: Sendable {
         return nil
     }
 
-    func run(listedURLs: [String], listIncompleteReason: String?) -> (result: PruneResult, skippedReason: String?) {
+    func run(on cache: DiskCache, listed: [CanonicalURL],
+             listIncompleteReason: String?) -> (result: PruneResult, skippedReason: String?) {
         do {
-            try cache.markListed(urls: listedURLs, at: runStartedAt)
+            try cache.markListed(urls: listed, at: runStartedAt)
         } catch {
             logger.warning("could not record which images are still listed; pruning nothing", metadata: ["error": "\(error)"])
             return (PruneResult(), "the listed images could not be recorded: \(error)")

@@ -1,7 +1,10 @@
+import Cache
+import Foundation
+
 /// One distinct thumbnail URL to warm, with the products that show it.
 struct ImageJob: Sendable {
-    /// Canonical URL (the cache key); `fetchURL` is what the API gave.
-    var canonicalURL: String
-    var fetchURL: String
+    /// The cache key; `fetchURL` is what the API gave.
+    var canonicalURL: CanonicalURL
+    var fetchURL: URL
     var productIds: [Int]
 }

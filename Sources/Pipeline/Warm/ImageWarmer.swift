@@ -11,7 +11,7 @@ import WarmMetrics
 /// in memory while it works.
 struct ImageWarmer: Sendable {
     let configuration: WarmConfiguration
-    let cache: DiskCache
+    let cache: CacheIO
     let fetcher: any Fetching
     /// Bounds its own concurrency (`decodeConcurrency` workers or threads).
     let decoder: any ThumbnailDecoding
@@ -33,10 +33,10 @@ struct ImageWarmer: Sendable {
         }
         guard measuring, let source, case .written = outcome else { return outcome }
         do {
-            try await metrics.submit(source, productId: job.productIds.first, url: job.fetchURL)
+            try await metrics.submit(source, productId: job.productIds.first, url: job.fetchURL.absoluteString)
         } catch {
             // The metrics file is unusable: the image is warmed, its record is missing.
-            return .failed(.metrics(url: job.fetchURL, productIds: job.productIds, reason: "\(error)"))
+            return .failed(.metrics(url: job.fetchURL.absoluteString, productIds: job.productIds, reason: "\(error)"))
         }
         return outcome
     }
@@ -44,68 +44,80 @@ struct ImageWarmer: Sendable {
     /// Skips, revalidates or downloads and decodes; returns the downloaded
     /// bytes too when `measuring` (they are measured after the shared section).
     private func warm(_ job: ImageJob, measuring: Bool) async throws(CacheError) -> (outcome: ImageOutcome, source: Data?) {
-        let now = Date().timeIntervalSince1970
-        let existing: [String: CacheEntry]
+        let url = job.canonicalURL
+        let cached: [CacheEntry]
         do {
-            existing = Dictionary(try cache.entries(forURL: job.canonicalURL).map { ($0.variant.name, $0) },
-                                  uniquingKeysWith: { first, _ in first })
+            cached = try await cache.run { cache throws(CacheError) in try cache.entries(forURL: url) }
         } catch {
-            return (try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job), nil)
+            return (try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job), nil)
         }
-        let cached = variants.compactMap { existing[$0.name] }.filter(\.fileIsPresent)
-        let complete = cached.count == variants.count && !measuring
-        // Fresh: not expired, and not promised for longer than today's --max-age
-        // (so lowering --max-age, even to 0, makes entries revalidate at once).
-        let fresh = cached.allSatisfy { $0.isFresh(now: now) && ($0.expiresAt ?? 0) <= now + configuration.maxAgeSeconds }
-        if complete && fresh {
-            return (.fresh, nil)
-        }
+        let complete = isComplete(cached) && !measuring
+        if complete && isFresh(cached) { return (.fresh, nil) }
         // Revalidate only when every variant is there; a missing one needs the bytes.
         let validators = complete ? cached.first.map { Validators(etag: $0.etag, lastModified: $0.lastModified) } : nil
 
         let outcome: FetchOutcome
         do throws(FetchError) {
-            guard let url = URL(string: job.fetchURL) else { throw .invalidURL(job.fetchURL) }
-            outcome = try await fetcher.get(url, validators: validators)
+            outcome = try await fetcher.get(job.fetchURL, validators: validators)
         } catch {
-            return (try fail(.fetch(url: job.fetchURL, productIds: job.productIds, error), job), nil)
+            return (try await fail(.fetch(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job), nil)
         }
         guard case .fetched(let resource) = outcome else {
             do {
-                try cache.markRevalidated(url: job.canonicalURL)
+                try await cache.run { cache throws(CacheError) in try cache.markRevalidated(url: url) }
             } catch {
-                return (try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job), nil)
+                return (try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job), nil)
             }
             return (.notModified, nil)
         }
+        return (try await decodeAndStore(resource, job, measuring: measuring), measuring ? resource.body : nil)
+    }
 
-        // Every variant from one decode call (the decoder bounds how many run at once).
+    /// Every variant has a file.
+    private func isComplete(_ cached: [CacheEntry]) -> Bool {
+        let present = Set(cached.filter(\.fileIsPresent).map(\.variant.name))
+        return variants.allSatisfy { present.contains($0.name) }
+    }
+
+    /// Not expired, and not promised for longer than today's --max-age (so
+    /// lowering --max-age, even to 0, makes entries revalidate at once).
+    private func isFresh(_ cached: [CacheEntry]) -> Bool {
+        let now = Date().timeIntervalSince1970
+        let names = Set(variants.map(\.name))
+        return cached.filter { names.contains($0.variant.name) && $0.fileIsPresent }
+            .allSatisfy { $0.isFresh(now: now) && ($0.expiresAt ?? 0) <= now + configuration.maxAgeSeconds }
+    }
+
+    /// Every variant from one decode call (the decoder bounds how many run at
+    /// once), each stored atomically.
+    private func decodeAndStore(_ resource: FetchedResource, _ job: ImageJob, measuring: Bool) async throws(CacheError) -> ImageOutcome {
         let started = ContinuousClock.now
         let decoded = await decoder.thumbnails(of: .bytes(resource.body), request)
         let decodeSeconds = (ContinuousClock.now - started).seconds
-        let header: ImageHeader, outputs: [(CacheVariant, Data, PixelSize)]
+        let thumbnails: Thumbnails
         switch decoded {
-        case .success(let thumbnails):
-            header = thumbnails.header
-            outputs = zip(variants, thumbnails.images).map { ($0, $1.data, $1.size) }
-        case .failure(let error): return (try fail(.decode(url: job.fetchURL, productIds: job.productIds, error), job), nil)
+        case .success(let value): thumbnails = value
+        case .failure(let error): return try await fail(.decode(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job)
         }
-
+        let header = thumbnails.header
         var written = 0
-        for (variant, data, size) in outputs {
+        for (variant, image) in zip(variants, thumbnails.images) {
             let metadata = CacheMetadata(
                 etag: resource.etag, lastModified: resource.lastModified, sourceBytes: resource.body.count,
                 sourceFormat: header.format.rawValue, sourceWidth: header.width, sourceHeight: header.height,
-                outputWidth: size.width, outputHeight: size.height, fetchedAt: Date().timeIntervalSince1970)
+                outputWidth: image.size.width, outputHeight: image.size.height, fetchedAt: Date().timeIntervalSince1970)
+            let (url, productIds, data) = (job.canonicalURL, job.productIds, image.data)
             do {
-                try cache.store(url: job.canonicalURL, productIds: job.productIds, variant: variant, data: data, metadata: metadata)
+                try await cache.run { cache throws(CacheError) in
+                    try cache.store(url: url, productIds: productIds, variant: variant, data: data, metadata: metadata)
+                }
                 written += data.count
             } catch {
-                return (try fail(.cache(url: job.fetchURL, productIds: job.productIds, error), job), nil)
+                return try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job)
             }
         }
-        return (.written(sourceBytes: resource.body.count, variants: outputs.count, outputBytes: written,
-                         decodeSeconds: decodeSeconds, measured: measuring), measuring ? resource.body : nil)
+        return .written(sourceBytes: resource.body.count, variants: thumbnails.images.count, outputBytes: written,
+                        decodeSeconds: decodeSeconds, measured: measuring)
     }
 
     /// One thumbnail per variant, in `variants`' order.
@@ -116,13 +128,16 @@ struct ImageWarmer: Sendable {
 
     /// Records the failure on every variant (keeping any earlier good file) and
     /// reports it; a full disk is rethrown to stop the run.
-    private func fail(_ failure: ImageFailure, _ job: ImageJob) throws(CacheError) -> ImageOutcome {
+    private func fail(_ failure: ImageFailure, _ job: ImageJob) async throws(CacheError) -> ImageOutcome {
         if case .cache(_, _, let error) = failure, case .diskFull = error { throw error }
-        for variant in variants {
-            do {
-                try cache.recordFailure(url: job.canonicalURL, productIds: job.productIds, variant: variant, reason: failure.reason)
-            } catch {
-                if case .diskFull = error { throw error }
+        let (url, productIds, variants, reason) = (job.canonicalURL, job.productIds, variants, failure.reason)
+        try await cache.run { cache throws(CacheError) in
+            for variant in variants {
+                do throws(CacheError) {
+                    try cache.recordFailure(url: url, productIds: productIds, variant: variant, reason: reason)
+                } catch {
+                    if case .diskFull = error { throw error }
+                }
             }
         }
         return .failed(failure)

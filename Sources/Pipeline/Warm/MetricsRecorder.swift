@@ -27,7 +27,6 @@ final class MetricsRecorder: Sendable {
     /// Measures at the smallest requested size; `onMeasured` is called after each record is written.
     init(path: String, configuration: WarmConfiguration, queueLimitBytes: Int = 256 << 20,
          onMeasured: @escaping @Sendable () async -> Void = {}) throws(MetricsFileError) {
-        StrategyMeasurer.prepareProcess()
         self.path = path
         let shard = configuration.shard?.description
         self.shard = shard

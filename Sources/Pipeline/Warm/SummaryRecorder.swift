@@ -93,6 +93,12 @@ actor SummaryRecorder {
         progress.update(progressSnapshot)
     }
 
+    /// Draws the last progress line and ends the display (after the run).
+    func finishDisplay() {
+        showProgress()
+        progress.finish()
+    }
+
     /// One image finished; `selectedForMeasuring` says whether it was to be measured.
     func record(_ outcome: ImageOutcome, selectedForMeasuring: Bool = false) {
         if selectedForMeasuring {

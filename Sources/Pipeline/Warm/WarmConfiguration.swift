@@ -36,30 +36,33 @@ public struct WarmConfiguration: Sendable {
     public var prometheusPath: String?
     /// Warm only this shard's images (by canonical-URL hash), keeping the
     /// manifest, lock and temp files under `shards/I-of-N/`; nil: all images.
-    public var shard: CacheShard? = nil
+    public var shard: CacheShard?
     /// Hosts images may also be fetched from, whatever they resolve to
     /// (`--allow-host`). The API's own host is always allowed, and so are the
     /// hosts its first page names, at public addresses only (`HostPolicy`).
-    public var allowedHosts: [HostPattern] = []
-    /// Where compared images' peaks are measured (`--measure-in-process`).
-    public var measurementIsolation: PeakIsolation = .inProcess
+    public var allowedHosts: [HostPattern]
+    /// Where compared images' peaks are measured (`--measure-in-process`, ...).
+    public var measurementIsolation: PeakIsolation
+    /// Runs per image of naive and renderer, and of thumbnail-at-decode (lowest peak kept; `--measure-repeats`).
+    public var fullDecodeRepeats: Int
+    public var thumbnailRepeats: Int
     /// After a run that saw the whole product list, remove cache entries no
     /// listed product has pointed at for longer than this (`--prune-after`;
     /// 0: whatever this run did not see); nil: never prune.
-    public var pruneAfterSeconds: Double? = 7 * 86400
+    public var pruneAfterSeconds: Double?
     /// Makes the cache fail or stop at a `FaultPoint` (crash rehearsals and
     /// tests only); nil in normal runs.
-    public var cacheFaults: FaultInjector? = nil
-    /// Runs per image of naive and renderer, and of thumbnail-at-decode (lowest peak kept; `--measure-repeats`).
-    public var fullDecodeRepeats = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: 300)).fullDecodeRepeats
-    public var thumbnailRepeats = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: 300)).thumbnailRepeats
+    public var cacheFaults: FaultInjector?
 
+    /// Every setting of a run in one call; the defaults are the demo's.
     public init(apiURL: URL, cacheDirectory: String, sizes: [Int] = [300], format: OutputFormat = .jpeg,
                 quality: Int = 82, itemsPerPage: Int = 100, pageConcurrency: Int = 4, fetchConcurrency: Int = 16,
                 decodeConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
                 limits: DecodeLimits = .default, maxAgeSeconds: Double = 12 * 3600, maxCacheBytes: Int? = nil,
                 compare: CompareSelection = .none, metricsPath: String? = nil, summaryPath: String? = nil,
-                prometheusPath: String? = nil) {
+                prometheusPath: String? = nil, shard: CacheShard? = nil, allowedHosts: [HostPattern] = [],
+                measurementIsolation: PeakIsolation = .inProcess, measureRepeats: (full: Int, thumbnail: Int)? = nil,
+                pruneAfterSeconds: Double? = 7 * 86400, cacheFaults: FaultInjector? = nil) {
         self.apiURL = apiURL
         self.cacheDirectory = cacheDirectory
         self.sizes = Array(Set(sizes)).sorted()
@@ -76,6 +79,21 @@ public struct WarmConfiguration: Sendable {
         self.metricsPath = metricsPath
         self.summaryPath = summaryPath
         self.prometheusPath = prometheusPath
+        self.shard = shard
+        self.allowedHosts = allowedHosts
+        self.measurementIsolation = measurementIsolation
+        let defaults = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: sizes.min() ?? 300))
+        self.fullDecodeRepeats = measureRepeats?.full ?? defaults.fullDecodeRepeats
+        self.thumbnailRepeats = measureRepeats?.thumbnail ?? defaults.thumbnailRepeats
+        self.pruneAfterSeconds = pruneAfterSeconds
+        self.cacheFaults = cacheFaults
+    }
+
+    /// Where a run keeps `fileName` (its summary, its metrics) by default:
+    /// the cache directory, or a shard's state directory, so that shards
+    /// sharing one cache directory never write the same file.
+    public static func defaultStatePath(_ fileName: String, cacheDirectory: String, shard: CacheShard?) -> String {
+        CacheLayout(root: cacheDirectory, shard: shard).stateDirectory + "/" + fileName
     }
 }
 
@@ -96,14 +114,14 @@ public enum CompareSelection: Sendable, Hashable {
         }
     }
 
-    func includes(_ canonicalURL: String) -> Bool {
+    func includes(_ url: CanonicalURL) -> Bool {
         switch self {
         case .none: return false
         case .all: return true
         case .oneIn(let n):
             guard n > 1 else { return true }
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs, unlike Hasher
-            for byte in canonicalURL.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            for byte in url.text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
             return hash % UInt64(n) == 0
         }
     }

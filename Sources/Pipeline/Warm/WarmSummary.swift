@@ -60,6 +60,14 @@ public struct WarmSummary: Sendable, Codable, Hashable {
 
     public init() {}
 
+    /// An empty summary of a run of `configuration` (what it warms, and where).
+    init(_ configuration: WarmConfiguration) {
+        api = configuration.apiURL.absoluteString
+        cacheDirectory = configuration.cacheDirectory
+        sizes = configuration.sizes
+        shard = configuration.shard?.description
+    }
+
     /// Everything that was asked for was done.
     public var succeeded: Bool { imagesFailed == 0 && pagesFailed == 0 && !stoppedEarly }
 

@@ -1,0 +1,70 @@
+import AsyncAlgorithms
+import Cache
+import Crawl
+import Fetch
+
+/// Turns the crawl's products into image jobs: one job per distinct
+/// canonical thumbnail URL (later products that share it only add their
+/// ids), only this shard's images, and page 1's image hosts allowed before
+/// its first job. One task runs it; memory: the dedup table.
+struct JobAdmission: Sendable {
+    let dedup: URLDeduplicator
+    let progress: SummaryRecorder
+    let hostGate: HostGate?
+    let shard: CacheShard?
+    /// Which images the run measures (`.none` when it does not measure).
+    let compare: CompareSelection
+
+    /// Reads `events` to their end, sending each admitted job onto `jobs`
+    /// (each `send` waits for a free worker: back-pressure up to the crawl),
+    /// then finishes `jobs`.
+    func run(from events: AsyncChannel<CrawlEvent>, onto jobs: AsyncChannel<ImageJob>) async {
+        defer { jobs.finish() }
+        for await event in events {
+            switch event {
+            case .progress(let report):
+                await progress.crawlProgressed(report)
+            case .finished(let report):
+                await progress.crawlFinished(report)
+            case .products(let products):
+                // Page 1 comes first: its hosts join the allow-list (HostGate takes them once).
+                await hostGate?.learnFirstPage(products.compactMap(\.thumbnailURL))
+                for product in products {
+                    if let job = await admit(product) { await jobs.send(job) }
+                }
+            }
+        }
+    }
+
+    private func admit(_ product: Product) async -> ImageJob? {
+        guard let url = product.thumbnailURL else {
+            await progress.productSetAside()
+            return nil
+        }
+        let canonical: CanonicalURL
+        do {
+            canonical = try CanonicalURL(url.absoluteString)
+        } catch {
+            // Not a URL any shard owns by hash: the first shard reports it.
+            guard (shard?.index ?? 0) == 0 else {
+                await progress.productSetAside()
+                return nil
+            }
+            await progress.scheduled()
+            await progress.record(.failed(.cache(url: url.absoluteString, productIds: [product.id], error)))
+            return nil
+        }
+        guard await dedup.claim(canonical, productId: product.id) else {
+            await progress.productSetAside()
+            return nil
+        }
+        // Every shard crawls the whole list and keeps only its own images.
+        guard shard?.owns(canonical) ?? true else {
+            await progress.productSetAside()
+            await progress.skippedForOtherShard()
+            return nil
+        }
+        await progress.scheduled(selectedForMeasuring: compare.includes(canonical))
+        return ImageJob(canonicalURL: canonical, fetchURL: url, productIds: [product.id])
+    }
+}

@@ -1,0 +1,118 @@
+import Cache
+import DecodeWorkers
+import Downsample
+import Fetch
+import Foundation
+import Logging
+import NIOPosix
+
+/// What a run is made of, in one value: `WarmPipeline` uses only what it is
+/// handed here. `live(...)` is the composition root that builds the real
+/// parts for `warm run` and `warm demo`; tests where HTTP is not the point
+/// hand a fake `Fetching` to `make(...)` instead.
+public struct WarmDependencies: Sendable {
+    /// List pages and images (conditional GETs).
+    public let fetcher: any Fetching
+    /// Learns the image hosts page 1 names; nil when nothing checks hosts (a fake fetcher).
+    public let hostGate: HostGate?
+    /// The disk cache, called off the cooperative pool.
+    public let cache: CacheIO
+    /// Bounds its own concurrency (worker processes or threads).
+    public let decoder: any ThumbnailDecoding
+    /// The run's counters and the progress display.
+    let progress: SummaryRecorder
+    /// The measure stage (`--compare` with a metrics path); nil: no measuring.
+    let metrics: MetricsRecorder?
+    /// Wall-clock time (run start and end, prune cutoffs).
+    let now: @Sendable () -> Date
+    /// Releases what the composition root opened; `close()` calls it once.
+    private let release: @Sendable () async -> Void
+
+    /// Assembles a run from parts the caller built; `release` is called by
+    /// `close()` (shut down what you own there).
+    public static func make(
+        configuration: WarmConfiguration, fetcher: any Fetching, hostGate: HostGate?, cache: CacheIO,
+        decoder: any ThumbnailDecoding, logger: Logger, interactiveProgress: Bool? = nil,
+        now: @escaping @Sendable () -> Date = Date.init, release: @escaping @Sendable () async -> Void = {}
+    ) throws(WarmRunError) -> WarmDependencies {
+        let display = interactiveProgress.map { ProgressReporter(logger: logger, interactive: $0) } ?? ProgressReporter(logger: logger)
+        let measuring = configuration.compare != .none && configuration.metricsPath != nil
+        let progress = SummaryRecorder(summary: WarmSummary(configuration), progress: display,
+                                       measureShare: measuring ? configuration.compare.share : nil)
+        var metrics: MetricsRecorder?
+        if measuring, let path = configuration.metricsPath {
+            do {
+                metrics = try MetricsRecorder(path: path, configuration: configuration,
+                                              onMeasured: { await progress.measuredOne() })
+            } catch {
+                throw .output(reason: "\(error)")
+            }
+        }
+        return WarmDependencies(fetcher: fetcher, hostGate: hostGate, cache: cache, decoder: decoder, progress: progress,
+                                metrics: metrics, now: now, release: release)
+    }
+
+    /// The composition root of `warm run` and `warm demo`: sets the process
+    /// up (`ProcessSetup`), takes the cache lock, opens the cache and its
+    /// thread pool, and builds the host gate, the HTTP client (coalesced),
+    /// the decoder (`decoder`, or threads of this process when nil) and the
+    /// measure stage. The run owns all of it, `decoder` included: `close()`
+    /// shuts it down.
+    public static func live(configuration: WarmConfiguration, fetch: FetchConfiguration, decoder: (any ThumbnailDecoding)?,
+                            logger: Logger, interactiveProgress: Bool? = nil) async throws(WarmRunError) -> WarmDependencies {
+        ProcessSetup.prepare(for: configuration)
+        let (lock, cache) = try openCache(configuration, logger: logger)
+        let pool = NIOThreadPool(numberOfThreads: cacheThreads)
+        pool.start()
+        // Images only from the API's host, hosts its first page names (public
+        // addresses only) and --allow-host: a product record cannot point the job at internal services.
+        let hostGate = HostGate(policy: HostPolicy(
+            explicit: [HostPattern(url: configuration.apiURL)].compactMap { $0 } + configuration.allowedHosts))
+        let http = HTTPFetcher(configuration: fetch, hostGate: hostGate, logger: logger)
+        let decoder = decoder ?? InProcessDecoder(concurrency: configuration.decodeConcurrency)
+        let release: @Sendable () async -> Void = {
+            await decoder.shutdown()
+            try? await http.shutdown()
+            try? await pool.shutdownGracefully()
+            try? cache.close()
+            lock.release()
+        }
+        do {
+            return try make(configuration: configuration, fetcher: CoalescingFetcher(upstream: http), hostGate: hostGate,
+                            cache: CacheIO(cache: cache, pool: pool), decoder: decoder, logger: logger,
+                            interactiveProgress: interactiveProgress, release: release)
+        } catch {
+            await release()
+            throw error
+        }
+    }
+
+    /// Threads for cache calls: enough that a slow fsync does not hold up
+    /// the other workers' stores, few enough to keep the disk's queue short.
+    static let cacheThreads = 4
+
+    /// Shuts down what the run owns; call once, after `WarmPipeline.run`.
+    public func close() async {
+        await release()
+    }
+
+    private static func openCache(_ configuration: WarmConfiguration, logger: Logger) throws(WarmRunError) -> (CacheLock, DiskCache) {
+        let lock: CacheLock
+        do {
+            lock = try CacheLock.acquire(root: configuration.cacheDirectory, shard: configuration.shard)
+        } catch {
+            if case .locked(let path, let pid) = error { throw .locked(path: path, holderPID: pid) }
+            throw .cache(error)
+        }
+        do {
+            let cache = try DiskCache.open(
+                root: configuration.cacheDirectory, shard: configuration.shard,
+                configuration: CacheConfiguration(maxBytes: configuration.maxCacheBytes, maxAgeSeconds: configuration.maxAgeSeconds),
+                logger: logger, faults: configuration.cacheFaults)
+            return (lock, cache)
+        } catch {
+            lock.release()
+            throw .cache(error)
+        }
+    }
+}

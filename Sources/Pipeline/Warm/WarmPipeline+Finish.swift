@@ -1,0 +1,86 @@
+import Cache
+import Foundation
+import WarmMetrics
+
+extension WarmPipeline {
+    /// After the stages: product ids found after their shared thumbnail was
+    /// stored, the prune, the size limit, the summary and its files.
+    func finish(_ end: StageEnd, dedup: URLDeduplicator, startedAt: Date,
+                clock: ContinuousClock.Instant) async throws(WarmRunError) -> WarmSummary {
+        let shared = await dedup.shared()
+        let ours = shared.filter { owns($0.url) }
+        await dependencies.cache.perform { cache in
+            for (url, productIds) in ours { _ = try? cache.addProductIds(url: url, productIds: productIds) }
+        }
+        await prune(after: end, listed: dedup, startedAt: startedAt)
+        await evictToLimit()
+        let finishedAt = dependencies.now()
+        await progress.update {
+            $0.productsSharingAThumbnail = shared.reduce(0) { $0 + $1.productIds.count }
+            $0.finishedAt = finishedAt
+            $0.durationSeconds = (ContinuousClock.now - clock).seconds
+            $0.peakResidentBytes = Self.peakResidentBytes()
+        }
+        let summary = await progress.summary
+        if let crawlError = end.crawlError, summary.pagesFetched == 0 {
+            throw .crawl(reason: crawlError, summary: summary)
+        }
+        try writeOutputs(summary)
+        return summary
+    }
+
+    /// True when `url` is this run's to warm (always without a shard).
+    private func owns(_ url: CanonicalURL) -> Bool {
+        configuration.shard?.owns(url) ?? true
+    }
+
+    private func prune(after end: StageEnd, listed dedup: URLDeduplicator, startedAt: Date) async {
+        let stoppedEarly = await progress.summary.stoppedEarly
+        let listIncomplete = Task.isCancelled ? "the run was cancelled"
+            : end.listIncompleteReason ?? (stoppedEarly ? "the run stopped early" : nil)
+        let listed = await dedup.allURLs().filter { owns($0) }
+        let pruning = CachePruning(runStartedAt: startedAt.timeIntervalSince1970,
+                                   pruneAfterSeconds: configuration.pruneAfterSeconds, logger: logger)
+        let pruned = await dependencies.cache.perform { pruning.run(on: $0, listed: listed, listIncompleteReason: listIncomplete) }
+        await progress.update {
+            $0.prunedEntries = pruned.result.removedCount
+            $0.prunedBytes = pruned.result.removedBytes
+            $0.pruneSkippedReason = pruned.skippedReason
+        }
+    }
+
+    private func evictToLimit() async {
+        guard let maxBytes = configuration.maxCacheBytes,
+              let evicted = try? await dependencies.cache.run({ cache throws(CacheError) in try cache.evict(maxBytes: maxBytes) })
+        else { return }
+        await progress.update {
+            $0.evictedEntries = evicted.removedCount
+            $0.evictedBytes = evicted.removedBytes
+        }
+    }
+
+    /// VmHWM from /proc/self/status (0 where there is no procfs).
+    static func peakResidentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return (line.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
+        }
+        return 0
+    }
+
+    private func writeOutputs(_ summary: WarmSummary) throws(WarmRunError) {
+        do {
+            if let path = configuration.summaryPath {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                encoder.dateEncodingStrategy = .iso8601
+                try encoder.encode(summary).write(to: URL(fileURLWithPath: path), options: .atomic)
+            }
+            if let path = configuration.prometheusPath {
+                try PrometheusTextfile.write(summary, to: path)
+            }
+        } catch {
+            throw .output(reason: "\(error)")
+        }
+    }
+}

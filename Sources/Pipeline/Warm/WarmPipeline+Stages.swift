@@ -1,0 +1,80 @@
+import AsyncAlgorithms
+import Crawl
+
+/// How the concurrent stages ended.
+struct StageEnd: Sendable {
+    /// The crawl could not run at all (page 1 or the API failed).
+    var crawlError: String?
+    /// A worker stopped the run (disk full).
+    var stopReason: String?
+    /// Why the crawl did not see the whole list (nil: it did).
+    var listIncompleteReason: String?
+
+    /// Keeps the first of each.
+    mutating func merge(_ other: StageEnd) {
+        crawlError = crawlError ?? other.crawlError
+        stopReason = stopReason ?? other.stopReason
+        listIncompleteReason = listIncompleteReason ?? other.listIncompleteReason
+    }
+}
+
+extension WarmPipeline {
+    /// The crawl, job admission and the fetch workers, joined by channels.
+    /// A worker that must stop the run (disk full) cancels the others.
+    func runStages(dedup: URLDeduplicator) async -> StageEnd {
+        let events = AsyncChannel<CrawlEvent>()
+        let jobs = AsyncChannel<ImageJob>()
+        let admission = JobAdmission(dedup: dedup, progress: progress, hostGate: dependencies.hostGate,
+                                     shard: configuration.shard, compare: measured)
+        let warmer = ImageWarmer(configuration: configuration, cache: dependencies.cache, fetcher: dependencies.fetcher,
+                                 decoder: dependencies.decoder, metrics: dependencies.metrics)
+        return await withTaskGroup(of: StageEnd.self) { group in
+            group.addTask { await crawl(onto: events) }
+            group.addTask {
+                await admission.run(from: events, onto: jobs)
+                return StageEnd()
+            }
+            for _ in 0..<configuration.fetchConcurrency {
+                group.addTask { await work(on: jobs, with: warmer) }
+            }
+            var end = StageEnd()
+            for await result in group {
+                if result.stopReason != nil, end.stopReason == nil {
+                    group.cancelAll()
+                    events.finish()
+                    jobs.finish()
+                }
+                end.merge(result)
+            }
+            // Stopping cancels the crawl; its CancellationError is not a crawl failure.
+            if end.stopReason != nil { end.crawlError = nil }
+            return end
+        }
+    }
+
+    private func crawl(onto events: AsyncChannel<CrawlEvent>) async -> StageEnd {
+        let crawler = Crawler(
+            configuration: CrawlConfiguration(apiBaseURL: configuration.apiURL, itemsPerPage: configuration.itemsPerPage,
+                                              pageConcurrency: configuration.pageConcurrency),
+            fetcher: dependencies.fetcher, logger: logger)
+        do {
+            let report = try await crawler.run(into: events)
+            return StageEnd(listIncompleteReason: CachePruning.incompleteness(of: report))
+        } catch {
+            return StageEnd(crawlError: "\(error)", listIncompleteReason: "the product list could not be crawled")
+        }
+    }
+
+    /// One fetch worker: warms jobs until the channel ends; a `CacheError`
+    /// it throws (disk full) stops the run.
+    private func work(on jobs: AsyncChannel<ImageJob>, with warmer: ImageWarmer) async -> StageEnd {
+        for await job in jobs {
+            do {
+                await progress.record(try await warmer.warm(job), selectedForMeasuring: measured.includes(job.canonicalURL))
+            } catch {
+                return StageEnd(stopReason: "\(error)")
+            }
+        }
+        return StageEnd()
+    }
+}
