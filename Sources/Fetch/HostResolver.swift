@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,9 +25,10 @@ public struct HostResolver: Sendable {
 
     /// `getaddrinfo`, IPv4 and IPv6, in the order it returns them (RFC 6724
     /// preference, which puts IPv4 first on a host without IPv6 routes).
-    /// The call blocks its thread for the lookup, so it runs in a detached task.
+    /// The call blocks its thread for the lookup, so it runs on NIO's
+    /// blocking-work pool, never on Swift's cooperative pool.
     public static let system = HostResolver { host in
-        await Task.detached { getAddresses(host) }.value
+        (try? await NIOThreadPool.singleton.runIfActive { getAddresses(host) }) ?? []
     }
 
     static func getAddresses(_ host: String) -> [IPAddress] {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CatalogServer
 import Crawl
 import Foundation
+import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -67,22 +68,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let plan { logger.info("fault mode: \(plan) (seed \(faultSeed))") }
         // Written unbuffered: a parent (`warm demo`) waits for this line.
         FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
-        // Stop on SIGINT/SIGTERM, or (for `warm demo`) when the parent goes away,
-        // so that a killed demo does not leave its server holding the port.
-        let (stop, stopNow) = AsyncStream<Void>.makeStream()
-        Task {
-            await SignalWaiter.waitForInterrupt()
-            stopNow.yield()
-        }
-        if exitWithParent {
-            let parent = getppid()
-            Task {
-                while getppid() == parent { try? await Task.sleep(for: .seconds(1)) }
-                stopNow.yield()
-            }
-        }
-        for await _ in stop { break }
-        await server.shutdown()
+        let service = CatalogService(server: server, exitWithParent: exitWithParent)
+        try await ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigint, .sigterm],
+                                                    logger: logger)).run()
     }
 }
 

@@ -12,7 +12,7 @@ enum WarmRunner {
             summary = try await WarmPipeline.run(
                 configuration, fetch: options.fetchConfiguration,
                 decoder: options.decoder.makeDecoder(workers: configuration.decodeConcurrency),
-                logger: logger, interactiveProgress: options.noProgress ? false : nil)
+                logger: logger, progress: options.noProgress ? .logLines : .automatic)
         } catch {
             Console.error("error: \(error)")
             if case .locked = error { throw ExitStatus.locked }

@@ -41,7 +41,7 @@ final class WarmDependenciesTests: XCTestCase {
         let decoder = InProcessDecoder(concurrency: 2)
         let dependencies = try WarmDependencies.make(
             configuration: configuration, fetcher: fetcher, hostGate: nil, cache: CacheIO(cache: cache, pool: pool),
-            decoder: decoder, logger: Logger(label: "test"), interactiveProgress: false, now: { now },
+            decoder: decoder, logger: Logger(label: "test"), progress: .logLines, now: { now },
             release: { await decoder.shutdown() })
         let summary = try await WarmPipeline(configuration: configuration, dependencies: dependencies).run()
         await dependencies.close()

@@ -159,3 +159,11 @@ final class ProgressReporter: Sendable {
         if interactive { FileHandle.standardError.write(Data((drewMeasure ? "\n\n" : "\n").utf8)) }
     }
 }
+
+/// How a run shows its progress.
+public enum ProgressDisplay: Sendable, Hashable {
+    /// A bar redrawn in place when standard error is a terminal, log lines otherwise.
+    case automatic
+    /// Log lines only (`--no-progress`, tests).
+    case logLines
+}

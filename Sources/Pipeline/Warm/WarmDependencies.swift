@@ -32,12 +32,12 @@ public struct WarmDependencies: Sendable {
     /// `close()` (shut down what you own there).
     public static func make(
         configuration: WarmConfiguration, fetcher: any Fetching, hostGate: HostGate?, cache: CacheIO,
-        decoder: any ThumbnailDecoding, logger: Logger, interactiveProgress: Bool? = nil,
+        decoder: any ThumbnailDecoding, logger: Logger, progress display: ProgressDisplay = .automatic,
         now: @escaping @Sendable () -> Date = Date.init, release: @escaping @Sendable () async -> Void = {}
     ) throws(WarmRunError) -> WarmDependencies {
-        let display = interactiveProgress.map { ProgressReporter(logger: logger, interactive: $0) } ?? ProgressReporter(logger: logger)
+        let reporter = display == .logLines ? ProgressReporter(logger: logger, interactive: false) : ProgressReporter(logger: logger)
         let measuring = configuration.compare != .none && configuration.metricsPath != nil
-        let progress = SummaryRecorder(summary: WarmSummary(configuration), progress: display,
+        let progress = SummaryRecorder(summary: WarmSummary(configuration), progress: reporter,
                                        measureShare: measuring ? configuration.compare.share : nil)
         var metrics: MetricsRecorder?
         if measuring, let path = configuration.metricsPath {
@@ -59,7 +59,7 @@ public struct WarmDependencies: Sendable {
     /// measure stage. The run owns all of it, `decoder` included: `close()`
     /// shuts it down.
     public static func live(configuration: WarmConfiguration, fetch: FetchConfiguration, decoder: (any ThumbnailDecoding)?,
-                            logger: Logger, interactiveProgress: Bool? = nil) async throws(WarmRunError) -> WarmDependencies {
+                            logger: Logger, progress display: ProgressDisplay = .automatic) async throws(WarmRunError) -> WarmDependencies {
         ProcessSetup.prepare(for: configuration)
         let (lock, cache) = try openCache(configuration, logger: logger)
         let pool = NIOThreadPool(numberOfThreads: cacheThreads)
@@ -80,7 +80,7 @@ public struct WarmDependencies: Sendable {
         do {
             return try make(configuration: configuration, fetcher: CoalescingFetcher(upstream: http), hostGate: hostGate,
                             cache: CacheIO(cache: cache, pool: pool), decoder: decoder, logger: logger,
-                            interactiveProgress: interactiveProgress, release: release)
+                            progress: display, release: release)
         } catch {
             await release()
             throw error

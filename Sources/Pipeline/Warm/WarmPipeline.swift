@@ -106,9 +106,9 @@ extension WarmPipeline {
     /// closes them, also when the run throws.
     public static func run(_ configuration: WarmConfiguration, fetch: FetchConfiguration = FetchConfiguration(),
                            decoder: (any ThumbnailDecoding)? = nil, logger: Logger = Logger(label: "warm"),
-                           interactiveProgress: Bool? = nil) async throws(WarmRunError) -> WarmSummary {
+                           progress display: ProgressDisplay = .automatic) async throws(WarmRunError) -> WarmSummary {
         let dependencies = try await WarmDependencies.live(configuration: configuration, fetch: fetch, decoder: decoder,
-                                                     logger: logger, interactiveProgress: interactiveProgress)
+                                                     logger: logger, progress: display)
         let outcome: Result<WarmSummary, WarmRunError>
         do {
             outcome = .success(try await WarmPipeline(configuration: configuration, dependencies: dependencies, logger: logger).run())
