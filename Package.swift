@@ -100,6 +100,7 @@ let package = Package(
                 "Downsample", "DecodeWorkers", "WarmMetrics", "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 

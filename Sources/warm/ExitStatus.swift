@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The exit statuses every command uses, documented in README and `--help`.
+/// The exit statuses every command uses, documented in docs/running-nightly.md and `--help`.
 enum ExitStatus {
     /// Everything was done.
     static let success = ExitCode(0)

@@ -74,5 +74,14 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
+extension ServeCommand {
+    /// The command line `warm demo` starts its catalog server with: kept next
+    /// to the options it names, so the two cannot drift apart.
+    static func childArguments(products: Int, port: Int, imageMix: CatalogImageMix) -> [String] {
+        [configuration.commandName!, "--port", String(port), "--products", String(products),
+         "--image-mix", imageMix.rawValue, "--exit-with-parent"]
+    }
+}
+
 extension PageShape: ExpressibleByArgument {}
 extension CatalogImageMix: ExpressibleByArgument {}

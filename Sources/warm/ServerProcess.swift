@@ -1,5 +1,6 @@
 import CatalogServer
 import Foundation
+import NIOPosix
 
 /// The demo's catalog server as a child process (`warm serve`), so that the
 /// process that measures decode peaks holds only the warm job: an in-process
@@ -20,12 +21,12 @@ final class ServerProcess {
     static func start(products: Int, port: Int, imageMix: CatalogImageMix) async throws -> ServerProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = ["serve", "--port", String(port), "--products", String(products),
-                             "--image-mix", imageMix.rawValue, "--exit-with-parent"]
+        process.arguments = ServeCommand.childArguments(products: products, port: port, imageMix: imageMix)
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let line = await Task.detached { () -> String in
+        // A blocking read: on NIO's blocking-work pool, not Swift's cooperative pool.
+        let line = (try? await NIOThreadPool.singleton.runIfActive { () -> String in
             var bytes = Data()
             while !bytes.contains(UInt8(ascii: "\n")) {
                 let chunk = output.fileHandleForReading.availableData
@@ -33,7 +34,7 @@ final class ServerProcess {
                 bytes.append(chunk)
             }
             return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }.value
+        }) ?? ""
         guard let baseURL = URL(string: line), baseURL.scheme == "http" else {
             process.waitUntilExit()
             throw ValidationErrorText("the demo catalog server did not start (exit status \(process.terminationStatus)); is port \(port) free? (--port)")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What one run did, written as the JSON summary file and printed as one line.
-/// Field names are part of the documented interface (README).
+/// Field names are part of the documented interface (docs/running-nightly.md).
 public struct WarmSummary: Sendable, Codable, Hashable {
     public var startedAt: Date = Date()
     public var finishedAt: Date = Date()
