@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import NIOPosix
 
 /// Thumbnails files from disk with thumbnail-at-decode through a decoder
 /// (worker processes, one per core, in `warm thumbnail`): the engine behind
@@ -141,9 +142,10 @@ public struct FileThumbnailer: Sendable {
         case .failure(.unreadableInput(let reason)): return .failure(.unreadable(path: input, reason: reason))
         case .failure(let error): return .failure(.decode(path: input, error))
         }
-        let output = outputPath(for: input)
+        let output = outputPath(for: input), data = thumbnail.data
         do {
-            try thumbnail.data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            // A blocking write: on NIO's blocking-work pool, not Swift's cooperative pool.
+            try await NIOThreadPool.singleton.runIfActive { try data.write(to: URL(fileURLWithPath: output), options: .atomic) }
         } catch {
             return .failure(.unwritable(path: output, reason: error.localizedDescription))
         }
