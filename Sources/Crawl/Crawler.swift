@@ -36,7 +36,7 @@ public struct Crawler: Sendable {
     /// Called after each parsed page is counted, before its products are
     /// handed over, with the counts so far (page 1's `totalCount` first):
     /// what a progress display needs to know the size of the job early.
-    public var onPage: (@Sendable (CrawlReport) async -> Void)?
+    var onPage: (@Sendable (CrawlReport) async -> Void)?
 
     /// Without a `logger`, only warnings (failed pages) are logged.
     public init(configuration: CrawlConfiguration, fetcher: any Fetching, logger: Logger? = nil) {
