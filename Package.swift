@@ -96,7 +96,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips"]),
+        // Test support, never linked into `warm`: the hostile and odd image set
+        // (also the image fuzzer's seeds: fuzz/Package.swift links this folder).
+        .target(name: "ImageSamples", dependencies: ["Downsample"], path: "Tests/Support/ImageSamples"),
+
+        .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples"]),
         .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample"]),
         .testTarget(
             name: "CrawlTests",
@@ -108,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample", "WarmMetrics",
+                "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample", "WarmMetrics", "ImageSamples",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

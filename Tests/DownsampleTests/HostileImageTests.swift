@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import ImageSamples
 import XCTest
 
 /// The hostile and odd set (`HostileImages`) at the decoder: each sample is

@@ -1,6 +1,7 @@
 import Cache
 import Downsample
 import Foundation
+import ImageSamples
 import XCTest
 
 /// The hostile and odd image set (`HostileImages`) served by a real HTTP server

@@ -1,6 +1,7 @@
 import Cache
 import Downsample
 import Foundation
+import ImageSamples
 import XCTest
 
 /// Marketplace photos come from phones: the cache must not pass on where they were taken.
