@@ -99,13 +99,22 @@ let package = Package(
         // Test support, never linked into `warm`: the hostile and odd image set
         // (also the image fuzzer's seeds: fuzz/Package.swift links this folder).
         .target(name: "ImageSamples", dependencies: ["Downsample"], path: "Tests/Support/ImageSamples"),
+        // Helpers more than one test target uses: catalog and fixture servers on
+        // loopback, fast fetch settings, temporary directories removed after each test.
+        .target(
+            name: "WarmTestSupport",
+            dependencies: [
+                "CatalogServer", "Crawl", "Fetch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Tests/Support/WarmTestSupport"),
 
         .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples"]),
         .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample"]),
         .testTarget(
             name: "CrawlTests",
             dependencies: [
-                "Crawl", "Fetch", "CatalogServer",
+                "Crawl", "Fetch", "CatalogServer", "WarmTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Downsample"]),
@@ -113,6 +122,7 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample", "WarmMetrics", "ImageSamples",
+                "WarmTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

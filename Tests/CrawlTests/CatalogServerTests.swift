@@ -2,6 +2,7 @@ import CatalogServer
 import Crawl
 import Fetch
 import Foundation
+import WarmTestSupport
 import XCTest
 
 final class CatalogServerTests: XCTestCase {
@@ -13,7 +14,7 @@ final class CatalogServerTests: XCTestCase {
     }
 
     func testListPageCarriesEveryOpenMarketField() async throws {
-        try await withCatalog(TestSettings.catalog(productCount: 45)) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 45)) { server, fetcher in
             let url = CrawlConfiguration(apiBaseURL: server.baseURL).pageURL(pageNo: 2, itemsPerPage: 20)
             let body = try await fetched(fetcher, url).body
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: body) as? [String: Any])
@@ -41,7 +42,7 @@ final class CatalogServerTests: XCTestCase {
     }
 
     func testProductDetailListsImages() async throws {
-        try await withCatalog(TestSettings.catalog(productCount: 10)) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 10)) { server, fetcher in
             let body = try await fetched(fetcher, server.baseURL.appendingPathComponent("api/products/7")).body
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: body) as? [String: Any])
             XCTAssertEqual(object["id"] as? Int, 7)
@@ -114,7 +115,7 @@ final class CatalogServerTests: XCTestCase {
     }
 
     func testSameSeedGivesTheSameCatalog() async throws {
-        let configuration = TestSettings.catalog(productCount: 30)
+        let configuration = TestCatalog.configuration(products: 30)
         let first = try await CatalogServer.start(configuration: configuration)
         let second = try await CatalogServer.start(configuration: configuration)
         let a = await first.products(), b = await second.products()

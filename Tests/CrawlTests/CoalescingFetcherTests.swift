@@ -1,11 +1,12 @@
 import CatalogServer
 import Fetch
 import Foundation
+import WarmTestSupport
 import XCTest
 
 final class CoalescingFetcherTests: XCTestCase {
     func testSharedThumbnailURLIsDownloadedOnce() async throws {
-        let configuration = TestSettings.catalog(productCount: 150, shared: 0.25)
+        let configuration = TestCatalog.configuration(products: 150, shared: 0.25)
         try await withCatalog(configuration) { server, fetcher in
             let products = await server.products()
             let urls = products.compactMap(\.thumbnailURL)

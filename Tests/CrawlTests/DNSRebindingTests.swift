@@ -2,6 +2,7 @@ import CatalogServer
 import Fetch
 import Foundation
 import Hummingbird
+import WarmTestSupport
 import XCTest
 
 /// DNS rebinding: a name that answers a public address to the host check and

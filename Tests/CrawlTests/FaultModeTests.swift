@@ -2,6 +2,7 @@ import CatalogServer
 import Crawl
 import Fetch
 import Foundation
+import WarmTestSupport
 import XCTest
 
 /// The catalog server's fault mode (`warm serve --faults`): the spec, which
@@ -56,7 +57,7 @@ final class FaultModeTests: XCTestCase {
         ]
         let fetch = TestSettings.fetch(maxAttempts: 1, maxBodyBytes: 4 * 1024 * 1024, maxRedirects: 3,
                                        requestTimeoutSeconds: 2.5, maxRetryAfterSeconds: 1)
-        try await withCatalog(TestSettings.catalog(productCount: 10), fetch: fetch) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 10), fetch: fetch) { server, fetcher in
             let url = try await firstThumbnail(server)
             let image = try await fetched(fetcher, url).body
             for (spec, reason) in cases {
@@ -80,7 +81,7 @@ final class FaultModeTests: XCTestCase {
     }
 
     func testRepeatedAndUnparseablePagesAsTheClientSeesThem() async throws {
-        try await withCatalog(TestSettings.catalog(productCount: 30)) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 30)) { server, fetcher in
             let configuration = CrawlConfiguration(apiBaseURL: server.baseURL, itemsPerPage: 10)
             await server.setFaultPlan(try FaultPlan(parsing: "page-repeat"))
             let page2 = try ProductPage.decode(from: try await fetched(fetcher, configuration.pageURL(pageNo: 2)).body)

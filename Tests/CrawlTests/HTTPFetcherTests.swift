@@ -2,6 +2,7 @@ import CatalogServer
 import Fetch
 import Foundation
 import Hummingbird
+import WarmTestSupport
 import XCTest
 
 final class HTTPFetcherTests: XCTestCase {

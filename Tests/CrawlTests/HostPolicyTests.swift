@@ -1,5 +1,6 @@
 import Fetch
 import Foundation
+import WarmTestSupport
 import XCTest
 
 /// The host allow-list: which addresses count as internal, how entries match,

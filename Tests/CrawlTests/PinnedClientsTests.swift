@@ -3,6 +3,7 @@ import CatalogServer
 @testable import Fetch
 import Foundation
 import Hummingbird
+import WarmTestSupport
 import XCTest
 
 /// How a pinned connection is made (async-http-client's `dnsOverride`): to

@@ -1,6 +1,7 @@
 import Cache
 import Downsample
 import Foundation
+import WarmTestSupport
 import XCTest
 
 /// The decode worker processes as a user meets them: a codec that crashes on
@@ -21,7 +22,6 @@ final class DecodeWorkerTests: XCTestCase {
 
     func testACrashingDecoderFailsThatFileByNameAndTheOthersAreWritten() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let inputs = directory.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         let names = ["a", "b-\(Self.crashMark)", "c", "d", "e"]
@@ -47,7 +47,6 @@ final class DecodeWorkerTests: XCTestCase {
 
     func testAnImageOverTheWorkersMemoryLimitFailsAloneWithTheLimitInTheReason() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         // A progressive JPEG keeps every DCT coefficient of the whole image
         // while it decodes (about 2 bytes x 1.5 samples per pixel with 4:2:0
         // chroma: 8000x6000 is about 144 MB), whatever the shrink.
@@ -73,7 +72,6 @@ final class DecodeWorkerTests: XCTestCase {
 
     func testRunRecordsACrashedDecodeAsThatImagesFailureAndCachesTheRest() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         var files: [(name: String, data: Data)] = []
         for index in 0..<6 {
             files.append(("p\(index)_thumb", try photo(seed: UInt64(10 + index))))

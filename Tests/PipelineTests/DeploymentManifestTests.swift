@@ -1,4 +1,5 @@
 import Foundation
+import WarmTestSupport
 import XCTest
 
 /// The Dockerfile and `deploy/kubernetes/` cannot run here (no Docker, no
@@ -49,7 +50,6 @@ final class DeploymentManifestTests: XCTestCase {
         let root = try copy(editing: "Dockerfile") {
             $0.replacingOccurrences(of: "libsqlite3-0 ca-certificates", with: "libsqlite3-0 libwarm-nonexistent7 ca-certificates")
         }
-        defer { try? FileManager.default.removeItem(at: root) }
         let result = try check(root)
         XCTAssertEqual(result.status, 1, result.output)
         XCTAssertTrue(result.output.contains("libwarm-nonexistent7"), result.output)
@@ -66,7 +66,6 @@ final class DeploymentManifestTests: XCTestCase {
         ]
         for broken in cases {
             let root = try copy(editing: broken.file) { $0.replacingOccurrences(of: broken.from, with: broken.to) }
-            defer { try? FileManager.default.removeItem(at: root) }
             // apt-cache is slow; the real files' run above covers it.
             let result = try check(root, apt: false)
             XCTAssertNotEqual(result.status, 0, "\(broken.to) was not caught: \(result.output)")

@@ -2,6 +2,7 @@ import Cache
 import CatalogServer
 import Foundation
 import Pipeline
+import WarmTestSupport
 import XCTest
 
 /// `warm run` (the real binary) against the catalog server's fault mode: with
@@ -23,7 +24,6 @@ final class FaultRunTests: XCTestCase {
             let failing = distinct.filter { plan.rule(forImagePath: URL(string: $0)!.path) != nil }
             XCTAssertFalse(failing.isEmpty, "\(spec) chooses no thumbnail of this catalog")
             let directory = try makeTemporaryDirectory("fault")
-            defer { try? FileManager.default.removeItem(at: directory) }
             await server.setFaultPlan(plan)
 
             let first = try FaultCatalog.run(server, directory)
@@ -68,7 +68,6 @@ final class FaultRunTests: XCTestCase {
         await server.setFaultPlan(plan)
         let failing = distinct.filter { plan.rule(forImagePath: URL(string: $0)!.path) != nil }
         let directory = try makeTemporaryDirectory("transient")
-        defer { try? FileManager.default.removeItem(at: directory) }
         let first = try FaultCatalog.run(server, directory)
         XCTAssertEqual(first.status, 2, first.stderr)
         XCTAssertEqual(first.summary.imagesFailed, failing.count)
@@ -98,7 +97,6 @@ final class FaultRunTests: XCTestCase {
                 products[((page - 1) * FaultCatalog.itemsPerPage)..<(page * FaultCatalog.itemsPerPage)].compactMap { $0.thumbnailURL?.absoluteString }
             })
             let directory = try makeTemporaryDirectory("pages")
-            defer { try? FileManager.default.removeItem(at: directory) }
             await server.setFaultPlan(plan)
             let first = try FaultCatalog.run(server, directory, pages: true)
             XCTAssertEqual(first.status, 2, "\(spec): \(first.stderr)")
@@ -131,7 +129,6 @@ final class FaultRunTests: XCTestCase {
             let server = try await FaultCatalog.start()
             await server.setFaultPlan(try FaultPlan(parsing: spec, seed: 3))
             let directory = try makeTemporaryDirectory("absorb")
-            defer { try? FileManager.default.removeItem(at: directory) }
             // Products listed while the crawl runs are pushed in front of these; a product listed
             // after the crawl's last request cannot be seen by this run (the next one finds it).
             let listedAtStart = await TestCatalog.distinctThumbnails(server)

@@ -1,6 +1,7 @@
 import Downsample
 import Foundation
 import WarmMetrics
+import WarmTestSupport
 import XCTest
 
 /// Peaks measured the way `warm run --compare`, `warm demo` and `warm report`
@@ -72,7 +73,6 @@ final class FreshProcessMeasurementTests: XCTestCase {
 
     func testMeasureStrategyPrintsOneReportLine() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("photo.jpg")
         try Self.photo(width: 640, height: 480).write(to: file)
         let result = try WarmBinary.run(["measure-strategy", file.path, "--strategy", "thumbnail", "--size", "100"])

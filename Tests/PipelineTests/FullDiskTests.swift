@@ -1,20 +1,11 @@
 import Cache
 import Foundation
+import WarmTestSupport
 import XCTest
 
 /// `warm run` on a real full file system: a 2 MB tmpfs as the cache
 /// directory. Needs permission to mount (root, as in CI); skipped otherwise.
 final class FullDiskTests: XCTestCase {
-    private var mountPoint: URL?
-
-    override func tearDown() {
-        if let mountPoint {
-            _ = try? Mount.run(["umount", mountPoint.path])
-            try? FileManager.default.removeItem(at: mountPoint.deletingLastPathComponent())
-        }
-        super.tearDown()
-    }
-
     func testFullDiskStopsTheRunEarlyWithAClearErrorLeavesNothingCorruptAndARerunCompletesOnceThereIsSpace() async throws {
         let server = try await TestCatalog.start(products: 120, mix: .phone, shared: 0, without: 0)
         let directory = try makeTemporaryDirectory()
@@ -23,10 +14,10 @@ final class FullDiskTests: XCTestCase {
         let mounted = try Mount.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", cacheDirectory.path])
         guard mounted.status == 0 else {
             await server.shutdown()
-            try? FileManager.default.removeItem(at: directory)
             throw XCTSkip("cannot mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); the full-disk test needs root")
         }
-        mountPoint = cacheDirectory
+        // Added after makeTemporaryDirectory's block, so it runs first: unmount, then remove.
+        addTeardownBlock { _ = try? Mount.run(["umount", cacheDirectory.path]) }
         let distinct = await TestCatalog.distinctThumbnails(server)
         let summaryPath = directory.appendingPathComponent("summary.json").path
         let arguments = ["run", "--api", server.baseURL.absoluteString, "--cache-dir", cacheDirectory.path,

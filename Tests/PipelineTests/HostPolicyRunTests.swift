@@ -4,6 +4,7 @@ import Downsample
 import Foundation
 import Hummingbird
 import Pipeline
+import WarmTestSupport
 import XCTest
 
 /// `warm run` (the real binary) against an API whose product records point at
@@ -45,7 +46,6 @@ final class HostPolicyRunTests: XCTestCase {
         }
         let apiServer = try await LoopbackServer.start(router: apiRouter, port: apiPort)
         let directory = try makeTemporaryDirectory("hosts")
-        defer { try? FileManager.default.removeItem(at: directory) }
         let cache = directory.appendingPathComponent("cache").path
         let arguments = ["run", "--api", api, "--cache-dir", cache, "--size", "40", "--no-progress"]
 
@@ -93,8 +93,3 @@ final class HostPolicyRunTests: XCTestCase {
     }
 }
 
-/// Counts calls from concurrent handlers.
-actor Counter {
-    private(set) var counts: [String: Int] = [:]
-    func increment(_ key: String) { counts[key, default: 0] += 1 }
-}

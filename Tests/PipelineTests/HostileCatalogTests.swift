@@ -2,6 +2,7 @@ import Cache
 import Downsample
 import Foundation
 import ImageSamples
+import WarmTestSupport
 import XCTest
 
 /// The hostile and odd image set (`HostileImages`) served by a real HTTP server
@@ -15,7 +16,6 @@ final class HostileCatalogTests: XCTestCase {
 
     func testHostileImagesFailOneByOneWithTheirReasonsAndTheOddOnesAreCached() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let samples = try HostileImages.all()
         let server = try StaticCatalogServer(files: samples.map { ($0.name, $0.data) }, directory: directory)
         defer { server.stop() }
@@ -68,7 +68,6 @@ final class HostileCatalogTests: XCTestCase {
 
     func testThumbnailCommandNamesEachHostileFileAndWritesTheOddOnes() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let samples = try HostileImages.all()
         let inputs = directory.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)

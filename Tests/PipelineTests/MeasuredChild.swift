@@ -1,4 +1,5 @@
 import Foundation
+import WarmTestSupport
 
 /// Runs a program and measures its peak resident memory (ru_maxrss).
 ///
@@ -18,7 +19,7 @@ enum MeasuredChild {
     }
 
     static func run(_ executable: URL, _ arguments: [String]) throws -> Result {
-        let directory = try makeTemporaryDirectory("measured")
+        let directory = try TemporaryDirectory.create("measured")
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("stdout").path
         let err = directory.appendingPathComponent("stderr").path

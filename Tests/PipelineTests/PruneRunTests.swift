@@ -1,6 +1,7 @@
 import Cache
 import Downsample
 import Foundation
+import WarmTestSupport
 import XCTest
 
 /// `warm run --prune-after`, `warm cache gc` and `warm cache merge
@@ -55,7 +56,6 @@ final class PruneRunTests: XCTestCase {
 
     func testProductsDroppedFromTheCatalogAreKeptWithSevenDaysAndPrunedWithZero() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let server = try startCatalog(in: directory)
         defer { server.stop() }
         let cache = directory.appendingPathComponent("cache").path
@@ -92,7 +92,6 @@ final class PruneRunTests: XCTestCase {
 
     func testARunWithAFailedPagePrunesNothing() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let server = try startCatalog(in: directory)
         defer { server.stop() }
         let cache = directory.appendingPathComponent("cache").path
@@ -120,7 +119,6 @@ final class PruneRunTests: XCTestCase {
 
     func testAKillDuringPruningLeavesACacheThatVerifiesAfterGC() async throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let server = try startCatalog(in: directory)
         defer { server.stop() }
         let cache = directory.appendingPathComponent("cache").path
@@ -172,7 +170,6 @@ final class PruneRunTests: XCTestCase {
 
     func testShardsPruneTheirOwnShareAndMergeKeepsPrunedRowsPruned() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let server = try startCatalog(in: directory)
         defer { server.stop() }
         let cache = directory.appendingPathComponent("cache").path
@@ -199,7 +196,6 @@ final class PruneRunTests: XCTestCase {
 
     func testAShardedTreeMergedWithMaxCacheSizeEndsAtOrBelowTheLimitAndVerifies() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let server = try startCatalog(in: directory)
         defer { server.stop() }
         let cache = directory.appendingPathComponent("cache").path

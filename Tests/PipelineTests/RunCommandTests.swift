@@ -2,6 +2,7 @@ import Cache
 import CatalogServer
 import Downsample
 import Foundation
+import WarmTestSupport
 import XCTest
 
 /// `warm run` as cron runs it: the real binary, killed and re-run, against the
@@ -13,7 +14,6 @@ final class RunCommandTests: XCTestCase {
     func testRunKilledAtRandomPointsManyTimesEndsWithTheCacheOfAnUninterruptedRun() async throws {
         let server = try await TestCatalog.start(products: 160, mix: .phone, shared: 0.02, without: 0.01)
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let cacheDirectory = directory.appendingPathComponent("cache").path
         let referenceDirectory = directory.appendingPathComponent("reference").path
         let distinct = await TestCatalog.distinctThumbnails(server)
@@ -93,7 +93,6 @@ final class RunCommandTests: XCTestCase {
 
     func testKilledDemoDoesNotLeaveItsCatalogServerHoldingThePort() async throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let port = 18_561
         let demo = Process()
         demo.executableURL = WarmBinary.url
@@ -120,7 +119,6 @@ final class RunCommandTests: XCTestCase {
 
     func testSecondConcurrentRunExitsAtOnceWithTheLockedStatus() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let held = try CacheLock.acquire(root: directory.path)
         defer { held.release() }
         let started = Date()
@@ -134,7 +132,6 @@ final class RunCommandTests: XCTestCase {
     /// snake_case catalog whose thumbnails have no file extension.
     func testRunAgainstAnotherSnakeCaseServerWarmsEveryDistinctThumbnail() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         var files: [(name: String, data: Data)] = []
         for index in 0..<9 {
             files.append((name: "key\(index)_thumb", data: try ImageComposer.encode(

@@ -1,6 +1,7 @@
 import Cache
 import CatalogServer
 import Foundation
+import WarmTestSupport
 import XCTest
 
 /// `warm run --shard I/N` as a Kubernetes Indexed Job runs it: N processes at
@@ -45,7 +46,6 @@ final class ShardedRunTests: XCTestCase {
     func testThreeConcurrentShardsWarmExactlyTheImagesOfOneRunAndMergeIntoAVerifiedTree() async throws {
         let server = try await TestCatalog.start(products: 48)
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let shared = directory.appendingPathComponent("shared")
         let single = directory.appendingPathComponent("single")
         let distinct = await TestCatalog.distinctThumbnails(server)
@@ -131,7 +131,6 @@ final class ShardedRunTests: XCTestCase {
 
     func testBadShardFlagsAreUsageErrorsAndARunningShardLocksOnlyItself() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let run = ["run", "--api", "http://127.0.0.1:9", "--cache-dir", directory.path, "--no-progress"]
         for bad in [["--shard", "3/3"], ["--shard", "1"], ["--shards", "0"], ["--shards", "3"],
                     ["--shard", "1/3", "--max-cache-size", "1MB"]] {

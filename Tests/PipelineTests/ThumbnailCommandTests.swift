@@ -1,12 +1,12 @@
 import Downsample
 import Foundation
+import WarmTestSupport
 import XCTest
 
 /// `warm thumbnail` as a user runs it: the real binary on real files.
 final class ThumbnailCommandTests: XCTestCase {
     func testRotatedPhoneJPEGBecomesUpright225x300JPEGWithoutEXIF() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let small = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120,
                                              bands: 3, as: CompositionEncoding(format: .jpeg))
         // Stored 4032x3024, tagged 6: a portrait photo as a phone writes it.
@@ -28,7 +28,6 @@ final class ThumbnailCommandTests: XCTestCase {
 
     func testOneBadFileIsNamedAndTheOthersAreStillDone() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let inputs = directory.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         for index in 0..<4 {
@@ -53,7 +52,6 @@ final class ThumbnailCommandTests: XCTestCase {
 
     func testInspectReportsRetainedBytesPerStrategyAsJSON() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let small = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120,
                                              bands: 3, as: CompositionEncoding(format: .jpeg))
         let photo = try ImageComposer.photo(small, size: PixelSize(width: 4032, height: 3024), as: CompositionEncoding(format: .jpeg))
@@ -71,7 +69,6 @@ final class ThumbnailCommandTests: XCTestCase {
 
     func testBombIsRefusedByNameWithTheLimitInTheMessage() throws {
         let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         var png = [UInt8](try ImageComposer.encode(pixels: [0, 0, 0], width: 1, height: 1, bands: 3, as: CompositionEncoding(format: .png)))
         for (offset, value) in [(16, 30000), (20, 30000)] {
             for k in 0..<4 { png[offset + k] = UInt8((value >> (24 - 8 * k)) & 0xFF) }

@@ -44,10 +44,3 @@ struct WarmBinary {
     }
 }
 
-/// A temporary directory removed when the test ends.
-func makeTemporaryDirectory(_ name: String = #function) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("warm-tests-\(name.filter(\.isLetter))-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
