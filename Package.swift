@@ -109,8 +109,16 @@ let package = Package(
             ],
             path: "Tests/Support/WarmTestSupport"),
 
+        // Unit tests, one target per module; the ones that need a server start it on loopback.
         .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples"]),
         .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample"]),
+        .testTarget(
+            name: "FetchTests",
+            dependencies: [
+                "Fetch", "CatalogServer", "WarmTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]),
         .testTarget(
             name: "CrawlTests",
             dependencies: [
@@ -118,13 +126,21 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Downsample"]),
+        .testTarget(name: "CatalogServerTests", dependencies: ["CatalogServer", "Crawl", "Fetch", "WarmTestSupport"]),
+        // WarmPipeline run in the test process.
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample", "WarmMetrics", "ImageSamples",
-                "WarmTestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "Pipeline", "CatalogServer", "Cache", "Downsample", "Fetch", "WarmTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+            ]),
+        // End to end: the built `warm` binary run as a child process, and the
+        // deployment files checked by scripts/check-deploy.py; the slowest target.
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "Pipeline", "CatalogServer", "Cache", "Downsample", "WarmMetrics", "ImageSamples", "WarmTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]),
     ],
     swiftLanguageModes: [.v6]
