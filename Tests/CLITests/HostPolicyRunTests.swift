@@ -22,7 +22,7 @@ final class HostPolicyRunTests: XCTestCase {
             return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
         }
         let backend = try await LoopbackServer.start(router: backendRouter)
-        let apiPort = try Self.freePort()
+        let apiPort = try Socket.ephemeralPort()
         let api = "http://127.0.0.1:\(apiPort)"
         let products: [(id: Int, thumbnail: String)] = [
             (1, "\(api)/img/own.jpg"),                                      // the API's own host: fetched
@@ -81,15 +81,6 @@ final class HostPolicyRunTests: XCTestCase {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return try decoder.decode(WarmSummary.self, from: Data(contentsOf: URL(fileURLWithPath: cache + "/last-run.json")))
-    }
-
-    /// A port that was free a moment ago (the API's URLs must name its port before it starts).
-    static func freePort() throws -> Int {
-        for _ in 0..<50 {
-            let port = Int.random(in: 20_000...40_000)
-            if try Socket.canBind(port: port) { return port }
-        }
-        throw XCTSkip("no free port found")
     }
 }
 

@@ -93,7 +93,7 @@ final class RunCommandTests: XCTestCase {
 
     func testKilledDemoDoesNotLeaveItsCatalogServerHoldingThePort() async throws {
         let directory = try makeTemporaryDirectory()
-        let port = 18_561
+        let port = try Socket.ephemeralPort()
         let demo = Process()
         demo.executableURL = WarmBinary.url
         demo.arguments = ["demo", "--products", "400", "--port", String(port), "--dir", directory.path, "--no-progress", "--no-compare"]
@@ -106,6 +106,7 @@ final class RunCommandTests: XCTestCase {
             try await Task.sleep(for: .milliseconds(100))
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: manifest))
+        XCTAssertFalse(try Socket.canBind(port: port), "the demo's catalog server holds port \(port) while the warm runs")
         kill(demo.processIdentifier, SIGKILL)
         demo.waitUntilExit()
         // The child `warm serve` notices and exits; the port is free again.
@@ -166,34 +167,5 @@ final class RunCommandTests: XCTestCase {
             let header = try ImageSource(data: Data(contentsOf: URL(fileURLWithPath: path))).header
             XCTAssertEqual(PixelSize(width: header.width, height: header.height), PixelSize(width: 100, height: 80))
         }
-    }
-}
-
-/// Whether a TCP port on 127.0.0.1 can be bound right now.
-enum Socket {
-    static func canBind(port: Int) throws -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that the kill instants repeat from run to run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

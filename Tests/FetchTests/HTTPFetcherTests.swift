@@ -272,16 +272,30 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertEqual(error?.reasonCode, "invalid-url")
     }
 
-    func testBackoffIsFullJitterUnderTheCap() {
+    /// Full jitter: each wait is drawn from 0..<ceiling, the ceiling doubles per
+    /// attempt up to the cap. Over 400 seeded draws per attempt the waits stay
+    /// under the ceiling, reach into its bottom and top tenths and average half
+    /// of it, so a back-off that waited 0, a constant or the ceiling would fail.
+    func testBackoffWaitsSpreadOverAFullJitterRangeThatDoublesUpToTheCap() throws {
         let configuration = FetchConfiguration(backoffBaseSeconds: 0.5, backoffCapSeconds: 4)
-        var random = SystemRandomNumberGenerator()
+        var random = SplitMix64(seed: 14)
+        let draws = 400
+        var means: [Double] = []
         for attempt in 1...8 {
             let ceiling = min(4, 0.5 * Double(1 << (attempt - 1)))
-            for _ in 0..<50 {
-                let wait = configuration.backoffSeconds(afterAttempt: attempt, using: &random)
-                XCTAssertGreaterThanOrEqual(wait, 0)
-                XCTAssertLessThan(wait, ceiling)
-            }
+            let waits = (0..<draws).map { _ in configuration.backoffSeconds(afterAttempt: attempt, using: &random) }
+            let label = "attempt \(attempt), ceiling \(ceiling) s"
+            XCTAssertTrue(waits.allSatisfy { $0 >= 0 && $0 < ceiling }, "\(label): a wait outside 0..<ceiling")
+            XCTAssertLessThan(try XCTUnwrap(waits.min()), ceiling * 0.1, label)
+            XCTAssertGreaterThan(try XCTUnwrap(waits.max()), ceiling * 0.9, label)
+            let mean = waits.reduce(0, +) / Double(draws)
+            XCTAssertEqual(mean, ceiling / 2, accuracy: ceiling * 0.1, label)
+            means.append(mean)
         }
+        // 0.5, 1, 2, then the 4 s cap: each mean about double the one before, until the cap.
+        for attempt in 1...3 {
+            XCTAssertEqual(means[attempt] / means[attempt - 1], 2, accuracy: 0.4, "attempt \(attempt + 1) against \(attempt)")
+        }
+        XCTAssertEqual(means[7] / means[3], 1, accuracy: 0.2, "capped from attempt 4 on")
     }
 }
