@@ -10,15 +10,20 @@ import XCTest
 final class PruneRunTests: XCTestCase {
     private static let imageCount = 6
 
-    /// A Python catalog serving `imageCount` distinct JPEGs, one product each.
-    private func startCatalog(in directory: URL) throws -> StaticCatalogServer {
+    /// A Python catalog serving `imageCount` distinct JPEGs, one product each,
+    /// from a temporary directory; stopped when the test ends. `cache`: a cache
+    /// directory's path inside it.
+    private func startCatalog(_ name: String = #function) throws -> (server: StaticCatalogServer, directory: URL, cache: String) {
+        let directory = try makeTemporaryDirectory(name)
         var files: [(name: String, data: Data)] = []
         for index in 0..<Self.imageCount {
             files.append((name: "p\(index)", data: try ImageComposer.encode(
                 pixels: ImageComposer.pattern(width: 320, height: 240, seed: UInt64(index + 1)), width: 320, height: 240,
                 bands: 3, as: CompositionEncoding(format: .jpeg))))
         }
-        return try StaticCatalogServer(files: files, directory: directory)
+        let server = try StaticCatalogServer(files: files, directory: directory)
+        addTeardownBlock { server.stop() }
+        return (server, directory, directory.appendingPathComponent("cache").path)
     }
 
     private func run(_ server: StaticCatalogServer, cache: String, _ extra: [String] = [],
@@ -55,10 +60,7 @@ final class PruneRunTests: XCTestCase {
     }
 
     func testProductsDroppedFromTheCatalogAreKeptWithSevenDaysAndPrunedWithZero() throws {
-        let directory = try makeTemporaryDirectory()
-        let server = try startCatalog(in: directory)
-        defer { server.stop() }
-        let cache = directory.appendingPathComponent("cache").path
+        let (server, directory, cache) = try startCatalog()
         let prometheus = directory.appendingPathComponent("warm.prom").path
 
         let first = try run(server, cache: cache)
@@ -91,10 +93,7 @@ final class PruneRunTests: XCTestCase {
     }
 
     func testARunWithAFailedPagePrunesNothing() throws {
-        let directory = try makeTemporaryDirectory()
-        let server = try startCatalog(in: directory)
-        defer { server.stop() }
-        let cache = directory.appendingPathComponent("cache").path
+        let (server, _, cache) = try startCatalog()
         XCTAssertEqual(try run(server, cache: cache).status, 0)
 
         // p0 is really gone, but page 3 (p4, p5) fails for good: nothing may be pruned.
@@ -118,10 +117,7 @@ final class PruneRunTests: XCTestCase {
     }
 
     func testAKillDuringPruningLeavesACacheThatVerifiesAfterGC() async throws {
-        let directory = try makeTemporaryDirectory()
-        let server = try startCatalog(in: directory)
-        defer { server.stop() }
-        let cache = directory.appendingPathComponent("cache").path
+        let (server, directory, cache) = try startCatalog()
         XCTAssertEqual(try run(server, cache: cache).status, 0)
         try server.setProducts(["p0", "p1", "p2"])
 
@@ -169,10 +165,7 @@ final class PruneRunTests: XCTestCase {
     }
 
     func testShardsPruneTheirOwnShareAndMergeKeepsPrunedRowsPruned() throws {
-        let directory = try makeTemporaryDirectory()
-        let server = try startCatalog(in: directory)
-        defer { server.stop() }
-        let cache = directory.appendingPathComponent("cache").path
+        let (server, _, cache) = try startCatalog()
         for shard in ["0/2", "1/2"] { XCTAssertEqual(try run(server, cache: cache, ["--shard", shard]).status, 0) }
         XCTAssertEqual(try WarmBinary.run(["cache", "merge", cache]).status, 0)
         XCTAssertEqual(try cachedURLs(cache, server: server).count, 6)
@@ -195,10 +188,7 @@ final class PruneRunTests: XCTestCase {
     }
 
     func testAShardedTreeMergedWithMaxCacheSizeEndsAtOrBelowTheLimitAndVerifies() throws {
-        let directory = try makeTemporaryDirectory()
-        let server = try startCatalog(in: directory)
-        defer { server.stop() }
-        let cache = directory.appendingPathComponent("cache").path
+        let (server, _, cache) = try startCatalog()
         let refused = try run(server, cache: cache, ["--shard", "0/2", "--max-cache-size", "10KB"])
         XCTAssertEqual(refused.status, 64, "a shard sees only its share: " + refused.stderr)
         XCTAssertTrue(refused.stderr.contains("warm cache merge DIR --max-cache-size"), refused.stderr)
