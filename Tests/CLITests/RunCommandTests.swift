@@ -8,7 +8,7 @@ import XCTest
 /// `warm run` as cron runs it: the real binary, killed and re-run, against the
 /// built-in server and against another OpenMarket-style server.
 final class RunCommandTests: XCTestCase {
-    /// kill -9 at seeded random instants (during start-up, the crawl and the
+    /// kill -9 at seeded random points (during start-up, the crawl and the
     /// writes), re-running after each kill: the cache then verifies, holds no
     /// temp file, and has the same files, bytes and rows as an uninterrupted run.
     func testRunKilledAtRandomPointsManyTimesEndsWithTheCacheOfAnUninterruptedRun() async throws {
@@ -22,27 +22,35 @@ final class RunCommandTests: XCTestCase {
              "--no-progress", "--concurrency", "4"]
         }
 
-        let referenceStarted = Date()
         let reference = try WarmBinary.run(arguments(referenceDirectory))
         XCTAssertEqual(reference.status, 0, reference.stderr)
-        // Kill delays scale with this machine's speed: uniform up to 1.5x an eighth of a whole
-        // warm, so together the killed runs cover about three quarters of one and most kills land
-        // mid-warm, on a fast machine as on a slow one.
-        let maxKillDelayMilliseconds = max(100, Int(Date().timeIntervalSince(referenceStarted) * 1000 * 1.5) / Self.kills)
 
+        // Kill points are drawn in the run's progress, not in time (a re-run of a partly warm
+        // cache is quicker than the first, by an amount that depends on the machine's load):
+        // every fourth run is killed up to half a second after it started (start-up, the crawl or
+        // the first writes), the others once they have stored a random number of new files, 1 to
+        // a third of what is missing, plus up to 20 ms. So the kills land mid-warm on a fast
+        // machine as on a slow one.
         var random = SplitMix64(seed: 20_230_323)
-        var killedRunning = 0, killedBeforeTheWarmWasComplete = 0
-        for _ in 0..<Self.kills {
+        var killedRunning = 0, killedBeforeTheWarmWasComplete = 0, killedEarly = 0
+        for index in 0..<Self.kills {
+            let stored = try Self.cachedFileCount(cacheDirectory)
+            let early = index % 4 == 0
+            let newFiles = early ? 0 : Int.random(in: 1...max(1, (distinct.count - stored) / 3), using: &random)
             let process = Process()
             process.executableURL = WarmBinary.url
             process.arguments = arguments(cacheDirectory)
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...maxKillDelayMilliseconds, using: &random)))
+            while newFiles > 0, process.isRunning, try Self.cachedFileCount(cacheDirectory) < stored + newFiles {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...(early ? 500 : 20), using: &random)))
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 killedRunning += 1
+                if early { killedEarly += 1 }
                 process.waitUntilExit()
                 // Counted from the files, not the manifest: opening the cache would tidy its tmp/.
                 if try Self.cachedFileCount(cacheDirectory) < distinct.count { killedBeforeTheWarmWasComplete += 1 }
@@ -59,7 +67,7 @@ final class RunCommandTests: XCTestCase {
             storedBeforeLastRun = try cache.stats().entryCount
             try cache.close()
         }
-        print("\(killedRunning) of \(Self.kills) kills (delays up to \(maxKillDelayMilliseconds) ms) hit a running warm, \(killedBeforeTheWarmWasComplete) before it was complete; \(storedBeforeLastRun) of \(distinct.count) thumbnails stored before the last run")
+        print("\(killedRunning) of \(Self.kills) kills hit a running warm (\(killedEarly) within half a second of its start), \(killedBeforeTheWarmWasComplete) before it was complete; \(storedBeforeLastRun) of \(distinct.count) thumbnails stored before the last run")
         await server.stats.reset()
         let rerun = try WarmBinary.run(arguments(cacheDirectory))
         XCTAssertEqual(rerun.status, 0, rerun.stderr)
