@@ -104,22 +104,52 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips"]),
+        // Test support, never linked into `warm`: the hostile and odd image set
+        // (also the image fuzzer's seeds: fuzz/Package.swift links this folder).
+        .target(name: "ImageSamples", dependencies: ["Downsample"], path: "Tests/Support/ImageSamples"),
+        // Helpers more than one test target uses: catalog and fixture servers on
+        // loopback, fast fetch settings, temporary directories removed after each test.
+        .target(
+            name: "WarmTestSupport",
+            dependencies: [
+                "CatalogServer", "Crawl", "Fetch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Tests/Support/WarmTestSupport"),
+
+        // Unit tests, one target per module; the ones that need a server start it on loopback.
+        .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples"]),
         .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample"]),
+        .testTarget(
+            name: "FetchTests",
+            dependencies: [
+                "Fetch", "CatalogServer", "WarmTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]),
         .testTarget(
             name: "CrawlTests",
             dependencies: [
-                "Crawl", "Fetch", "CatalogServer",
+                "Crawl", "Fetch", "CatalogServer", "WarmTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Downsample"]),
+        .testTarget(name: "CatalogServerTests", dependencies: ["CatalogServer", "Crawl", "Fetch", "WarmTestSupport"]),
+        // WarmPipeline run in the test process.
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Downsample", "WarmMetrics", "DecodeWorkers",
+                "Pipeline", "CatalogServer", "Cache", "Downsample", "Fetch", "DecodeWorkers", "WarmTestSupport",
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+            ]),
+        // End to end: the built `warm` binary run as a child process, and the
+        // deployment files checked by scripts/check-deploy.py; the slowest target.
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "Pipeline", "CatalogServer", "Cache", "Downsample", "WarmMetrics", "ImageSamples", "WarmTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]),
     ],
     swiftLanguageModes: [.v6]

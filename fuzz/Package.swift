@@ -5,7 +5,9 @@ import PackageDescription
 // scripts/fuzz.sh (with -sanitize=fuzzer,address), never by the main package.
 // The sources under test are the main package's own files, reached through
 // symbolic links (Sources/PageParsing/*.swift, Sources/Downsample, ...), so
-// the fuzzers build without the HTTP and database dependencies.
+// the fuzzers build without the HTTP and database dependencies. ImageSamples
+// (the hostile image set that seeds ImageHeaderFuzzer) is the main package's
+// test-support target under Tests/Support.
 let package = Package(
     name: "warm-fuzz",
     targets: [
@@ -13,11 +15,12 @@ let package = Package(
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif"),
         .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"], path: "Sources/CWarmVips"),
         .target(name: "Downsample", dependencies: ["CWarmVips"], path: "Sources/Downsample"),
+        .target(name: "ImageSamples", dependencies: ["Downsample"], path: "Sources/ImageSamples"),
         // ProductPage and Product (Sources/Crawl), CanonicalURL and CacheError (Sources/Cache).
         .target(name: "PageParsing", path: "Sources/PageParsing"),
         .target(name: "CFuzzerDriver"),
         .executableTarget(name: "PageParserFuzzer", dependencies: ["PageParsing", "CFuzzerDriver"]),
-        .executableTarget(name: "ImageHeaderFuzzer", dependencies: ["Downsample", "CFuzzerDriver"]),
+        .executableTarget(name: "ImageHeaderFuzzer", dependencies: ["Downsample", "ImageSamples", "CFuzzerDriver"]),
     ],
     swiftLanguageModes: [.v6]
 )

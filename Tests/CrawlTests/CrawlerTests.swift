@@ -3,6 +3,7 @@ import Crawl
 import Fetch
 import Foundation
 import Hummingbird
+import WarmTestSupport
 import XCTest
 
 final class CrawlerTests: XCTestCase {
@@ -18,7 +19,7 @@ final class CrawlerTests: XCTestCase {
     }
 
     func testFullCrawlSeesEveryProductOnce() async throws {
-        try await withCatalog(TestSettings.catalog(productCount: 250, withoutThumbnail: 0.04)) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 250, without: 0.04)) { server, fetcher in
             let (report, delivered) = try await crawl(server, fetcher, itemsPerPage: 20)
             let products = await server.products()
             let expected = Set(products.filter { $0.thumbnailURL != nil }.map(\.id))
@@ -62,7 +63,7 @@ final class CrawlerTests: XCTestCase {
     func testSnakeCasePagesParseLikeCamelCase() async throws {
         var results: [PageShape: [Product]] = [:]
         for shape in PageShape.allCases {
-            try await withCatalog(TestSettings.catalog(productCount: 60, shape: shape)) { server, fetcher in
+            try await withCatalog(TestCatalog.configuration(products: 60, shape: shape)) { server, fetcher in
                 let page = try ProductPage.decode(from: try await fetched(fetcher, server.baseURL
                     .appendingPathComponent("api/products")).body)
                 XCTAssertEqual(page.shape, shape)
@@ -82,7 +83,7 @@ final class CrawlerTests: XCTestCase {
     }
 
     func testProductListThatShiftsMidCrawlMissesNothing() async throws {
-        try await withCatalog(TestSettings.catalog(productCount: 200)) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 200)) { server, fetcher in
             let original = await server.products()
             // New listings arrive right after page 3 is served: every later page moves by 15.
             await server.insertNewestProducts(count: 15, afterServingPage: 3)
@@ -108,7 +109,7 @@ final class CrawlerTests: XCTestCase {
 
     func testSinglePassMissesProductsPushedPastTheLastPage() async throws {
         // Pins why the crawler makes more passes: one pass in page order loses the tail.
-        try await withCatalog(TestSettings.catalog(productCount: 100, withoutThumbnail: 0)) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 100, without: 0)) { server, fetcher in
             let original = await server.products()
             await server.insertNewestProducts(count: 7, afterServingPage: 2)
             let (report, delivered) = try await crawl(server, fetcher, itemsPerPage: 10, pageConcurrency: 1, maxPasses: 1)
@@ -120,7 +121,7 @@ final class CrawlerTests: XCTestCase {
     }
 
     func testSlowConsumerHoldsTheCrawlerBack() async throws {
-        try await withCatalog(TestSettings.catalog(productCount: 200)) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 200)) { server, fetcher in
             let configuration = CrawlConfiguration(apiBaseURL: server.baseURL, itemsPerPage: 10, pageConcurrency: 3)
             let calls = Counter()
             let overshoot = Counter()
@@ -140,7 +141,7 @@ final class CrawlerTests: XCTestCase {
 
     func testConsumerErrorStopsTheCrawl() async throws {
         struct Full: Error {}
-        try await withCatalog(TestSettings.catalog(productCount: 200)) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 200)) { server, fetcher in
             let configuration = CrawlConfiguration(apiBaseURL: server.baseURL, itemsPerPage: 10, pageConcurrency: 2)
             let calls = Counter()
             let error = await caught(Full.self) {
@@ -155,7 +156,7 @@ final class CrawlerTests: XCTestCase {
     }
 
     func testPageThatDoesNotParseIsReportedAndCrawlGoesOn() async throws {
-        try await withCatalog(TestSettings.catalog(productCount: 100, withoutThumbnail: 0)) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 100, without: 0)) { server, fetcher in
             await server.injectFault(.body("<html><body>Bad gateway</body></html>", contentType: "text/html"),
                                      path: "/api/products", query: ["page_no": "3"], count: 100)
             let (report, delivered) = try await crawl(server, fetcher, itemsPerPage: 10, maxPasses: 3)
@@ -179,7 +180,7 @@ final class CrawlerTests: XCTestCase {
 
     func testPageThatFailsOnceIsFetchedAgainInTheNextPass() async throws {
         let fetch = TestSettings.fetch(maxAttempts: 2)
-        try await withCatalog(TestSettings.catalog(productCount: 100, withoutThumbnail: 0), fetch: fetch) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 100, without: 0), fetch: fetch) { server, fetcher in
             // Both attempts of the first pass fail; the second pass gets through.
             await server.failNext(path: "/api/products", query: ["page_no": "4"], count: 2, status: 502)
             let (report, delivered) = try await crawl(server, fetcher, itemsPerPage: 10)

@@ -1,10 +1,11 @@
 import Downsample
 import Foundation
+import ImageSamples
 import XCTest
 
 /// The hostile and odd set (`HostileImages`) at the decoder: each sample is
 /// refused with its reason, or decodes to its upright size. The same set runs
-/// end to end through `warm run` in PipelineTests' HostileCatalogTests.
+/// end to end through `warm run` in CLITests' HostileCatalogTests.
 final class HostileImageTests: XCTestCase {
     func testEverySampleIsRefusedWithItsReasonOrDecodesToItsUprightSize() throws {
         let samples = try HostileImages.all()

@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import ImageSamples
 
 /// Images made by the tests themselves (libvips draws and encodes them).
 enum TestImages {

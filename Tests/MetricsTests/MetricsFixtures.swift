@@ -15,6 +15,13 @@ enum MetricsFixtures {
         }
     }()
 
+    /// `data` measured as a run measures it (`MetricsRecorder`): a `StrategyMeasurer`
+    /// for one size, holding the process-wide `MeasurementGate`'s exclusive permit.
+    static func measure(_ data: Data, productId: Int? = nil, url: String, longestSide: Int = 300) async -> ImageMetricsRecord {
+        await StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: longestSide)))
+            .measure(data: data, productId: productId, url: url)
+    }
+
     static func image(width: Int, height: Int, seed: UInt64 = 1, alpha: Bool = false,
                       as encoding: CompositionEncoding) throws -> Data {
         try ImageComposer.encode(pixels: ImageComposer.pattern(width: width, height: height, seed: seed, alpha: alpha),

@@ -17,8 +17,7 @@ final class RegressionCheckTests: XCTestCase {
     func measureCatalog(size: Int) async throws -> [ImageMetricsRecord] {
         var records: [ImageMetricsRecord] = []
         for image in try catalog() {
-            records.append(await WarmMetrics.measure(data: image.data, productId: nil, url: image.url,
-                                                     target: DecodeTarget(longestSide: size)))
+            records.append(await MetricsFixtures.measure(image.data, url: image.url, longestSide: size))
         }
         return records
     }

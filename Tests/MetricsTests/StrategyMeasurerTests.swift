@@ -7,7 +7,7 @@ final class StrategyMeasurerTests: XCTestCase {
     func testNaiveRetainedBytesAreWidthTimesHeightTimesFour() async throws {
         // Stored 1001x333 with orientation 6: upright it is 333x1001.
         let data = try MetricsFixtures.image(width: 1001, height: 333, as: CompositionEncoding(format: .jpeg, orientationTag: 6))
-        let record = await WarmMetrics.measure(data: data, productId: 42, url: "https://example.test/a", target: DecodeTarget(longestSide: 300))
+        let record = await MetricsFixtures.measure(data, productId: 42, url: "https://example.test/a")
         XCTAssertNil(record.error)
         XCTAssertEqual(record.width, 1001)
         XCTAssertEqual(record.height, 333)
@@ -28,7 +28,7 @@ final class StrategyMeasurerTests: XCTestCase {
 
     func testThumbnailPeakIsBelowNaivePeakForALargeJPEG() async throws {
         try XCTSkipUnless(MetricsFixtures.canResetPeakRSS, "/proc/self/clear_refs is not writable here")
-        let record = await WarmMetrics.measure(data: MetricsFixtures.phoneJPEG, productId: nil, url: "phone.jpg", target: DecodeTarget(longestSide: 300))
+        let record = await MetricsFixtures.measure(MetricsFixtures.phoneJPEG, url: "phone.jpg")
         XCTAssertNil(record.error)
         XCTAssertEqual(record.peakMethod, .residentHighWaterMark)
         let naive = try XCTUnwrap(record.strategies.naive)
@@ -46,8 +46,7 @@ final class StrategyMeasurerTests: XCTestCase {
 
     func testRendererPeakIsAtLeastNaivePeak() async throws {
         try XCTSkipUnless(MetricsFixtures.canResetPeakRSS, "/proc/self/clear_refs is not writable here")
-        let record = await WarmMetrics.measure(data: MetricsFixtures.phoneJPEG, productId: nil, url: "phone.jpg",
-                                               target: DecodeTarget(longestSide: 300))
+        let record = await MetricsFixtures.measure(MetricsFixtures.phoneJPEG, url: "phone.jpg")
         let naive = try XCTUnwrap(record.strategies.naive)
         let renderer = try XCTUnwrap(record.strategies.renderer)
         // The renderer holds the full bitmap and its canvas at once...
@@ -73,7 +72,7 @@ final class StrategyMeasurerTests: XCTestCase {
     func testTruncatedImageGivesARecordWithTheErrorAndTheHeader() async throws {
         let data = try MetricsFixtures.image(width: 640, height: 480, as: CompositionEncoding(format: .jpeg))
         let truncated = data.prefix(data.count / 2)
-        let record = await WarmMetrics.measure(data: Data(truncated), productId: 9, url: "cut.jpg", target: DecodeTarget(longestSide: 300))
+        let record = await MetricsFixtures.measure(Data(truncated), productId: 9, url: "cut.jpg")
         XCTAssertFalse(record.isComplete)
         XCTAssertEqual(record.errorReason, "corrupt")
         XCTAssertTrue(record.error?.contains("640x480") ?? false, record.error ?? "no error")
@@ -84,8 +83,7 @@ final class StrategyMeasurerTests: XCTestCase {
     }
 
     func testNonImageGivesARecordThatSaysWhatItIs() async {
-        let record = await WarmMetrics.measure(data: Data("<!doctype html><html>404</html>".utf8), productId: 1, url: "https://example.test/404",
-                                   target: DecodeTarget(longestSide: 300))
+        let record = await MetricsFixtures.measure(Data("<!doctype html><html>404</html>".utf8), productId: 1, url: "https://example.test/404")
         XCTAssertEqual(record.errorReason, "not-an-image")
         XCTAssertTrue(record.error?.contains("HTML") ?? false, record.error ?? "no error")
         XCTAssertNil(record.format)
@@ -95,7 +93,7 @@ final class StrategyMeasurerTests: XCTestCase {
 
     func testRendererAndThumbnailScoreHighAgainstTheReference() async throws {
         let data = try MetricsFixtures.image(width: 1200, height: 900, as: CompositionEncoding(format: .jpeg, quality: 92))
-        let record = await WarmMetrics.measure(data: data, productId: nil, url: "q.jpg", target: DecodeTarget(longestSide: 300))
+        let record = await MetricsFixtures.measure(data, url: "q.jpg")
         for kind in [StrategyKind.renderer, .thumbnail] {
             let metrics = try XCTUnwrap(record.strategies[kind])
             let ssim = try XCTUnwrap(metrics.ssim, "\(kind)")

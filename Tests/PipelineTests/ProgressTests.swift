@@ -3,6 +3,7 @@ import Foundation
 import Logging
 @testable import Pipeline
 import Synchronization
+import WarmTestSupport
 import XCTest
 
 /// What a person watching a run sees: the total, the rate, the time left.

@@ -3,6 +3,7 @@ import CatalogServer
 import Downsample
 import Foundation
 import Pipeline
+import WarmTestSupport
 import XCTest
 
 /// The main job against a real catalog server on loopback, a real HTTP client

@@ -223,15 +223,6 @@ public struct StrategyMeasurer: Sendable {
     }
 }
 
-/// Measures one image with every strategy while holding the process-wide
-/// `MeasurementGate`'s exclusive permit. The pipeline calls this per image
-/// during a run; decodes elsewhere should hold shared permits.
-public func measure(data: Data, productId: Int?, url: String, target: DecodeTarget,
-                    limits: DecodeLimits = .default) async -> ImageMetricsRecord {
-    await StrategyMeasurer(configuration: .init(target: target, limits: limits))
-        .measure(data: data, productId: productId, url: url)
-}
-
 extension ImageMetricsRecord {
     /// Records an image that failed before any strategy ran, keeping what the error tells.
     mutating func fill(from error: DownsampleError) {

@@ -1,6 +1,7 @@
-import Downsample
 import CFuzzerDriver
+import Downsample
 import Foundation
+import ImageSamples
 
 /// libFuzzer entry point: one downloaded body through `ImageSource`: format
 /// sniffing, the non-image guess, libvips' header read, the pixel limits and

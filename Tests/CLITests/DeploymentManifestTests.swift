@@ -1,0 +1,75 @@
+import Foundation
+import WarmTestSupport
+import XCTest
+
+/// The Dockerfile and `deploy/kubernetes/` cannot run here (no Docker, no
+/// cluster): `scripts/check-deploy.py` parses them and checks the fields the
+/// sharded job relies on. These tests run it on the real files and on broken copies.
+final class DeploymentManifestTests: XCTestCase {
+    private static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private func check(_ root: URL, apt: Bool = true) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", root.appendingPathComponent("scripts/check-deploy.py").path] + (apt ? [] : ["--no-apt"])
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    /// A copy of the files the script reads, with `edit` applied to one of them.
+    private func copy(editing file: String, _ edit: (String) -> String) throws -> URL {
+        let root = try makeTemporaryDirectory()
+        for path in ["scripts/check-deploy.py", "Dockerfile", "deploy/kubernetes/pvc.yaml",
+                     "deploy/kubernetes/cronjob-warm.yaml", "deploy/kubernetes/cronjob-merge.yaml"] {
+            let target = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            var text = try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
+            if path == file {
+                let edited = edit(text)
+                XCTAssertNotEqual(edited, text, "the edit of \(file) changed nothing")
+                text = edited
+            }
+            try text.write(to: target, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    func testTheManifestsAndTheDockerfileHaveWhatTheShardedJobNeeds() throws {
+        let result = try check(Self.repository)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("runtime packages libvips42, libexif12"), result.output)
+    }
+
+    func testARuntimePackageDebianDoesNotHaveIsCaught() throws {
+        let root = try copy(editing: "Dockerfile") {
+            $0.replacingOccurrences(of: "libsqlite3-0 ca-certificates", with: "libsqlite3-0 libwarm-nonexistent7 ca-certificates")
+        }
+        let result = try check(root)
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("libwarm-nonexistent7"), result.output)
+    }
+
+    func testBrokenManifestsAreCaught() throws {
+        let cases: [(file: String, from: String, to: String, expected: String)] = [
+            ("deploy/kubernetes/cronjob-warm.yaml", "completionMode: Indexed", "completionMode: NonIndexed", "completionMode must be Indexed"),
+            ("deploy/kubernetes/cronjob-warm.yaml", "--shards=8", "--shards=6", "--shards (6) must equal completions (8)"),
+            ("deploy/kubernetes/pvc.yaml", "- ReadWriteMany", "- ReadWriteOnce", "must be ReadWriteMany"),
+            ("deploy/kubernetes/cronjob-merge.yaml", "image: ghcr.io/example/warm:1.0.0", "image: ghcr.io/example/warm:0.9", "same image"),
+            ("Dockerfile", "libexif12", "libexif-nonexistent", "does not install libexif12"),
+            ("deploy/kubernetes/cronjob-warm.yaml", "completions: 8\n", "completions: [8\n", "yaml"),
+        ]
+        for broken in cases {
+            let root = try copy(editing: broken.file) { $0.replacingOccurrences(of: broken.from, with: broken.to) }
+            // apt-cache is slow; the real files' run above covers it.
+            let result = try check(root, apt: false)
+            XCTAssertNotEqual(result.status, 0, "\(broken.to) was not caught: \(result.output)")
+            XCTAssertTrue(result.output.lowercased().contains(broken.expected.lowercased()), "\(broken.to): \(result.output)")
+        }
+    }
+}

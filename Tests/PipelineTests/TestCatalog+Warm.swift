@@ -1,0 +1,18 @@
+import CatalogServer
+import Fetch
+import Foundation
+import Pipeline
+import WarmTestSupport
+
+extension TestCatalog {
+    /// A run of `server`'s catalog into `cache`: one small size, a few workers.
+    static func configuration(_ server: CatalogServer, cache: URL, maxAgeSeconds: Double = 3600,
+                              itemsPerPage: Int = 25) -> WarmConfiguration {
+        WarmConfiguration(apiURL: server.baseURL, cacheDirectory: cache.path, sizes: [64], itemsPerPage: itemsPerPage,
+                          fetchConcurrency: 6, decodeConcurrency: 2, maxAgeSeconds: maxAgeSeconds)
+    }
+
+    /// Fast retries, so retry tests take milliseconds.
+    static let quickRetries = FetchConfiguration(requestTimeoutSeconds: 10, deadlineSeconds: 20, maxAttempts: 4,
+                                                 backoffBaseSeconds: 0.01, backoffCapSeconds: 0.05)
+}
