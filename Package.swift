@@ -32,8 +32,10 @@ let package = Package(
         // Thin, typed, non-variadic C wrappers over libvips/libexif/GLib calls Swift cannot make.
         .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"]),
 
+        // Shared by every stage: small value types and helpers (PixelSize, Duration in seconds).
+        .target(name: "WarmSupport"),
         // Decode stage: image sources, limits, the three strategies, encoders.
-        .target(name: "Downsample", dependencies: ["CWarmVips"]),
+        .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport"]),
         // Decode stage, run: worker processes (or threads here) behind Downsample's
         // ThumbnailDecoding; blocking pipe I/O on NIO's thread pool (already in the graph).
         // Apart from Downsample so that the fuzz package can keep compiling Downsample alone.
@@ -47,7 +49,8 @@ let package = Package(
         // Measure stage: per-image metrics, the report table, regression checks.
         // (Named WarmMetrics because swift-metrics, pulled in by Hummingbird, owns the
         // module name "Metrics"; the folder keeps the project's fixed layout.)
-        .target(name: "WarmMetrics", dependencies: ["Downsample"], path: "Sources/Metrics"),
+        .target(
+            name: "WarmMetrics", dependencies: ["Downsample", "WarmSupport"], path: "Sources/Metrics"),
         // Fetch stage: HTTP client with retries, limits, conditional requests.
         .target(
             name: "Fetch",
@@ -65,7 +68,7 @@ let package = Package(
         .target(
             name: "Cache",
             dependencies: [
-                "CWarmVips",
+                "CWarmVips", "WarmSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
