@@ -34,6 +34,11 @@ let package = Package(
 
         // Shared by every stage: small value types and helpers (PixelSize, Duration in seconds).
         .target(name: "WarmSupport"),
+        // Child processes: one posix_spawn helper with pipes, wait and kill; blocking
+        // waits on NIO's thread pool. CWarmVips for pipe2, which Swift does not import.
+        .target(
+            name: "ChildProcesses",
+            dependencies: ["CWarmVips", .product(name: "NIOPosix", package: "swift-nio")]),
         // Decode stage: image sources, limits, the three strategies, encoders.
         .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport"]),
         // Decode stage, run: worker processes (or threads here) behind Downsample's
@@ -42,7 +47,7 @@ let package = Package(
         .target(
             name: "DecodeWorkers",
             dependencies: [
-                "Downsample", "CWarmVips",
+                "Downsample", "CWarmVips", "ChildProcesses",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
@@ -50,7 +55,7 @@ let package = Package(
         // (Named WarmMetrics because swift-metrics, pulled in by Hummingbird, owns the
         // module name "Metrics"; the folder keeps the project's fixed layout.)
         .target(
-            name: "WarmMetrics", dependencies: ["Downsample", "WarmSupport"], path: "Sources/Metrics"),
+            name: "WarmMetrics", dependencies: ["Downsample", "ChildProcesses", "WarmSupport"], path: "Sources/Metrics"),
         // Fetch stage: HTTP client with retries, limits, conditional requests.
         .target(
             name: "Fetch",
@@ -100,7 +105,8 @@ let package = Package(
             ]),
 
         .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips"]),
-        .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample"]),
+        .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses"]),
+        .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample", "ChildProcesses"]),
         .testTarget(
             name: "CrawlTests",
             dependencies: [
