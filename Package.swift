@@ -60,6 +60,7 @@ let package = Package(
         .target(
             name: "Fetch",
             dependencies: [
+                "WarmSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
