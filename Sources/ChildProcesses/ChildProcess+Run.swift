@@ -17,8 +17,11 @@ extension ChildProcess {
                            environment: [String: String]) async throws(SpawnError) -> Outcome {
         let child = try spawn(path, arguments: arguments, environment: environment, standardOutput: .pipe)
         return await BlockingWork.run {
-            let output = child.standardOutput.map(FileDescriptorIO.readAll) ?? Data()
-            child.standardOutput.map { _ = close($0) }
+            var output = Data()
+            if let fd = child.standardOutput {
+                output = FileDescriptorIO.readAll(fd)
+                close(fd)
+            }
             return Outcome(status: child.waitForExit(), standardOutput: output)
         }
     }

@@ -55,15 +55,15 @@ public struct ChildProcess: Sendable {
 
         let pid = spawn(path, arguments: arguments, environment: environment, actions: &actions)
         // The child's ends live on in the child only.
-        input.map { close($0.readEnd) }
-        output.map { close($0.writeEnd) }
+        if let input { close(input.readEnd) }
+        if let output { close(output.writeEnd) }
         switch pid {
         case .success(let pid):
             return ChildProcess(pid: pid, executablePath: path, standardInput: input?.writeEnd,
                                 standardOutput: output?.readEnd)
         case .failure(let error):
-            input.map { close($0.writeEnd) }
-            output.map { close($0.readEnd) }
+            if let input { close(input.writeEnd) }
+            if let output { close(output.readEnd) }
             throw error
         }
     }

@@ -33,6 +33,8 @@ final class ChildProcessTests: XCTestCase {
     func testPipesCarryStandardInputAndOutputBothWays() throws {
         let child = try ChildProcess.spawn("/bin/cat", arguments: [], environment: [:],
                                            standardInput: .pipe, standardOutput: .pipe)
+        let watchdog = Self.killAfter(seconds: 5, child)
+        defer { watchdog.cancel() }
         let input = try XCTUnwrap(child.standardInput), output = try XCTUnwrap(child.standardOutput)
         XCTAssertTrue(FileDescriptorIO.writeAll(input, Data("round trip\n".utf8)))
         close(input)  // cat sees the end of its input and exits
@@ -47,7 +49,9 @@ final class ChildProcessTests: XCTestCase {
         let first = try ChildProcess.spawn("/bin/cat", arguments: [], environment: [:],
                                            standardInput: .pipe, standardOutput: .pipe)
         let second = try ChildProcess.spawn("/bin/sleep", arguments: ["5"], environment: [:])
+        let watchdog = Self.killAfter(seconds: 5, first)
         defer {
+            watchdog.cancel()
             second.kill()
             _ = second.waitForExit()
         }
@@ -58,6 +62,15 @@ final class ChildProcessTests: XCTestCase {
         XCTAssertLessThan(clock.now - started, .seconds(3), "cat saw the end of its input only when sleep exited")
         close(try XCTUnwrap(first.standardOutput))
         XCTAssertEqual(first.waitForExit(), .exited(0))
+    }
+
+    /// Kills `child` after `seconds` unless cancelled, so that a leaked pipe end
+    /// fails a test (the child is killed, the assertions see it) instead of hanging it.
+    static func killAfter(seconds: Int, _ child: ChildProcess) -> Task<Void, Never> {
+        Task.detached {
+            guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+            child.kill()
+        }
     }
 
     func testKillEndsAChildWithTheSignal() throws {
