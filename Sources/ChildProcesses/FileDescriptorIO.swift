@@ -27,16 +27,19 @@ public enum FileDescriptorIO {
     /// Reads until the end of input (or an error) and returns what came.
     public static func readAll(_ fd: Int32) -> Data {
         var output = Data()
+        while let chunk = readChunk(fd) { output.append(contentsOf: chunk) }
+        return output
+    }
+
+    /// The next bytes that arrive (up to 16 KiB), waiting for some; nil at the
+    /// end of input or on an error.
+    public static func readChunk(_ fd: Int32) -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                output.append(contentsOf: chunk[0..<count])
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                return output
-            }
+            if count > 0 { return Array(chunk[0..<count]) }
+            if count < 0 && errno == EINTR { continue }
+            return nil
         }
     }
 }

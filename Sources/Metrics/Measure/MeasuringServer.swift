@@ -130,18 +130,14 @@ final class LineReader {
                 buffer.removeSubrange(...newline)
                 return line
             }
-            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                buffer.append(contentsOf: chunk[0..<count])
-            } else if count < 0 && errno == EINTR {
+            if let chunk = FileDescriptorIO.readChunk(fd) {
+                buffer.append(contentsOf: chunk)
                 continue
-            } else {
-                guard !buffer.isEmpty else { return nil }
-                let line = String(decoding: buffer, as: UTF8.self)
-                buffer.removeAll()
-                return line
             }
+            guard !buffer.isEmpty else { return nil }
+            let line = String(decoding: buffer, as: UTF8.self)
+            buffer.removeAll()
+            return line
         }
     }
 }

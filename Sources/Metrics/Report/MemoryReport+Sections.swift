@@ -48,24 +48,24 @@ extension MemoryReport {
     }
 
     var besideTable: ReportDocument.Table {
-        let c = comparison
-        let n = ReportFormat.count(c.comparedCount)
-        let kinds = c.columns.map(\.kind.rawValue)
-        return ReportDocument.Table(
-            header: ["Per image (N = \(n))"] + kinds,
-            rows: [
-                ["Peak transient memory, p50"] + c.columns.map { ReportFormat.megabytes($0.statistics.peakBytesP50) },
-                ["Peak transient memory, p95"] + c.columns.map { ReportFormat.megabytes($0.statistics.peakBytesP95) },
-                ["Peak transient memory, max"] + c.columns.map { ReportFormat.megabytes($0.statistics.peakBytesMax) },
-                ["CPU time, p50 (ms)"] + c.columns.map { ReportFormat.number($0.statistics.cpuMillisecondsP50, decimals: 1) },
-                ["CPU time, p95 (ms)"] + c.columns.map { ReportFormat.number($0.statistics.cpuMillisecondsP95, decimals: 1) },
-                ["Images per second (one at a time: N / total wall time)"]
-                    + c.columns.map { ReportFormat.number($0.statistics.imagesPerSecond, decimals: 1) },
-                ["SSIM vs Lanczos3 reference, p5 (worst 5%)"] + c.columns.map { ReportFormat.number($0.statistics.ssimP5, decimals: 4) },
-                ["SSIM vs Lanczos3 reference, median"] + c.columns.map { ReportFormat.number($0.statistics.ssimMedian, decimals: 4) },
-                ["PSNR vs Lanczos3 reference, median (dB)"] + c.columns.map { ReportFormat.number($0.statistics.psnrMedian, decimals: 1) },
-            ],
-            numericColumns: [1, 2, 3])
+        strategyTable("Per image (N = \(ReportFormat.count(comparison.comparedCount)))", [
+            ("Peak transient memory, p50", { ReportFormat.megabytes($0.statistics.peakBytesP50) }),
+            ("Peak transient memory, p95", { ReportFormat.megabytes($0.statistics.peakBytesP95) }),
+            ("Peak transient memory, max", { ReportFormat.megabytes($0.statistics.peakBytesMax) }),
+            ("CPU time, p50 (ms)", { ReportFormat.number($0.statistics.cpuMillisecondsP50, decimals: 1) }),
+            ("CPU time, p95 (ms)", { ReportFormat.number($0.statistics.cpuMillisecondsP95, decimals: 1) }),
+            ("Images per second (one at a time: N / total wall time)", { ReportFormat.number($0.statistics.imagesPerSecond, decimals: 1) }),
+            ("SSIM vs Lanczos3 reference, p5 (worst 5%)", { ReportFormat.number($0.statistics.ssimP5, decimals: 4) }),
+            ("SSIM vs Lanczos3 reference, median", { ReportFormat.number($0.statistics.ssimMedian, decimals: 4) }),
+            ("PSNR vs Lanczos3 reference, median (dB)", { ReportFormat.number($0.statistics.psnrMedian, decimals: 1) }),
+        ])
+    }
+
+    /// A table with one column per strategy: each row is a label and how to show that strategy's figure.
+    func strategyTable(_ title: String, _ rows: [(String, (MemoryComparison.Column) -> String)]) -> ReportDocument.Table {
+        ReportDocument.Table(header: [title] + comparison.columns.map(\.kind.rawValue),
+                             rows: rows.map { label, figure in [label] + comparison.columns.map(figure) },
+                             numericColumns: [1, 2, 3])
     }
 
     var formatTable: ReportDocument.Table {
@@ -90,19 +90,13 @@ extension MemoryReport {
     }
 
     var cacheTable: ReportDocument.Table {
-        let c = comparison
-        let limit = ReportFormat.megabytes(c.cacheLimitBytes)
-        let kinds = c.columns.map(\.kind.rawValue)
-        return ReportDocument.Table(
-            header: ["Strict LRU, limit \(limit)"] + kinds,
-            rows: [
-                ["Images held at the end"] + c.columns.map { ReportFormat.count($0.cacheSimulation.heldImages) },
-                ["Bytes held at the end"] + c.columns.map { ReportFormat.megabytes($0.cacheSimulation.heldBytes) },
-                ["Hits / requests"] + c.columns.map { "\(ReportFormat.count($0.cacheSimulation.hits)) / \(ReportFormat.count($0.cacheSimulation.requests))" },
-                ["Hit rate"] + c.columns.map { ReportFormat.percent($0.cacheSimulation.hitRate) },
-                ["Images refused (larger than the whole limit)"] + c.columns.map { ReportFormat.count($0.cacheSimulation.refusedImages) },
-            ],
-            numericColumns: [1, 2, 3])
+        strategyTable("Strict LRU, limit \(ReportFormat.megabytes(comparison.cacheLimitBytes))", [
+            ("Images held at the end", { ReportFormat.count($0.cacheSimulation.heldImages) }),
+            ("Bytes held at the end", { ReportFormat.megabytes($0.cacheSimulation.heldBytes) }),
+            ("Hits / requests", { "\(ReportFormat.count($0.cacheSimulation.hits)) / \(ReportFormat.count($0.cacheSimulation.requests))" }),
+            ("Hit rate", { ReportFormat.percent($0.cacheSimulation.hitRate) }),
+            ("Images refused (larger than the whole limit)", { ReportFormat.count($0.cacheSimulation.refusedImages) }),
+        ])
     }
 
     var failureBlocks: [ReportDocument.Block] {
