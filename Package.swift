@@ -32,26 +32,35 @@ let package = Package(
         // Thin, typed, non-variadic C wrappers over libvips/libexif/GLib calls Swift cannot make.
         .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"]),
 
+        // Shared by every stage: small value types and helpers (PixelSize, Duration in seconds).
+        .target(name: "WarmSupport"),
+        // Child processes: one posix_spawn helper with pipes, wait and kill; blocking
+        // waits on NIO's thread pool. CWarmVips for pipe2, which Swift does not import.
+        .target(
+            name: "ChildProcesses",
+            dependencies: ["CWarmVips", .product(name: "NIOPosix", package: "swift-nio")]),
         // Decode stage: image sources, limits, the three strategies, encoders.
-        .target(name: "Downsample", dependencies: ["CWarmVips"]),
+        .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport"]),
         // Decode stage, run: worker processes (or threads here) behind Downsample's
         // ThumbnailDecoding; blocking pipe I/O on NIO's thread pool (already in the graph).
         // Apart from Downsample so that the fuzz package can keep compiling Downsample alone.
         .target(
             name: "DecodeWorkers",
             dependencies: [
-                "Downsample", "CWarmVips",
+                "Downsample", "CWarmVips", "ChildProcesses",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
         // Measure stage: per-image metrics, the report table, regression checks.
         // (Named WarmMetrics because swift-metrics, pulled in by Hummingbird, owns the
         // module name "Metrics"; the folder keeps the project's fixed layout.)
-        .target(name: "WarmMetrics", dependencies: ["Downsample"], path: "Sources/Metrics"),
+        .target(
+            name: "WarmMetrics", dependencies: ["Downsample", "ChildProcesses", "WarmSupport"], path: "Sources/Metrics"),
         // Fetch stage: HTTP client with retries, limits, conditional requests.
         .target(
             name: "Fetch",
             dependencies: [
+                "WarmSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -62,7 +71,7 @@ let package = Package(
         .target(
             name: "Crawl",
             dependencies: [
-                "Fetch",
+                "Fetch", "WarmSupport",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -70,7 +79,7 @@ let package = Package(
         .target(
             name: "Cache",
             dependencies: [
-                "CWarmVips",
+                "CWarmVips", "WarmSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -89,7 +98,7 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "Crawl", "Fetch", "Downsample", "DecodeWorkers", "Cache", "WarmMetrics",
+                "Crawl", "Fetch", "Downsample", "DecodeWorkers", "Cache", "WarmMetrics", "WarmSupport",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -119,7 +128,8 @@ let package = Package(
 
         // Unit tests, one target per module; the ones that need a server start it on loopback.
         .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples"]),
-        .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample"]),
+        .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses"]),
+        .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample", "ChildProcesses"]),
         .testTarget(
             name: "FetchTests",
             dependencies: [

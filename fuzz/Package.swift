@@ -14,7 +14,8 @@ let package = Package(
         .systemLibrary(name: "CLibVips", path: "Sources/CLibVips", pkgConfig: "vips"),
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif"),
         .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"], path: "Sources/CWarmVips"),
-        .target(name: "Downsample", dependencies: ["CWarmVips"], path: "Sources/Downsample"),
+        .target(name: "WarmSupport", path: "Sources/WarmSupport"),
+        .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport"], path: "Sources/Downsample"),
         .target(name: "ImageSamples", dependencies: ["Downsample"], path: "Sources/ImageSamples"),
         // ProductPage and Product (Sources/Crawl), CanonicalURL and CacheError (Sources/Cache).
         .target(name: "PageParsing", path: "Sources/PageParsing"),

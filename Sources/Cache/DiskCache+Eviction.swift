@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 extension DiskCache {
     /// Removes least-recently-used entries (by `lastAccessAt`; at equal access
@@ -24,63 +25,19 @@ extension DiskCache {
         throws(CacheError) -> EvictionResult {
         let files = self.files, logger = self.logger
         let result = try write { db -> EvictionResult in
-            let withFile = ManifestRow.filter(ManifestRow.Columns.path != nil)
-            let totalBytes = try withFile.select(sum(ManifestRow.Columns.outputBytes), as: Int.self).fetchOne(db) ?? 0
-            guard totalBytes > max(0, maxBytes) else {
+            let (victims, totalBytes, remainingBytes) = try Self.victims(db, maxBytes: maxBytes, now: now)
+            guard !victims.isEmpty else {
                 return EvictionResult(removedCount: 0, removedBytes: 0, remainingBytes: totalBytes)
             }
-            let candidates = try ManifestRow.fetchCursor(db, sql: """
-                SELECT * FROM entry WHERE path IS NOT NULL
-                ORDER BY lastAccessAt ASC, (expiresAt <= ?) DESC, url ASC, variant ASC
-                """, arguments: [now])
-            var victims: [ManifestRow] = []
-            var remainingBytes = totalBytes
-            while remainingBytes > maxBytes, let row = try candidates.next() {
-                victims.append(row)
-                remainingBytes -= row.outputBytes ?? 0
-            }
             // A shard's row must not outlive the file (a later merge would bring it back).
-            for shard in shardManifests {
-                do {
-                    try shard.pool.writeWithoutTransaction { shardDB in
-                        try shardDB.execute(sql: "PRAGMA synchronous = FULL")
-                        defer { try? shardDB.execute(sql: "PRAGMA synchronous = NORMAL") }
-                        try shardDB.inTransaction {
-                            for victim in victims {
-                                try ManifestRow.deleteOne(shardDB, key: [
-                                    ManifestRow.Columns.url.rawValue: victim.url,
-                                    ManifestRow.Columns.variant.rawValue: victim.variant,
-                                ])
-                            }
-                            return .commit
-                        }
-                    }
-                } catch {
-                    throw Self.mapDatabaseError(error, layout: shard.layout)
-                }
-            }
+            for shard in shardManifests { try Self.deleteRows(of: victims, from: shard) }
             // The deletions must be on disk before any file goes (see Manifest.open).
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            try db.inTransaction {
-                for victim in victims { try victim.delete(db) }
-                return .commit
-            }
+            try Self.deleteDurably(victims, db)
             if let code = files.faults?(.afterEvictedRowsDeleted) {
                 throw CacheError.fileSystem(operation: "evict (simulated crash after the rows were deleted)",
                                             path: files.layout.filesDirectory, errno: code)
             }
-            var unremoved = 0
-            for victim in victims {
-                guard let path = victim.path else { continue }
-                do {
-                    try files.removeFile(relativePath: path)
-                } catch {
-                    // The row is gone, so the file is an orphan: harmless, listed by verify.
-                    unremoved += 1
-                    logger.warning("could not remove an evicted file", metadata: ["path": "\(path)", "error": "\(error)"])
-                }
-            }
+            let unremoved = Self.removeFiles(of: victims, files: files, logger: logger)
             return EvictionResult(removedCount: victims.count, removedBytes: totalBytes - remainingBytes,
                                   remainingBytes: remainingBytes, unremovedFileCount: unremoved)
         }
@@ -90,6 +47,74 @@ extension DiskCache {
             ])
         }
         return result
+    }
+
+    /// The rows to remove, least recently used first, until at most `maxBytes`
+    /// remain (none when the files already fit); with the bytes before and after.
+    private static func victims(_ db: Database, maxBytes: Int, now: Double) throws
+        -> (victims: [ManifestRow], totalBytes: Int, remainingBytes: Int) {
+        let withFile = ManifestRow.filter(ManifestRow.Columns.path != nil)
+        let totalBytes = try withFile.select(sum(ManifestRow.Columns.outputBytes), as: Int.self).fetchOne(db) ?? 0
+        guard totalBytes > max(0, maxBytes) else { return ([], totalBytes, totalBytes) }
+        let candidates = try ManifestRow.fetchCursor(db, sql: """
+            SELECT * FROM entry WHERE path IS NOT NULL
+            ORDER BY lastAccessAt ASC, (expiresAt <= ?) DESC, url ASC, variant ASC
+            """, arguments: [now])
+        var victims: [ManifestRow] = []
+        var remainingBytes = totalBytes
+        while remainingBytes > maxBytes, let row = try candidates.next() {
+            victims.append(row)
+            remainingBytes -= row.outputBytes ?? 0
+        }
+        return (victims, totalBytes, remainingBytes)
+    }
+
+    /// Deletes the victims' rows from one shard's manifest, committed with `synchronous = FULL`.
+    private static func deleteRows(of victims: [ManifestRow],
+                                   from shard: (pool: DatabasePool, layout: CacheLayout)) throws(CacheError) {
+        do {
+            try shard.pool.writeWithoutTransaction { shardDB in
+                try shardDB.execute(sql: "PRAGMA synchronous = FULL")
+                defer { try? shardDB.execute(sql: "PRAGMA synchronous = NORMAL") }
+                try shardDB.inTransaction {
+                    for victim in victims {
+                        try ManifestRow.deleteOne(shardDB, key: [
+                            ManifestRow.Columns.url.rawValue: victim.url,
+                            ManifestRow.Columns.variant.rawValue: victim.variant,
+                        ])
+                    }
+                    return .commit
+                }
+            }
+        } catch {
+            throw mapDatabaseError(error, layout: shard.layout)
+        }
+    }
+
+    /// Deletes the victims' rows from this manifest in one transaction committed with `synchronous = FULL`.
+    private static func deleteDurably(_ victims: [ManifestRow], _ db: Database) throws {
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+        defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        try db.inTransaction {
+            for victim in victims { try victim.delete(db) }
+            return .commit
+        }
+    }
+
+    /// Unlinks the victims' files (their rows are gone); the number that could not be removed.
+    private static func removeFiles(of victims: [ManifestRow], files: CacheFileStore, logger: Logger) -> Int {
+        var unremoved = 0
+        for victim in victims {
+            guard let path = victim.path else { continue }
+            do {
+                try files.removeFile(relativePath: path)
+            } catch {
+                // The row is gone, so the file is an orphan: harmless, listed by verify.
+                unremoved += 1
+                logger.warning("could not remove an evicted file", metadata: ["path": "\(path)", "error": "\(error)"])
+            }
+        }
+        return unremoved
     }
 
     /// Evicts down to `configuration.maxBytes`; nil when no limit is configured.

@@ -27,68 +27,84 @@ extension DiskCache {
         }
         var result = ShardMergeResult()
         for shard in try Self.shardsPresent(in: layout) {
-            let lock = try CacheLock.acquire(root: layout.root, shard: shard)
-            defer { lock.release() }
-            let shardLayout = CacheLayout(root: layout.root, shard: shard)
-            result.removedTemporaryFileCount += try CacheFileStore(layout: shardLayout, faults: nil).removeAllTemporaryFiles()
-            let source: DatabasePool
-            do {
-                source = try Manifest.open(path: shardLayout.manifestPath, configuration: configuration)
-            } catch {
-                throw Self.mapDatabaseError(error, layout: shardLayout)
-            }
-            defer { try? source.close() }
-            var after: (url: String, variant: String)?
-            while true {
-                let batch: [ManifestRow]
-                do {
-                    batch = try source.read { db in
-                        if let after {
-                            return try ManifestRow.fetchAll(db, sql: """
-                                SELECT * FROM entry WHERE (url, variant) > (?, ?) ORDER BY url, variant LIMIT ?
-                                """, arguments: [after.url, after.variant, batchSize])
-                        }
-                        return try ManifestRow.fetchAll(db, sql: "SELECT * FROM entry ORDER BY url, variant LIMIT ?",
-                                                        arguments: [batchSize])
-                    }
-                } catch {
-                    throw Self.mapDatabaseError(error, layout: shardLayout)
-                }
-                guard let last = batch.last else { break }
-                let counts = try write { db in
-                    var counts = ShardMergeResult()
-                    try db.inTransaction {
-                        for incoming in batch {
-                            let key: [String: any DatabaseValueConvertible] = [
-                                ManifestRow.Columns.url.rawValue: incoming.url,
-                                ManifestRow.Columns.variant.rawValue: incoming.variant,
-                            ]
-                            let existing = try ManifestRow.fetchOne(db, key: key)
-                            let merged = Self.mergedRow(existing: existing, incoming: incoming)
-                            if existing == nil {
-                                counts.insertedRows += 1
-                                try merged.insert(db)
-                            } else if merged != existing {
-                                counts.updatedRows += 1
-                                try merged.update(db)
-                            } else {
-                                counts.unchangedRows += 1
-                            }
-                        }
-                        return .commit
-                    }
-                    return counts
-                }
-                result.insertedRows += counts.insertedRows
-                result.updatedRows += counts.updatedRows
-                result.unchangedRows += counts.unchangedRows
-                after = (last.url, last.variant)
-            }
-            result.prunedRows += try applyPrunedKeys(from: source, layout: shardLayout)
-            result.mergedShards.append(shard)
+            try mergeShard(shard, batchSize: batchSize, into: &result)
             logger?.info("merged shard", metadata: ["shard": "\(shard)", "rows": "\(result.insertedRows + result.updatedRows + result.unchangedRows)"])
         }
         return result
+    }
+
+    /// Merges one shard under its lock: its temp files removed, its rows in
+    /// batches, then the keys it pruned.
+    private func mergeShard(_ shard: CacheShard, batchSize: Int, into result: inout ShardMergeResult) throws(CacheError) {
+        let lock = try CacheLock.acquire(root: layout.root, shard: shard)
+        defer { lock.release() }
+        let shardLayout = CacheLayout(root: layout.root, shard: shard)
+        result.removedTemporaryFileCount += try CacheFileStore(layout: shardLayout, faults: nil).removeAllTemporaryFiles()
+        let source: DatabasePool
+        do {
+            source = try Manifest.open(path: shardLayout.manifestPath, configuration: configuration)
+        } catch {
+            throw Self.mapDatabaseError(error, layout: shardLayout)
+        }
+        defer { try? source.close() }
+        var after: (url: String, variant: String)?
+        while true {
+            let batch = try Self.batch(of: source, after: after, batchSize: batchSize, layout: shardLayout)
+            guard let last = batch.last else { break }
+            let counts = try merge(batch)
+            result.insertedRows += counts.insertedRows
+            result.updatedRows += counts.updatedRows
+            result.unchangedRows += counts.unchangedRows
+            after = (last.url, last.variant)
+        }
+        result.prunedRows += try applyPrunedKeys(from: source, layout: shardLayout)
+        result.mergedShards.append(shard)
+    }
+
+    /// Up to `batchSize` of a shard's rows in key order, from after `after`.
+    private static func batch(of source: DatabasePool, after: (url: String, variant: String)?, batchSize: Int,
+                              layout shardLayout: CacheLayout) throws(CacheError) -> [ManifestRow] {
+        do {
+            return try source.read { db in
+                if let after {
+                    return try ManifestRow.fetchAll(db, sql: """
+                        SELECT * FROM entry WHERE (url, variant) > (?, ?) ORDER BY url, variant LIMIT ?
+                        """, arguments: [after.url, after.variant, batchSize])
+                }
+                return try ManifestRow.fetchAll(db, sql: "SELECT * FROM entry ORDER BY url, variant LIMIT ?",
+                                                arguments: [batchSize])
+            }
+        } catch {
+            throw mapDatabaseError(error, layout: shardLayout)
+        }
+    }
+
+    /// Merges one batch of shard rows into this manifest in one transaction (newer row wins).
+    private func merge(_ batch: [ManifestRow]) throws(CacheError) -> ShardMergeResult {
+        try write { db in
+            var counts = ShardMergeResult()
+            try db.inTransaction {
+                for incoming in batch {
+                    let key: [String: any DatabaseValueConvertible] = [
+                        ManifestRow.Columns.url.rawValue: incoming.url,
+                        ManifestRow.Columns.variant.rawValue: incoming.variant,
+                    ]
+                    let existing = try ManifestRow.fetchOne(db, key: key)
+                    let merged = Self.mergedRow(existing: existing, incoming: incoming)
+                    if existing == nil {
+                        counts.insertedRows += 1
+                        try merged.insert(db)
+                    } else if merged != existing {
+                        counts.updatedRows += 1
+                        try merged.update(db)
+                    } else {
+                        counts.unchangedRows += 1
+                    }
+                }
+                return .commit
+            }
+            return counts
+        }
     }
 
     /// Removes the keys a shard pruned from this (the tree's) manifest, then

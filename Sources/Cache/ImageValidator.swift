@@ -1,15 +1,8 @@
 import Foundation
+import WarmSupport
 
 /// Width and height of a decoded image, in pixels.
-public struct ImageDimensions: Sendable, Hashable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-    public var description: String { "\(width)x\(height)" }
-}
+public typealias ImageDimensions = PixelSize
 
 /// Why a validator rejected a file's bytes, as a sentence.
 public struct ValidationFailure: Error, Sendable, Hashable, CustomStringConvertible {

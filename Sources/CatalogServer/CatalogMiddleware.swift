@@ -67,64 +67,89 @@ struct CatalogMiddleware: RouterMiddleware {
             try? await context.channel.close()
             throw FaultServed.connectionClosed
         case .redirectLoop:
-            var items = query
-            items["hop"] = String((items["hop"].flatMap { Int($0) } ?? 0) + 1)
-            let text = items.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-            return Response(status: .found, headers: [.location: path + "?" + text, .contentLength: "0"])
+            return Self.redirectLoop(path: path, query: query)
         case .endlessBody:
-            let (body, contentType) = try await realBody(path: path, query: query)
-            // The real bytes repeated in 64 KiB chunks, at most one chunk a millisecond (64 MB/s), so that a
-            // few endless bodies do not take every core from the requests around them.
-            var chunk = ByteBuffer()
-            while chunk.readableBytes < 64 * 1024 {
-                if body.readableBytes > 0 { chunk.writeImmutableBuffer(body) } else { chunk.writeRepeatingByte(0x41, count: 64 * 1024) }
-            }
-            let endless = chunk
-            return Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody { writer in
-                // Until the client goes away (the write throws) or the server stops.
-                while true {
-                    try await writer.write(endless)
-                    try await Task.sleep(for: .milliseconds(1))
-                }
-            })
+            return try await endlessBody(path: path, query: query)
         case .slowBody(let seconds):
-            let (body, contentType) = try await realBody(path: path, query: query)
-            let pieces = 8
-            return Response(status: .ok, headers: [.contentType: contentType, .contentLength: String(body.readableBytes)],
-                            body: ResponseBody { writer in
-                var rest = body
-                let size = max(1, (body.readableBytes + pieces - 1) / pieces)
-                while let piece = rest.readSlice(length: min(size, rest.readableBytes)), piece.readableBytes > 0 {
-                    try await Task.sleep(for: .seconds(seconds / Double(pieces)))
-                    try await writer.write(piece)
-                }
-                try await writer.finish(nil)
-            })
-        case .shortBody, .stalledBody:
-            let (body, contentType) = try await realBody(path: path, query: query)
-            let channel = context.channel
-            let stallSeconds: Double
-            if case .stalledBody(let seconds) = fault { stallSeconds = seconds } else { stallSeconds = 0 }
-            return Response(status: .ok, headers: [.contentType: contentType, .contentLength: String(body.readableBytes)],
-                            body: ResponseBody { writer in
-                try await writer.write(body.getSlice(at: body.readerIndex, length: body.readableBytes / 2) ?? ByteBuffer())
-                let until = ContinuousClock.now + .seconds(stallSeconds)
-                while ContinuousClock.now < until, channel.isActive {
-                    try await Task.sleep(for: .milliseconds(200))
-                }
-                // Throwing makes Hummingbird close the connection, the body unfinished.
-                throw FaultServed.bodyCutShort
-            })
+            return try await slowBody(path: path, query: query, seconds: seconds)
+        case .shortBody:
+            return try await cutShortBody(path: path, query: query, channel: context.channel, stallSeconds: 0)
+        case .stalledBody(let seconds):
+            return try await cutShortBody(path: path, query: query, channel: context.channel, stallSeconds: seconds)
         case .shiftAfter(let count):
             let response = try await next(request, context)
             await store.insertNewest(count: count)
             return response
         case .repeatPreviousPage:
             guard let pageNo = query["page_no"].flatMap({ Int($0) }), pageNo > 1 else { return try await next(request, context) }
-            let size = query["items_per_page"].flatMap { Int($0) } ?? store.configuration.defaultItemsPerPage
-            let body = try await store.page(pageNo: pageNo, itemsPerPage: size, productsOfPage: pageNo - 1)
-            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+            return try await previousPage(as: pageNo, query: query)
         }
+    }
+
+    /// A redirect to the same path with the `hop` counter one higher.
+    private static func redirectLoop(path: String, query: [String: String]) -> Response {
+        var items = query
+        items["hop"] = String((items["hop"].flatMap { Int($0) } ?? 0) + 1)
+        let text = items.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        return Response(status: .found, headers: [.location: path + "?" + text, .contentLength: "0"])
+    }
+
+    /// The real bytes repeated in 64 KiB chunks, at most one chunk a millisecond (64 MB/s), so that a
+    /// few endless bodies do not take every core from the requests around them.
+    private func endlessBody(path: String, query: [String: String]) async throws -> Response {
+        let (body, contentType) = try await realBody(path: path, query: query)
+        var chunk = ByteBuffer()
+        while chunk.readableBytes < 64 * 1024 {
+            if body.readableBytes > 0 { chunk.writeImmutableBuffer(body) } else { chunk.writeRepeatingByte(0x41, count: 64 * 1024) }
+        }
+        let endless = chunk
+        return Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody { writer in
+            // Until the client goes away (the write throws) or the server stops.
+            while true {
+                try await writer.write(endless)
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        })
+    }
+
+    /// The real body in eight pieces spread over `seconds`.
+    private func slowBody(path: String, query: [String: String], seconds: Double) async throws -> Response {
+        let (body, contentType) = try await realBody(path: path, query: query)
+        let pieces = 8
+        return Response(status: .ok, headers: [.contentType: contentType, .contentLength: String(body.readableBytes)],
+                        body: ResponseBody { writer in
+            var rest = body
+            let size = max(1, (body.readableBytes + pieces - 1) / pieces)
+            while let piece = rest.readSlice(length: min(size, rest.readableBytes)), piece.readableBytes > 0 {
+                try await Task.sleep(for: .seconds(seconds / Double(pieces)))
+                try await writer.write(piece)
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// Half the real body under its full Content-Length, then (after `stallSeconds`
+    /// or when the client leaves) the connection closes, the body unfinished.
+    private func cutShortBody(path: String, query: [String: String], channel: any Channel,
+                              stallSeconds: Double) async throws -> Response {
+        let (body, contentType) = try await realBody(path: path, query: query)
+        return Response(status: .ok, headers: [.contentType: contentType, .contentLength: String(body.readableBytes)],
+                        body: ResponseBody { writer in
+            try await writer.write(body.getSlice(at: body.readerIndex, length: body.readableBytes / 2) ?? ByteBuffer())
+            let until = ContinuousClock.now + .seconds(stallSeconds)
+            while ContinuousClock.now < until, channel.isActive {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            // Throwing makes Hummingbird close the connection, the body unfinished.
+            throw FaultServed.bodyCutShort
+        })
+    }
+
+    /// Page `pageNo - 1`'s products served as page `pageNo`.
+    private func previousPage(as pageNo: Int, query: [String: String]) async throws -> Response {
+        let size = query["items_per_page"].flatMap { Int($0) } ?? store.configuration.defaultItemsPerPage
+        let body = try await store.page(pageNo: pageNo, itemsPerPage: size, productsOfPage: pageNo - 1)
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
     /// The body the route would send: the image of a thumbnail path, or a list page.

@@ -1,6 +1,7 @@
 import Fetch
 import Foundation
 import Logging
+import WarmSupport
 
 /// Walks every page of the product list and hands each newly seen product
 /// with a thumbnail to a consumer, once.
@@ -96,7 +97,7 @@ public struct Crawler: Sendable {
         }
 
         progress.finish(coverage: coverage)
-        progress.report.durationSeconds = Self.seconds(clock.now - started)
+        progress.report.durationSeconds = (clock.now - started).inSeconds
         logger.info("\(progress.report.description)")
         return progress.report
     }
@@ -170,10 +171,6 @@ public struct Crawler: Sendable {
             return PageResult(pageNo: pageNo, url: url,
                               outcome: .failure(.pageDidNotParse(pageNo: pageNo, url: url, problem: problem)))
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

@@ -1,4 +1,4 @@
-import CWarmVips
+import ChildProcesses
 import Downsample
 import Foundation
 #if canImport(Glibc)
@@ -15,7 +15,7 @@ final class DecodeWorker: @unchecked Sendable {
     private let settings: WorkerSettings
     private let environment: [String: String]
     private let timeoutSeconds: Double
-    private var child: (pid: pid_t, channel: FrameChannel)?
+    private var child: (process: ChildProcess, channel: FrameChannel)?
     /// Whether the running child has answered its `configure` call.
     private var configured = false
 
@@ -29,7 +29,7 @@ final class DecodeWorker: @unchecked Sendable {
     /// Starts the process now (it configures itself while the parent goes on).
     func start() -> DownsampleError? {
         guard child == nil else { return nil }
-        let spawned: (pid: pid_t, channel: FrameChannel)
+        let spawned: (process: ChildProcess, channel: FrameChannel)
         switch Self.spawn(command, environment: environment) {
         case .success(let value): spawned = value
         case .failure(let error): return error
@@ -93,7 +93,7 @@ final class DecodeWorker: @unchecked Sendable {
         guard let child else { return }
         close(child.channel.output)
         close(child.channel.input)
-        while waitpid(child.pid, nil, 0) < 0 && errno == EINTR {}
+        _ = child.process.waitForExit()
         self.child = nil
     }
 
@@ -101,46 +101,27 @@ final class DecodeWorker: @unchecked Sendable {
     /// say why, by its exit.
     private func ended(after failure: FrameChannel.Failure) -> DownsampleError {
         guard let child else { return .decoderUnavailable(reason: "the worker is gone") }
-        if failure == .timedOut || failure != .closed { kill(child.pid, SIGKILL) }
+        if failure == .timedOut || failure != .closed { child.process.kill(SIGKILL) }
         close(child.channel.output)
         close(child.channel.input)
-        var status: Int32 = 0
-        while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+        let status = child.process.waitForExit()
         self.child = nil
-        let signal = status & 0x7f  // WIFSIGNALED/WTERMSIG are macros Swift does not import
         if failure == .timedOut { return .decoderTimedOut(seconds: timeoutSeconds) }
-        if signal != 0 { return .decoderCrashed(signal: signal, memoryLimitBytes: settings.memoryLimitBytes) }
-        return .decoderUnavailable(reason: "the worker exited with status \((status >> 8) & 0xff) (\(failure))")
+        if let signal = status.signal { return .decoderCrashed(signal: signal, memoryLimitBytes: settings.memoryLimitBytes) }
+        return .decoderUnavailable(reason: "the worker exited with status \(status.exitStatus ?? 0) (\(failure))")
     }
 
-    /// posix_spawn with the child's standard input and output on two pipes
-    /// (close-on-exec here, so no other child inherits them).
-    private static func spawn(_ command: [String], environment: [String: String]) -> Result<(pid: pid_t, channel: FrameChannel), DownsampleError> {
+    /// Starts the worker with its standard input and output on two pipes.
+    private static func spawn(_ command: [String], environment: [String: String]) -> Result<(process: ChildProcess, channel: FrameChannel), DownsampleError> {
         guard let path = command.first else { return .failure(.decoderUnavailable(reason: "no worker command")) }
-        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
-        guard warm_pipe_cloexec(&toChild) == 0 else { return .failure(.decoderUnavailable(reason: String(cString: strerror(errno)))) }
-        guard warm_pipe_cloexec(&fromChild) == 0 else {
-            close(toChild[0]); close(toChild[1])
-            return .failure(.decoderUnavailable(reason: String(cString: strerror(errno))))
+        do {
+            let process = try ChildProcess.spawn(path, arguments: Array(command.dropFirst()),
+                                                 environment: ChildProcess.inheritedEnvironment(adding: environment),
+                                                 standardInput: .pipe, standardOutput: .pipe)
+            // Both ends exist: they were asked for.
+            return .success((process, FrameChannel(input: process.standardOutput!, output: process.standardInput!)))
+        } catch {
+            return .failure(.decoderUnavailable(reason: error.description))
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
-        var pid = pid_t()
-        let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        close(toChild[0])
-        close(fromChild[1])
-        guard status == 0 else {
-            close(toChild[1]); close(fromChild[0])
-            return .failure(.decoderUnavailable(reason: "cannot start \(path): \(String(cString: strerror(status)))"))
-        }
-        return .success((pid, FrameChannel(input: fromChild[0], output: toChild[1])))
     }
 }

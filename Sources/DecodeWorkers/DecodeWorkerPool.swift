@@ -1,3 +1,4 @@
+import ChildProcesses
 import Downsample
 import Foundation
 import NIOConcurrencyHelpers
@@ -64,7 +65,7 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
         /// The running executable (`/proc/self/exe`), for a worker command
         /// that re-runs this binary.
         public static var currentExecutable: String {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            ChildProcess.currentExecutablePath()
         }
     }
 

@@ -1,13 +1,7 @@
-/// Width and height in pixels.
-public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-    public var description: String { "\(width)x\(height)" }
-}
+import WarmSupport
+
+/// Width and height in pixels (defined in WarmSupport, which Cache shares).
+public typealias PixelSize = WarmSupport.PixelSize
 
 /// The size an image is shown at: its upright output's longest side, in pixels.
 /// `DecodeTarget(longestSide: 300)` makes a 4032x3024 photo 300x225; an image

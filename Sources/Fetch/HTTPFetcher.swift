@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import WarmSupport
 
 /// The project's one HTTP client: conditional GETs with retries, backoff,
 /// redirect and body limits, over one pooled `HTTPClient`.
@@ -133,7 +134,7 @@ public final class HTTPFetcher: Fetching {
     /// deadline stops at the response head, and the body needs bounding too.
     private func attemptOnce(_ url: URL, pin: PinnedHost?, validators: Validators?, attempt: Int,
                              timeout: Duration) async throws(AttemptFailure) -> FetchOutcome {
-        let timeoutSeconds = Self.seconds(timeout)
+        let timeoutSeconds = timeout.inSeconds
         do {
             return try await withThrowingTaskGroup(of: FetchOutcome.self) { group in
                 group.addTask {
@@ -159,23 +160,43 @@ public final class HTTPFetcher: Fetching {
     /// `pin`: the checked addresses of `url`'s host, when the connection must go to one of them.
     private func perform(_ url: URL, pin: PinnedHost?, validators: Validators?, attempt: Int,
                          timeout: Duration) async throws -> FetchOutcome {
+        let (response, finalURL, redirects) = try await followRedirects(url, pin: pin, validators: validators,
+                                                                        attempt: attempt, timeout: timeout)
+        let status = Int(response.status.code)
+        let headers = response.headers
+        if status == 304 {
+            try await Self.drain(response.body)
+            let sent = validators ?? Validators()
+            let refreshed = Validators(etag: headers.first(name: "ETag") ?? sent.etag,
+                                       lastModified: headers.first(name: "Last-Modified") ?? sent.lastModified)
+            return .notModified(url: url, validators: refreshed, attempts: attempt)
+        }
+        guard (200...299).contains(status) else {
+            try? await Self.drain(response.body)
+            let retryAfter = headers.first(name: "Retry-After").flatMap { HTTPDate.retryAfterSeconds($0) }
+            throw AttemptFailure(error: .httpStatus(url: url, status: status, attempts: attempt),
+                                 retryAfterSeconds: retryAfter)
+        }
+        let body = try await readBody(response, of: url)
+        return .fetched(FetchedResource(
+            url: url, finalURL: finalURL, status: status, body: body,
+            etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"),
+            contentType: headers.first(name: "Content-Type"), attempts: attempt, redirects: redirects))
+    }
+
+    /// Sends the conditional GET and follows redirects (each target checked
+    /// by the host gate): the final response, its URL and the redirects taken.
+    private func followRedirects(_ url: URL, pin: PinnedHost?, validators: Validators?, attempt: Int,
+                                 timeout: Duration) async throws -> (HTTPClientResponse, URL, Int) {
         var current = url
         var currentPin = pin
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
-        var response: HTTPClientResponse
         while true {
-            var request = HTTPClientRequest(url: current.absoluteString)
-            request.method = .GET
-            request.headers.add(name: "User-Agent", value: configuration.userAgent)
-            request.headers.add(name: "Accept", value: "*/*")
-            if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
-            if let lastModified = validators?.lastModified {
-                request.headers.add(name: "If-Modified-Since", value: lastModified)
-            }
-            response = try await execute(request, pin: currentPin, for: url, attempt: attempt, timeout: timeout)
+            let request = makeRequest(current, validators: validators)
+            let response = try await execute(request, pin: currentPin, for: url, attempt: attempt, timeout: timeout)
             guard configuration.maxRedirects > 0, [301, 302, 303, 307, 308].contains(Int(response.status.code)),
-                  let location = response.headers.first(name: "Location") else { break }
+                  let location = response.headers.first(name: "Location") else { return (response, current, redirects) }
             try? await Self.drain(response.body)
             redirects += 1
             guard redirects <= configuration.maxRedirects else {
@@ -191,26 +212,25 @@ public final class HTTPFetcher: Fetching {
             currentPin = try await hostGate?.check(next, requested: url)
             current = next
         }
-        let status = Int(response.status.code)
-        let headers = response.headers
-        let finalURL = current
+    }
 
-        if status == 304 {
-            try await Self.drain(response.body)
-            let sent = validators ?? Validators()
-            let refreshed = Validators(etag: headers.first(name: "ETag") ?? sent.etag,
-                                       lastModified: headers.first(name: "Last-Modified") ?? sent.lastModified)
-            return .notModified(url: url, validators: refreshed, attempts: attempt)
+    /// A GET of `url` with the conditional headers `validators` allow.
+    private func makeRequest(_ url: URL, validators: Validators?) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        request.headers.add(name: "User-Agent", value: configuration.userAgent)
+        request.headers.add(name: "Accept", value: "*/*")
+        if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
+        if let lastModified = validators?.lastModified {
+            request.headers.add(name: "If-Modified-Since", value: lastModified)
         }
-        guard (200...299).contains(status) else {
-            try? await Self.drain(response.body)
-            let retryAfter = headers.first(name: "Retry-After").flatMap { HTTPDate.retryAfterSeconds($0) }
-            throw AttemptFailure(error: .httpStatus(url: url, status: status, attempts: attempt),
-                                 retryAfterSeconds: retryAfter)
-        }
+        return request
+    }
 
+    /// The whole body, refused past `maxBodyBytes` (declared or counted).
+    private func readBody(_ response: HTTPClientResponse, of url: URL) async throws -> Data {
         let limit = configuration.maxBodyBytes
-        let declared = headers.first(name: "Content-Length").flatMap { Int($0) }
+        let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
         if let declared, declared > limit {
             throw AttemptFailure(error: .tooLarge(url: url, limitBytes: limit, declaredBytes: declared))
         }
@@ -225,17 +245,14 @@ public final class HTTPFetcher: Fetching {
         }
         // A cancelled stream may end early without an error; never pass that off as a body.
         try Task.checkCancellation()
-        return .fetched(FetchedResource(
-            url: url, finalURL: finalURL, status: status, body: body,
-            etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"),
-            contentType: headers.first(name: "Content-Type"), attempts: attempt, redirects: redirects))
+        return body
     }
 
     /// Sends `request` through the shared client, or, with a `pin`, through
     /// the client that connects the pinned name to the address for this attempt.
     private func execute(_ request: HTTPClientRequest, pin: PinnedHost?, for url: URL, attempt: Int,
                          timeout: Duration) async throws -> HTTPClientResponse {
-        let deadline = Self.amount(Self.seconds(timeout))
+        let deadline = Self.amount(timeout.inSeconds)
         guard let pin else { return try await client.execute(request, timeout: deadline, logger: logger) }
         let address = pin.address(forAttempt: attempt)
         // dnsOverride is keyed by the host as async-http-client reads it from the
@@ -254,7 +271,7 @@ public final class HTTPFetcher: Fetching {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            let failure = classify(error, url: url, attempt: attempt, timeoutSeconds: Self.seconds(timeout))
+            let failure = classify(error, url: url, attempt: attempt, timeoutSeconds: timeout.inSeconds)
             guard case .connection(let failedURL, let reason, let attempts) = failure else { throw error }
             throw FetchError.connection(
                 url: failedURL, reason: "\(reason) (connecting to \(address.text), the address \(pin.host) was checked at)",
@@ -297,11 +314,6 @@ public final class HTTPFetcher: Fetching {
 
     private static func amount(_ seconds: Double) -> TimeAmount {
         .nanoseconds(Int64(max(0, seconds) * 1_000_000_000))
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }
 

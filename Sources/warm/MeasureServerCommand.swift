@@ -7,7 +7,7 @@ import WarmMetrics
 /// (`MeasuringServer`). Hidden: the measuring commands start it.
 struct MeasureServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "measure-server",
+        commandName: MeasuringServer.commandName,
         abstract: "Measure decode strategies in forked children, one per request line (started by the measuring commands).",
         shouldDisplay: false)
 

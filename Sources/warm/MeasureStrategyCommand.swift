@@ -6,44 +6,33 @@ import WarmMetrics
 /// The child side of `PeakIsolation.childProcess`: measures one strategy once
 /// on one image file in this fresh process and prints an
 /// `IsolatedStrategyRun.Report` as one JSON line. Hidden: `warm run --compare`,
-/// `warm demo` and `warm report` start it.
+/// `warm demo` and `warm report` start it. Its command line is
+/// `IsolatedStrategyRun`'s (`arguments` and `init(arguments:)`), so the parent
+/// and this side read one definition.
 struct MeasureStrategyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "measure-strategy",
+        commandName: IsolatedStrategyRun.commandName,
         abstract: "Measure one decode strategy on one image in this process (started by the measuring commands).",
         shouldDisplay: false)
 
-    @Argument(help: "Image file.")
-    var image: String
-
-    @Option(help: "naive, renderer or thumbnail.")
-    var strategy: StrategyKind
-
-    @Option(help: "Longest upright side, in pixels.")
-    var size: Int = 300
-
-    @Option(help: "Largest width x height accepted.")
-    var maxPixels: Int = DecodeLimits.default.maxPixels
-
-    @Option(help: "Largest encoded input accepted, in bytes.")
-    var maxBytes: Int = DecodeLimits.default.maxEncodedBytes
-
-    @Option(help: "fresh-process, vmhwm or vips-tracked.")
-    var peakMethod: PeakMethod = .freshProcess
+    @Argument(parsing: .captureForPassthrough,
+              help: "<image> --strategy naive|renderer|thumbnail [--size px] [--max-pixels n] [--max-bytes n] [--peak-method m]")
+    var arguments: [String] = []
 
     func validate() throws {
-        guard size > 0, maxPixels > 0, maxBytes > 0 else {
-            throw ValidationError("--size, --max-pixels and --max-bytes must be positive.")
-        }
+        _ = try Self.run(from: arguments)
     }
 
     func run() throws {
-        let run = IsolatedStrategyRun(
-            kind: strategy, imagePath: image, target: DecodeTarget(longestSide: size),
-            limits: DecodeLimits(maxPixels: maxPixels, maxEncodedBytes: maxBytes), preferredPeakMethod: peakMethod)
+        let run = try Self.run(from: arguments)
         FileHandle.standardOutput.write(try JSONEncoder().encode(run.runHere()) + Data("\n".utf8))
     }
-}
 
-extension StrategyKind: ExpressibleByArgument {}
-extension PeakMethod: ExpressibleByArgument {}
+    private static func run(from arguments: [String]) throws -> IsolatedStrategyRun {
+        do {
+            return try IsolatedStrategyRun(arguments: arguments)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}

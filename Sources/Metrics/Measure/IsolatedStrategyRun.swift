@@ -1,3 +1,4 @@
+import ChildProcesses
 import Downsample
 import Foundation
 
@@ -63,13 +64,6 @@ public struct IsolatedStrategyRun: Sendable, Hashable {
         }
     }
 
-    /// The command line after the executable (`warm measure-strategy ...`).
-    var arguments: [String] {
-        ["measure-strategy", imagePath, "--strategy", kind.rawValue, "--size", String(target.longestSide),
-         "--max-pixels", String(limits.maxPixels), "--max-bytes", String(limits.maxEncodedBytes),
-         "--peak-method", preferredPeakMethod.rawValue]
-    }
-
     /// Child side: measures in this process, which should have done nothing else.
     public func runHere() -> Report {
         StrategyMeasurer.prepareProcess()
@@ -109,16 +103,18 @@ public struct IsolatedStrategyRun: Sendable, Hashable {
         return ["GLIBC_TUNABLES": inherited.map { "\($0):\(tunables)" } ?? tunables]
     }
 
-    /// Parent side: runs `executable measure-strategy ...` and reads its report.
-    func run(executable: String) -> Result<Report, Failure> {
+    /// Parent side: runs `executable measure-strategy ...` and reads its
+    /// report; the child is waited for off the cooperative pool.
+    func run(executable: String) async -> Result<Report, Failure> {
         let outcome: ChildProcess.Outcome
         do {
-            outcome = try ChildProcess.run(executable, arguments: arguments, environment: Self.childEnvironment())
+            outcome = try await ChildProcess.run(executable, arguments: commandLine,
+                                                 environment: ChildProcess.inheritedEnvironment(adding: Self.childEnvironment()))
         } catch {
             return .failure(.couldNotStart(executable: executable, reason: error.description))
         }
-        guard outcome.exitStatus == 0 else {
-            return .failure(.exited(executable: executable, status: outcome.exitStatus, signal: outcome.signal))
+        guard outcome.status == .exited(0) else {
+            return .failure(.exited(executable: executable, status: outcome.status.exitStatus, signal: outcome.status.signal))
         }
         guard let report = try? JSONDecoder().decode(Report.self, from: outcome.standardOutput) else {
             return .failure(.unreadableReport(executable: executable,

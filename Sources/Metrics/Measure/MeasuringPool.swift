@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -7,8 +8,8 @@ import Glibc
 /// The parent's side of `MeasuringServer`: `processes` measuring processes
 /// (`<executable> measure-server`), started on first use and kept for the
 /// run, each running one job at a time. `run(_:)` spreads a batch of jobs
-/// over them and blocks until all are answered: call it off the cooperative
-/// pool. A process that dies is started again for the next job.
+/// over them and waits, off the cooperative pool, until all are answered.
+/// A process that dies is started again for the next job.
 ///
 /// Cost: one process start per measuring process per run (about 60 ms),
 /// then a fork per job (about 1 ms) instead of an exec.
@@ -28,8 +29,13 @@ public final class MeasuringPool: Sendable {
         slots = (0..<max(1, processes)).map { _ in Slot() }
     }
 
-    /// The replies to `requests`, in their order.
-    func run(_ requests: [MeasureRequest]) -> [MeasureReply] {
+    /// The replies to `requests`, in their order; the blocking pipe I/O runs
+    /// on NIO's shared thread pool (`BlockingWork`), one Dispatch thread per process.
+    func run(_ requests: [MeasureRequest]) async -> [MeasureReply] {
+        await BlockingWork.run { self.runBlocking(requests) }
+    }
+
+    private func runBlocking(_ requests: [MeasureRequest]) -> [MeasureReply] {
         guard !requests.isEmpty else { return [] }
         let next = Mutex(0)
         let replies = Mutex([MeasureReply?](repeating: nil, count: requests.count))
@@ -68,25 +74,26 @@ public final class MeasuringPool: Sendable {
 
 /// One `warm measure-server` process and its two pipes; used by one thread at a time (inside its pool slot's lock).
 final class MeasuringProcess {
-    private let pid: pid_t
+    private let child: ChildProcess
     private let requests: Int32
     private let reader: LineReader
 
-    init(executable: String) throws(ChildProcess.Failure) {
+    init(executable: String) throws(SpawnError) {
         // A measuring process that died must not take this one with it on the next write.
         signal(SIGPIPE, SIG_IGN)
-        let (pid, input, output) = try ChildProcess.spawnPiped(executable, arguments: ["measure-server"],
-                                                               environment: IsolatedStrategyRun.childEnvironment())
-        self.pid = pid
-        requests = input
-        reader = LineReader(fd: output)
+        child = try ChildProcess.spawn(executable, arguments: MeasuringServer.commandLine,
+                                       environment: MeasuringServer.environment(),
+                                       standardInput: .pipe, standardOutput: .pipe)
+        // Both ends exist: they were asked for.
+        requests = child.standardInput!
+        reader = LineReader(fd: child.standardOutput!)
     }
 
     /// Sends one request and reads its reply; nil when the process is gone.
     func ask(_ request: MeasureRequest) -> MeasureReply? {
         guard var line = try? JSONEncoder().encode(request) else { return nil }
         line.append(UInt8(ascii: "\n"))
-        MeasuringServer.writeAll(requests, line)
+        FileDescriptorIO.writeAll(requests, line)
         guard let answer = reader.next() else { return nil }
         return try? JSONDecoder().decode(MeasureReply.self, from: Data(answer.utf8))
     }
@@ -94,8 +101,7 @@ final class MeasuringProcess {
     deinit {
         close(requests)  // the server reads the end of its input and exits
         reader.close()
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = child.waitForExit()
     }
 }
 

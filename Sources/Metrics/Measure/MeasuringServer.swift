@@ -1,3 +1,4 @@
+import ChildProcesses
 import Downsample
 import Foundation
 #if canImport(Glibc)
@@ -24,6 +25,18 @@ import Glibc
 /// The child writes its reply into a pipe of its own, read after it exited,
 /// so that a child that crashes mid-write cannot break the framing.
 public enum MeasuringServer {
+    /// The subcommand's name, as `warm` registers it (and serves it before
+    /// any thread starts).
+    public static let commandName = "measure-server"
+
+    /// The command line after the executable that starts a measuring process.
+    static var commandLine: [String] { [commandName] }
+
+    /// Its environment: glibc's measuring tunables from its first allocation.
+    static func environment() -> [String: String] {
+        ChildProcess.inheritedEnvironment(adding: IsolatedStrategyRun.childEnvironment())
+    }
+
     public enum Failure: Error, CustomStringConvertible {
         case threadsRunning([String])
         case cannotStart(String)
@@ -58,7 +71,7 @@ public enum MeasuringServer {
             }
             var out = (try? JSONEncoder().encode(reply)) ?? Data("{\"failure\":\"unencodable reply\"}".utf8)
             out.append(UInt8(ascii: "\n"))
-            writeAll(1, out)
+            FileDescriptorIO.writeAll(1, out)
         }
         exit(0)
     }
@@ -71,7 +84,7 @@ public enum MeasuringServer {
         if pid == 0 {
             close(ends[0])
             let reply = request.runHere()
-            writeAll(ends[1], (try? JSONEncoder().encode(reply)) ?? Data())
+            FileDescriptorIO.writeAll(ends[1], (try? JSONEncoder().encode(reply)) ?? Data())
             _exit(0)
         }
         close(ends[1])
@@ -79,15 +92,11 @@ public enum MeasuringServer {
             close(ends[0])
             return MeasureReply(failure: "fork failed: \(String(cString: strerror(errno)))")
         }
-        let output = readAll(ends[0])
+        let output = FileDescriptorIO.readAll(ends[0])
         close(ends[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let signal = status & 0x7f
-        guard signal == 0, (status >> 8) & 0xff == 0 else {
-            return MeasureReply(failure: signal != 0 ? "the measuring child was killed by signal \(signal)"
-                                                     : "the measuring child exited with status \((status >> 8) & 0xff)")
-        }
+        // This process has one thread and nothing else to do: it waits in place.
+        let status = ChildProcess.waitForExit(pid: pid)
+        guard status == .exited(0) else { return MeasureReply(failure: "the measuring child \(status)") }
         guard let reply = try? JSONDecoder().decode(MeasureReply.self, from: output) else {
             return MeasureReply(failure: "the measuring child wrote no reply")
         }
@@ -100,32 +109,6 @@ public enum MeasuringServer {
         return tasks.map { task in
             ((try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? task)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-    }
-
-    static func writeAll(_ fd: Int32, _ data: Data) {
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 { if errno == EINTR { continue } else { return } }
-                offset += written
-            }
-        }
-    }
-
-    static func readAll(_ fd: Int32) -> Data {
-        var output = Data()
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                output.append(contentsOf: chunk[0..<count])
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                return output
-            }
         }
     }
 }
@@ -147,18 +130,14 @@ final class LineReader {
                 buffer.removeSubrange(...newline)
                 return line
             }
-            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                buffer.append(contentsOf: chunk[0..<count])
-            } else if count < 0 && errno == EINTR {
+            if let chunk = FileDescriptorIO.readChunk(fd) {
+                buffer.append(contentsOf: chunk)
                 continue
-            } else {
-                guard !buffer.isEmpty else { return nil }
-                let line = String(decoding: buffer, as: UTF8.self)
-                buffer.removeAll()
-                return line
             }
+            guard !buffer.isEmpty else { return nil }
+            let line = String(decoding: buffer, as: UTF8.self)
+            buffer.removeAll()
+            return line
         }
     }
 }

@@ -1,3 +1,5 @@
+import ChildProcesses
+
 /// Where `StrategyMeasurer` measures each strategy's peak.
 public enum PeakIsolation: Sendable, Hashable {
     /// In this process, between other work: cheap, but what earlier decodes

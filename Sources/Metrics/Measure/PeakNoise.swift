@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import WarmSupport
 
 /// Run-to-run variation of `peakBytes`: one image measured `repeats` times in
 /// a row, per strategy. Reports print it beside the figures so a reader knows

@@ -19,7 +19,7 @@ import Glibc
 /// image). One arena for the whole process makes the same image read within
 /// 0.1 MB. The cost is more lock contention on small allocations, which a
 /// process doing a handful of decodes at a time does not notice.
-enum ProcessMemory {
+public enum ProcessMemory {
     /// Applies the fixed mmap threshold once per process (idempotent).
     static func configureAllocator() {
         _ = allocatorConfigured
@@ -71,6 +71,14 @@ enum ProcessMemory {
         #else
         return nil
         #endif
+    }
+
+    /// The process's peak resident memory (`VmHWM`) in bytes so far, 0 where
+    /// there is no procfs. Reads `/proc/self/status` once (a few KiB).
+    public static func peakResidentBytes() -> Int {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8192, alignment: 1)
+        defer { buffer.deallocate() }
+        return resident(using: buffer)?.peakBytes ?? 0
     }
 
     /// The number of kB on the line starting with `label` ("VmRSS:    2116 kB").

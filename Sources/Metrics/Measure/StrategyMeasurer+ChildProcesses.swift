@@ -8,70 +8,73 @@ extension StrategyMeasurer {
     /// renderer get `closeCallRepeats` more runs each); this process then decodes the
     /// image once per strategy, unmeasured, for SSIM and PSNR. The image is
     /// handed over in a temporary file, removed afterwards.
-    func measureInChildProcesses(data: Data, productId: Int?, url: String, executable: String) -> ImageMetricsRecord {
+    func measureInChildProcesses(data: Data, productId: Int?, url: String, executable: String) async -> ImageMetricsRecord {
         // The header is read here (no pixels), so an image the limits refuse
         // never reaches a child.
         let (started, opened) = startRecord(data: data, productId: productId, url: url,
                                            peakMethod: configuration.preferredPeakMethod == .vipsTracked ? .vipsTracked : .freshProcess)
         var record = started
-        guard let source = opened else { return record }
-
-        guard let file = handOver(data, failureIn: &record) else { return record }
+        guard let source = opened, let file = handOver(data, failureIn: &record) else { return record }
         defer { try? FileManager.default.removeItem(atPath: file) }
 
-        /// Runs `kind` in `times` fresh children, keeping the lowest peak so
-        /// far; false (with the error recorded) when one fails.
-        func measure(_ kind: StrategyKind, times: Int) -> Bool {
-            let run = IsolatedStrategyRun(kind: kind, imagePath: file, target: configuration.target,
-                                          limits: configuration.limits, preferredPeakMethod: record.peakMethod)
-            for _ in 0..<times {
-                switch run.run(executable: executable) {
-                case .success(let report):
-                    guard let metrics = report.metrics else {
-                        if record.error == nil {
-                            record.error = "the \(kind.rawValue) decode failed: \(report.error ?? "no reason given")"
-                            record.errorReason = report.errorReason
-                        }
-                        record.strategies[kind] = nil
-                        return false
-                    }
-                    if report.peakMethod == .vipsTracked { record.peakMethod = .vipsTracked }
-                    if let best = record.strategies[kind], best.peakBytes <= metrics.peakBytes { continue }
-                    record.strategies[kind] = metrics
-                case .failure(let failure):
-                    if record.error == nil {
-                        record.error = "measuring the \(kind.rawValue) decode failed: \(failure)"
-                        record.errorReason = "measurement-failed"
-                    }
-                    record.strategies[kind] = nil
+        for kind in StrategyKind.allCases {
+            _ = await measureInChildren(kind, times: configuration.repeats(of: kind), file: file,
+                                        executable: executable, into: &record)
+        }
+        if isCloseCall(record),
+           await measureInChildren(.naive, times: configuration.closeCallRepeats, file: file, executable: executable,
+                                   into: &record) {
+            _ = await measureInChildren(.renderer, times: configuration.closeCallRepeats, file: file,
+                                        executable: executable, into: &record)
+        }
+        if configuration.quality { addQualityDecodingAgain(to: &record, source: source) }
+        return record
+    }
+
+    /// Runs `kind` in `times` fresh children, keeping the lowest peak so far
+    /// in `record`; false (with the error recorded) when one fails.
+    private func measureInChildren(_ kind: StrategyKind, times: Int, file: String, executable: String,
+                                   into record: inout ImageMetricsRecord) async -> Bool {
+        let run = IsolatedStrategyRun(kind: kind, imagePath: file, target: configuration.target,
+                                      limits: configuration.limits, preferredPeakMethod: record.peakMethod)
+        for _ in 0..<times {
+            switch await run.run(executable: executable) {
+            case .success(let report):
+                guard let metrics = report.metrics else {
+                    record.failStrategy(kind, "the \(kind.rawValue) decode failed: \(report.error ?? "no reason given")",
+                                        reason: report.errorReason)
                     return false
                 }
+                if report.peakMethod == .vipsTracked { record.peakMethod = .vipsTracked }
+                if let best = record.strategies[kind], best.peakBytes <= metrics.peakBytes { continue }
+                record.strategies[kind] = metrics
+            case .failure(let failure):
+                record.failStrategy(kind, "measuring the \(kind.rawValue) decode failed: \(failure)",
+                                    reason: "measurement-failed")
+                return false
             }
-            return true
         }
+        return true
+    }
 
-        for kind in StrategyKind.allCases {
-            _ = measure(kind, times: configuration.repeats(of: kind))
+    /// SSIM and PSNR from one more, unmeasured decode per measured strategy in this process.
+    private func addQualityDecodingAgain(to record: inout ImageMetricsRecord, source: ImageSource) {
+        var outputs: [StrategyKind: DecodedImage] = [:]
+        for kind in StrategyKind.allCases where record.strategies[kind] != nil {
+            outputs[kind] = try? kind.strategy.decode(source, target: configuration.target)
         }
-        // A close call: renderer holds its canvas on top of all naive holds,
-        // so a lowest renderer peak less than a canvas above naive's is run-
-        // to-run noise in one of the two. Both get more runs; each lowest
-        // peak can only fall toward its floor.
-        if let naive = record.strategies[.naive], let renderer = record.strategies[.renderer],
-           renderer.peakBytes < naive.peakBytes + renderer.retainedBytes, configuration.closeCallRepeats > 0 {
-            if measure(.naive, times: configuration.closeCallRepeats) {
-                _ = measure(.renderer, times: configuration.closeCallRepeats)
-            }
-        }
+        addQuality(to: &record, outputs: outputs, source: source)
+    }
+}
 
-        if configuration.quality {
-            var outputs: [StrategyKind: DecodedImage] = [:]
-            for kind in StrategyKind.allCases where record.strategies[kind] != nil {
-                outputs[kind] = try? kind.strategy.decode(source, target: configuration.target)
-            }
-            addQuality(to: &record, outputs: outputs, source: source)
+extension ImageMetricsRecord {
+    /// A strategy failed: it has no metrics, and the record keeps the first failure's message.
+    mutating func failStrategy(_ kind: StrategyKind, _ message: String, reason: String?) {
+        if error == nil {
+            error = message
+            errorReason = reason
         }
-        return record
+        strategies[kind] = nil
     }
 }
 

@@ -8,53 +8,17 @@ extension StrategyMeasurer {
     /// with that run's CPU and wall time; close calls between naive and
     /// renderer get `closeCallRepeats` more runs each. SSIM and PSNR come from
     /// one more child that decodes unmeasured. The image is handed over in a
-    /// temporary file, removed afterwards. Blocks until done.
-    func measureInMeasuringProcesses(data: Data, productId: Int?, url: String, pool: MeasuringPool) -> ImageMetricsRecord {
+    /// temporary file, removed afterwards.
+    func measureInMeasuringProcesses(data: Data, productId: Int?, url: String, pool: MeasuringPool) async -> ImageMetricsRecord {
         let (started, opened) = startRecord(data: data, productId: productId, url: url,
                                            peakMethod: configuration.preferredPeakMethod == .vipsTracked ? .vipsTracked : .forkedProcess)
         var record = started
-        guard opened != nil else { return record }
-
-        guard let file = handOver(data, failureIn: &record) else { return record }
+        guard opened != nil, let file = handOver(data, failureIn: &record) else { return record }
         defer { try? FileManager.default.removeItem(atPath: file) }
+        var fold = ReplyFold(record: record)
         func request(_ job: MeasureRequest.Job) -> MeasureRequest {
             MeasureRequest(job: job, imagePath: file, target: configuration.target, limits: configuration.limits,
-                           peakMethod: record.peakMethod)
-        }
-        var failed = Set<StrategyKind>()
-        func fold(_ requests: [MeasureRequest], _ replies: [MeasureReply]) {
-            for (request, reply) in zip(requests, replies) {
-                guard let kind = request.job.strategy, !failed.contains(kind) else {
-                    if request.job == .quality {
-                        for (name, scores) in reply.scores ?? [:] {
-                            guard let kind = StrategyKind(rawValue: name) else { continue }
-                            record.strategies[kind]?.ssim = scores.ssim
-                            record.strategies[kind]?.psnr = scores.psnr
-                        }
-                    }
-                    continue
-                }
-                guard let metrics = reply.report?.metrics else {
-                    if record.error == nil {
-                        if let failure = reply.failure {
-                            record.error = "measuring the \(kind.rawValue) decode failed: \(failure)"
-                            record.errorReason = "measurement-failed"
-                        } else {
-                            record.error = "the \(kind.rawValue) decode failed: \(reply.report?.error ?? "no reason given")"
-                            record.errorReason = reply.report?.errorReason
-                        }
-                    }
-                    failed.insert(kind)
-                    record.strategies[kind] = nil
-                    continue
-                }
-                if reply.report?.peakMethod == .vipsTracked { record.peakMethod = .vipsTracked }
-                if let best = record.strategies[kind], best.peakBytes <= metrics.peakBytes { continue }
-                let scores = (record.strategies[kind]?.ssim, record.strategies[kind]?.psnr)
-                record.strategies[kind] = metrics
-                record.strategies[kind]?.ssim = scores.0
-                record.strategies[kind]?.psnr = scores.1
-            }
+                           peakMethod: fold.record.peakMethod)
         }
 
         var first: [MeasureRequest] = []
@@ -63,17 +27,62 @@ extension StrategyMeasurer {
         }
         // Quality last: its scores land on the strategies' metrics once those exist.
         if configuration.quality { first.append(request(.quality)) }
-        fold(first, pool.run(first))
+        fold.add(first, await pool.run(first))
 
-        // A close call: renderer holds its canvas on top of all naive holds, so a
-        // lowest renderer peak less than a canvas above naive's is noise in one of
-        // the two. Both get more runs; each lowest peak can only fall toward its floor.
-        if let naive = record.strategies[.naive], let renderer = record.strategies[.renderer],
-           renderer.peakBytes < naive.peakBytes + renderer.retainedBytes, configuration.closeCallRepeats > 0 {
+        if isCloseCall(fold.record) {
             let again = Array(repeating: request(.naive), count: configuration.closeCallRepeats)
                 + Array(repeating: request(.renderer), count: configuration.closeCallRepeats)
-            fold(again, pool.run(again))
+            fold.add(again, await pool.run(again))
         }
-        return record
+        return fold.record
+    }
+}
+
+/// Folds measuring processes' replies into one image's record: the lowest
+/// peak per strategy, the first failure, the quality scores.
+private struct ReplyFold {
+    var record: ImageMetricsRecord
+    /// Strategies that failed once: later replies for them are ignored.
+    private var failed = Set<StrategyKind>()
+
+    init(record: ImageMetricsRecord) {
+        self.record = record
+    }
+
+    mutating func add(_ requests: [MeasureRequest], _ replies: [MeasureReply]) {
+        for (request, reply) in zip(requests, replies) {
+            if request.job == .quality {
+                addScores(reply)
+            } else if let kind = request.job.strategy, !failed.contains(kind) {
+                addMeasurement(kind, reply)
+            }
+        }
+    }
+
+    private mutating func addScores(_ reply: MeasureReply) {
+        for (name, scores) in reply.scores ?? [:] {
+            guard let kind = StrategyKind(rawValue: name) else { continue }
+            record.strategies[kind]?.ssim = scores.ssim
+            record.strategies[kind]?.psnr = scores.psnr
+        }
+    }
+
+    private mutating func addMeasurement(_ kind: StrategyKind, _ reply: MeasureReply) {
+        guard let metrics = reply.report?.metrics else {
+            if let failure = reply.failure {
+                record.failStrategy(kind, "measuring the \(kind.rawValue) decode failed: \(failure)", reason: "measurement-failed")
+            } else {
+                record.failStrategy(kind, "the \(kind.rawValue) decode failed: \(reply.report?.error ?? "no reason given")",
+                                    reason: reply.report?.errorReason)
+            }
+            failed.insert(kind)
+            return
+        }
+        if reply.report?.peakMethod == .vipsTracked { record.peakMethod = .vipsTracked }
+        if let best = record.strategies[kind], best.peakBytes <= metrics.peakBytes { return }
+        let scores = (record.strategies[kind]?.ssim, record.strategies[kind]?.psnr)
+        record.strategies[kind] = metrics
+        record.strategies[kind]?.ssim = scores.0
+        record.strategies[kind]?.psnr = scores.1
     }
 }

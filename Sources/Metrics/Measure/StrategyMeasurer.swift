@@ -1,6 +1,7 @@
 import Downsample
 import Foundation
 import Synchronization
+import WarmSupport
 
 /// Measures one image with each decode strategy, one strategy at a time:
 /// retained bytes, transient peak, CPU and wall time, output size, and for
@@ -86,30 +87,27 @@ public struct StrategyMeasurer: Sendable {
     }
 
     /// Measures `data` while holding `gate`'s exclusive permit, so that no
-    /// decode holding a shared permit runs in the process meanwhile.
+    /// decode holding a shared permit runs in the process meanwhile. Child
+    /// processes are waited for off the cooperative pool.
     public func measure(data: Data, productId: Int?, url: String,
                         gate: MeasurementGate = .shared) async -> ImageMetricsRecord {
-        if case .measuringProcesses = configuration.isolation {
+        switch configuration.isolation {
+        case .measuringProcesses(let pool):
             // Peaks are measured in other processes: this one's decodes do not touch them,
-            // so nothing waits on the gate; the blocking waits run off the cooperative pool.
-            return await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: measureHoldingExclusivePermit(data: data, productId: productId, url: url))
-                }
+            // so nothing waits on the gate.
+            return await measureInMeasuringProcesses(data: data, productId: productId, url: url, pool: pool)
+        case .childProcess(let executable):
+            return await gate.withExclusivePermit {
+                await measureInChildProcesses(data: data, productId: productId, url: url, executable: executable)
             }
+        case .inProcess:
+            return await gate.withExclusivePermit { measureInProcess(data: data, productId: productId, url: url) }
         }
-        return await gate.withExclusivePermit { measureHoldingExclusivePermit(data: data, productId: productId, url: url) }
     }
 
-    /// Measures without taking the gate: the caller must hold the exclusive
-    /// permit (or know that nothing else decodes in the process).
-    func measureHoldingExclusivePermit(data: Data, productId: Int?, url: String) -> ImageMetricsRecord {
-        if case .childProcess(let executable) = configuration.isolation {
-            return measureInChildProcesses(data: data, productId: productId, url: url, executable: executable)
-        }
-        if case .measuringProcesses(let pool) = configuration.isolation {
-            return measureInMeasuringProcesses(data: data, productId: productId, url: url, pool: pool)
-        }
+    /// `PeakIsolation.inProcess`, without taking the gate: the caller must
+    /// hold the exclusive permit (or know that nothing else decodes in the process).
+    func measureInProcess(data: Data, productId: Int?, url: String) -> ImageMetricsRecord {
         var probe = PeakMemoryProbe(preferred: configuration.preferredPeakMethod)
         let (started, opened) = startRecord(data: data, productId: productId, url: url, peakMethod: probe.method)
         var record = started
@@ -140,6 +138,17 @@ public struct StrategyMeasurer: Sendable {
             addQuality(to: &record, outputs: outputs, source: source)
         }
         return record
+    }
+
+    /// A close call between naive and renderer: renderer holds its canvas on
+    /// top of all naive holds, so a lowest renderer peak less than a canvas
+    /// above naive's is run-to-run noise in one of the two, worth
+    /// `closeCallRepeats` more runs each (each lowest peak can only fall
+    /// toward its floor).
+    func isCloseCall(_ record: ImageMetricsRecord) -> Bool {
+        guard configuration.closeCallRepeats > 0, let naive = record.strategies[.naive],
+              let renderer = record.strategies[.renderer] else { return false }
+        return renderer.peakBytes < naive.peakBytes + renderer.retainedBytes
     }
 
     /// The record's image fields, from the header alone (no pixels decoded);
@@ -178,7 +187,7 @@ public struct StrategyMeasurer: Sendable {
         return result.map { image in
             let metrics = ImageMetricsRecord.StrategyMetrics(
                 retainedBytes: image.retainedBytes, peakBytes: peakBytes, cpuSeconds: max(0, cpuSeconds),
-                wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
+                wallSeconds: wall.inSeconds,
                 outputWidth: image.width, outputHeight: image.height)
             return (metrics, image)
         }

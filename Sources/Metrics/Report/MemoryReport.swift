@@ -56,107 +56,14 @@ public struct MemoryReport: Sendable {
     // MARK: The document
 
     var document: ReportDocument {
-        let c = comparison
-        let n = ReportFormat.count(c.comparedCount)
-        let limit = ReportFormat.megabytes(c.cacheLimitBytes)
-        let sizes = c.targetLongestSides.map { "\($0) px" }.joined(separator: ", ")
-        let kinds = c.columns.map(\.kind.rawValue)
-        let intro = """
-            \(ReportFormat.count(c.imageCount)) images read from \(context.metricsPaths.map { "`\($0)`" }.joined(separator: ", ")); \
-            \(n) decoded by all three strategies (the tables below cover exactly those), \
-            \(ReportFormat.count(c.imageCount - c.comparedCount)) failed. \
-            Target: longest upright side \(sizes.isEmpty ? "-" : sizes). \
-            Memory is in decimal megabytes: 1 MB = 1,000,000 bytes (the metrics files keep exact bytes). \
-            Generated \(ISO8601DateFormatter().string(from: context.generatedAt)).
-            """
-
-        let seedsTable = ReportDocument.Table(
-            header: ["", "naive (`UIImage(data:)`)", "renderer (`UIGraphicsImageRenderer`)", "thumbnail (ImageIO thumbnail-at-decode)"],
-            rows: [
-                ["Total memory-cache use for all N images (sum of retained bytes)"]
-                    + c.columns.map { ReportFormat.megabytes($0.statistics.totalRetainedBytes) },
-                ["Average per image"] + c.columns.map { ReportFormat.megabytes($0.statistics.averageRetainedBytes) },
-                ["Images that fit in a \(limit) memory cache (cumulative, catalog order)"]
-                    + c.columns.map { ReportFormat.count($0.imagesFittingInCache) },
-                ["Improvement over naive: times smaller (naive / strategy)"]
-                    + c.columns.map { $0.timesSmallerThanNaive.map { "x" + ReportFormat.number($0, decimals: 1) + " smaller" } ?? "-" },
-                ["Improvement over naive: less memory ((naive - strategy) / naive)"]
-                    + c.columns.map { $0.reductionFromNaivePercent.map(ReportFormat.change) ?? "-" },
-            ],
-            numericColumns: [1, 2, 3])
-
-        let seedsReference = ReportDocument.Table(
-            header: ["The seeds (iOS app, 1,336 thumbnails, Instruments)", "naive", "renderer", "thumbnail"],
-            rows: [
-                ["Total memory-cache use", "3,225 MB", "1,526 MB", "129 MB"],
-                ["Average per image", "2.41 MB", "1.14 MB", "0.1 MB"],
-                ["Images in a 100 MB cache", "41", "87", "1,034"],
-            ],
-            numericColumns: [1, 2, 3])
-
-        let besideTable = ReportDocument.Table(
-            header: ["Per image (N = \(n))"] + kinds,
-            rows: [
-                ["Peak transient memory, p50"] + c.columns.map { ReportFormat.megabytes($0.statistics.peakBytesP50) },
-                ["Peak transient memory, p95"] + c.columns.map { ReportFormat.megabytes($0.statistics.peakBytesP95) },
-                ["Peak transient memory, max"] + c.columns.map { ReportFormat.megabytes($0.statistics.peakBytesMax) },
-                ["CPU time, p50 (ms)"] + c.columns.map { ReportFormat.number($0.statistics.cpuMillisecondsP50, decimals: 1) },
-                ["CPU time, p95 (ms)"] + c.columns.map { ReportFormat.number($0.statistics.cpuMillisecondsP95, decimals: 1) },
-                ["Images per second (one at a time: N / total wall time)"]
-                    + c.columns.map { ReportFormat.number($0.statistics.imagesPerSecond, decimals: 1) },
-                ["SSIM vs Lanczos3 reference, p5 (worst 5%)"] + c.columns.map { ReportFormat.number($0.statistics.ssimP5, decimals: 4) },
-                ["SSIM vs Lanczos3 reference, median"] + c.columns.map { ReportFormat.number($0.statistics.ssimMedian, decimals: 4) },
-                ["PSNR vs Lanczos3 reference, median (dB)"] + c.columns.map { ReportFormat.number($0.statistics.psnrMedian, decimals: 1) },
-            ],
-            numericColumns: [1, 2, 3])
-
-        var formatRows: [[String]] = []
-        for row in c.formats {
-            for s in row.strategies {
-                formatRows.append([
-                    row.format, s.kind.rawValue, ReportFormat.count(row.comparedImages), ReportFormat.count(row.failedImages),
-                    ReportFormat.megabytes(s.totalRetainedBytes), ReportFormat.megabytes(s.averageRetainedBytes),
-                    ReportFormat.megabytes(s.peakBytesP50), ReportFormat.megabytes(s.peakBytesP95), ReportFormat.megabytes(s.peakBytesMax),
-                    ReportFormat.number(s.cpuMillisecondsP50, decimals: 1), ReportFormat.number(s.cpuMillisecondsP95, decimals: 1),
-                    ReportFormat.number(s.ssimP5, decimals: 4), ReportFormat.number(s.ssimMedian, decimals: 4),
-                    ReportFormat.number(s.imagesPerSecond, decimals: 1),
-                ])
-            }
-        }
-        let formatTable = ReportDocument.Table(
-            header: ["format", "strategy", "images", "failed", "total retained", "average retained", "peak p50", "peak p95",
-                     "peak max", "CPU p50 (ms)", "CPU p95 (ms)", "SSIM p5", "SSIM median", "images/s"],
-            rows: formatRows, numericColumns: Set(2...13))
-
-        let cacheTable = ReportDocument.Table(
-            header: ["Strict LRU, limit \(limit)"] + kinds,
-            rows: [
-                ["Images held at the end"] + c.columns.map { ReportFormat.count($0.cacheSimulation.heldImages) },
-                ["Bytes held at the end"] + c.columns.map { ReportFormat.megabytes($0.cacheSimulation.heldBytes) },
-                ["Hits / requests"] + c.columns.map { "\(ReportFormat.count($0.cacheSimulation.hits)) / \(ReportFormat.count($0.cacheSimulation.requests))" },
-                ["Hit rate"] + c.columns.map { ReportFormat.percent($0.cacheSimulation.hitRate) },
-                ["Images refused (larger than the whole limit)"] + c.columns.map { ReportFormat.count($0.cacheSimulation.refusedImages) },
-            ],
-            numericColumns: [1, 2, 3])
-
-        var failureBlocks: [ReportDocument.Block] = [.table(ReportDocument.Table(
-            header: ["", "images"],
-            rows: [["Read", ReportFormat.count(c.imageCount)], ["Decoded by all three strategies", ReportFormat.count(c.comparedCount)],
-                   ["Failed (any strategy)", ReportFormat.count(c.imageCount - c.comparedCount)]]
-                + c.failuresByReason.map { ["Failed: \($0.reason)", ReportFormat.count($0.count)] },
-            numericColumns: [1]))]
-        if !c.failureExamples.isEmpty {
-            failureBlocks.append(.paragraph("Examples:"))
-            failureBlocks.append(.list(c.failureExamples.map { "`\($0.url)`: \($0.error)" }))
-        }
-
+        let n = ReportFormat.count(comparison.comparedCount)
         return ReportDocument(title: "Memory comparison: naive decode, renderer resize, thumbnail-at-decode", sections: [
-            ReportDocument.Section(title: "Summary", blocks: [.paragraph(intro)]),
+            ReportDocument.Section(title: "Summary", blocks: [.paragraph(introText)]),
             ReportDocument.Section(title: "Memory-cache use for the catalog (N = \(n))", blocks: [
                 .paragraph("What a memory cache holding every decoded image would use: the sum, over the catalog, of the bytes of the bitmap each strategy keeps (retained bytes = output width x height x 4, read from the bitmap libvips really allocated)."),
                 .table(seedsTable),
                 .paragraph("Both ways the seeds state an improvement: \"times smaller\" is naive / strategy; \"less memory\" is (naive - strategy) / naive, the seeds' \"96.42% less\". The seeds' own improvement row (112%, 2,422%) is naive / strategy - 1."),
-                .table(seedsReference),
+                .table(Self.seedsReference),
                 .chart(.retainedDistribution, caption: "Retained bytes per image, by strategy (log axis; box: p25-p75, line: median, dots: images)"),
                 .chart(.retainedVersusPixels, caption: "Retained bytes against source pixels (log-log): naive grows with the source, renderer and thumbnail stay at the target size"),
             ]),

@@ -3,6 +3,7 @@ import Downsample
 import Fetch
 import Foundation
 import WarmMetrics
+import WarmSupport
 
 /// Warms one distinct thumbnail URL: skips it while fresh, revalidates it with
 /// a conditional request when stale (a 304 costs no download and no decode),
@@ -93,7 +94,7 @@ struct ImageWarmer: Sendable {
     private func decodeAndStore(_ resource: FetchedResource, _ job: ImageJob, measuring: Bool) async throws(CacheError) -> ImageOutcome {
         let started = ContinuousClock.now
         let decoded = await decoder.thumbnails(of: .bytes(resource.body), request)
-        let decodeSeconds = (ContinuousClock.now - started).seconds
+        let decodeSeconds = (ContinuousClock.now - started).inSeconds
         let thumbnails: Thumbnails
         switch decoded {
         case .success(let value): thumbnails = value
@@ -141,12 +142,5 @@ struct ImageWarmer: Sendable {
             }
         }
         return .failed(failure)
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

@@ -1,6 +1,7 @@
 import Cache
 import Foundation
 import WarmMetrics
+import WarmSupport
 
 extension WarmPipeline {
     /// After the stages: product ids found after their shared thumbnail was
@@ -18,8 +19,8 @@ extension WarmPipeline {
         await progress.update {
             $0.productsSharingAThumbnail = shared.reduce(0) { $0 + $1.productIds.count }
             $0.finishedAt = finishedAt
-            $0.durationSeconds = (ContinuousClock.now - clock).seconds
-            $0.peakResidentBytes = Self.peakResidentBytes()
+            $0.durationSeconds = (ContinuousClock.now - clock).inSeconds
+            $0.peakResidentBytes = ProcessMemory.peakResidentBytes()
         }
         let summary = await progress.summary
         if let crawlError = end.crawlError, summary.pagesFetched == 0 {
@@ -57,15 +58,6 @@ extension WarmPipeline {
             $0.evictedEntries = evicted.removedCount
             $0.evictedBytes = evicted.removedBytes
         }
-    }
-
-    /// VmHWM from /proc/self/status (0 where there is no procfs).
-    static func peakResidentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return (line.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
-        }
-        return 0
     }
 
     private func writeOutputs(_ summary: WarmSummary) throws(WarmRunError) {

@@ -1,0 +1,136 @@
+import CWarmVips
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with `posix_spawn`, and the parent's ends of the
+/// pipes on its standard input and output when they were asked for. The
+/// decode workers (`DecodeWorkers`) and the measuring children
+/// (`WarmMetrics`) start theirs here.
+///
+/// Written over `posix_spawn` rather than with swift-subprocess 1.0.2: a decode
+/// worker lives for the whole run behind raw pipe fds that NIO pool threads
+/// read and write blocking, and is killed and reaped synchronously, while
+/// swift-subprocess scopes a child to one async closure.
+///
+/// The value owns nothing by itself: whoever spawned it closes the pipe ends
+/// it got and waits for the child exactly once (`waitForExit()` or `exitStatus()`).
+public struct ChildProcess: Sendable {
+    /// What a standard stream of the child is connected to.
+    public enum Stream: Sendable {
+        /// The parent's own stream.
+        case inherit
+        /// A new pipe; the parent gets the other end.
+        case pipe
+    }
+
+    public let pid: pid_t
+    public let executablePath: String
+    /// The end the parent writes the child's standard input to (`.pipe` only).
+    public let standardInput: Int32?
+    /// The end the parent reads the child's standard output from (`.pipe` only).
+    public let standardOutput: Int32?
+
+    /// Starts `path` with `arguments` (argv[1...]) and exactly `environment`
+    /// (see `inheritedEnvironment(adding:)`); standard error is inherited.
+    /// Every pipe end is close-on-exec from birth, so no other child spawned
+    /// meanwhile by another thread inherits it.
+    public static func spawn(_ path: String, arguments: [String], environment: [String: String],
+                             standardInput: Stream = .inherit,
+                             standardOutput: Stream = .inherit) throws(SpawnError) -> ChildProcess {
+        let input = try Pipe.make(standardInput, path: path)
+        let output: Pipe?
+        do {
+            output = try Pipe.make(standardOutput, path: path)
+        } catch {
+            input?.closeBoth()
+            throw error
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let input { posix_spawn_file_actions_adddup2(&actions, input.readEnd, 0) }
+        if let output { posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1) }
+
+        let pid = spawn(path, arguments: arguments, environment: environment, actions: &actions)
+        // The child's ends live on in the child only.
+        if let input { close(input.readEnd) }
+        if let output { close(output.writeEnd) }
+        switch pid {
+        case .success(let pid):
+            return ChildProcess(pid: pid, executablePath: path, standardInput: input?.writeEnd,
+                                standardOutput: output?.readEnd)
+        case .failure(let error):
+            if let input { close(input.writeEnd) }
+            if let output { close(output.readEnd) }
+            throw error
+        }
+    }
+
+    private static func spawn(_ path: String, arguments: [String], environment: [String: String],
+                              actions: inout posix_spawn_file_actions_t) -> Result<pid_t, SpawnError> {
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var pid = pid_t()
+        let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        return status == 0 ? .success(pid) : .failure(.cannotStart(path: path, errno: status))
+    }
+
+    /// This process's environment with `extra` on top: what a child usually gets.
+    public static func inheritedEnvironment(adding extra: [String: String] = [:]) -> [String: String] {
+        ProcessInfo.processInfo.environment.merging(extra) { $1 }
+    }
+
+    /// `/proc/self/exe` resolved (the running binary), or argv[0] when that cannot be read.
+    public static func currentExecutablePath() -> String {
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+        return CommandLine.arguments[0]
+    }
+
+    /// Sends `signal` to the child (SIGKILL by default).
+    public func kill(_ signal: Int32 = SIGKILL) {
+        _ = Glibc.kill(pid, signal)
+    }
+
+    /// Blocks until the child has exited and reaps it. Call it only from a
+    /// thread that may block (never from Swift's cooperative pool: use `exitStatus()`).
+    public func waitForExit() -> ExitStatus {
+        Self.waitForExit(pid: pid)
+    }
+
+    /// Blocks until the process `pid` (a child of this one, from `spawn` or
+    /// `fork`) has exited, and reaps it.
+    public static func waitForExit(pid: pid_t) -> ExitStatus {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return ExitStatus(waitStatus: status)
+    }
+
+    /// Waits for the child's exit on NIO's shared thread pool, so that
+    /// Swift's cooperative pool never blocks on it.
+    public func exitStatus() async -> ExitStatus {
+        await BlockingWork.run { [pid] in Self.waitForExit(pid: pid) }
+    }
+}
+
+/// Both ends of one pipe, close-on-exec.
+private struct Pipe {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    static func make(_ stream: ChildProcess.Stream, path: String) throws(SpawnError) -> Pipe? {
+        guard case .pipe = stream else { return nil }
+        var ends: [Int32] = [-1, -1]
+        // pipe2(O_CLOEXEC) through the C shim: Swift's Glibc module does not import pipe2.
+        guard warm_pipe_cloexec(&ends) == 0 else { throw .cannotStart(path: path, errno: errno) }
+        return Pipe(readEnd: ends[0], writeEnd: ends[1])
+    }
+
+    func closeBoth() {
+        close(readEnd)
+        close(writeEnd)
+    }
+}

@@ -1,0 +1,32 @@
+/// How a child process ended.
+public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
+    /// It called `exit` with this status.
+    case exited(Int32)
+    /// A signal killed it.
+    case signalled(Int32)
+
+    /// Decodes a `waitpid` status (WIFSIGNALED/WTERMSIG/WEXITSTATUS are macros Swift does not import).
+    public init(waitStatus status: Int32) {
+        let signal = status & 0x7f
+        self = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+    }
+
+    /// The exit status, nil when a signal killed it.
+    public var exitStatus: Int32? {
+        if case .exited(let status) = self { return status }
+        return nil
+    }
+
+    /// The signal that killed it, nil when it exited.
+    public var signal: Int32? {
+        if case .signalled(let signal) = self { return signal }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .exited(let status): "exited with status \(status)"
+        case .signalled(let signal): "was killed by signal \(signal)"
+        }
+    }
+}

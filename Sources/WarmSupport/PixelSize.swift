@@ -1,0 +1,12 @@
+/// Width and height in pixels: an image's, a thumbnail's, a cached file's.
+/// Here rather than in Downsample so that Cache, which must not import the
+/// decoder, names sizes with the same type.
+public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+    public var description: String { "\(width)x\(height)" }
+}
