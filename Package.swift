@@ -143,7 +143,9 @@ let package = Package(
                 "Crawl", "Fetch", "CatalogServer", "WarmTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
-        .testTarget(name: "CacheTests", dependencies: ["Cache", "Downsample"]),
+        .testTarget(
+            name: "CacheTests",
+            dependencies: ["Cache", "Downsample", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CatalogServerTests", dependencies: ["CatalogServer", "Crawl", "Fetch", "WarmTestSupport"]),
         // WarmPipeline run in the test process.
         .testTarget(

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Downsample
 import Foundation
 
@@ -10,10 +11,16 @@ extension StrategyMeasurer {
     /// one more child that decodes unmeasured. The image is handed over in a
     /// temporary file, removed afterwards.
     func measureInMeasuringProcesses(data: Data, productId: Int?, url: String, pool: MeasuringPool) async -> ImageMetricsRecord {
-        let (started, opened) = startRecord(data: data, productId: productId, url: url,
-                                           peakMethod: configuration.preferredPeakMethod == .vipsTracked ? .vipsTracked : .forkedProcess)
-        var record = started
-        guard opened != nil, let file = handOver(data, failureIn: &record) else { return record }
+        // Reading the header and writing the hand-over file block: on the blocking-work pool.
+        let peakMethod: PeakMethod = configuration.preferredPeakMethod == .vipsTracked ? .vipsTracked : .forkedProcess
+        let (record, handedOver) = await BlockingWork.run { [self] () -> (ImageMetricsRecord, String?) in
+            let (started, opened) = startRecord(data: data, productId: productId, url: url, peakMethod: peakMethod)
+            var record = started
+            guard opened != nil else { return (record, nil) }
+            let file = handOver(data, failureIn: &record)
+            return (record, file)
+        }
+        guard let file = handedOver else { return record }
         defer { try? FileManager.default.removeItem(atPath: file) }
         var fold = ReplyFold(record: record)
         func request(_ job: MeasureRequest.Job) -> MeasureRequest {

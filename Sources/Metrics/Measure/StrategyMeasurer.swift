@@ -1,3 +1,4 @@
+import ChildProcesses
 import Downsample
 import Foundation
 import Synchronization
@@ -101,7 +102,10 @@ public struct StrategyMeasurer: Sendable {
                 await measureInChildProcesses(data: data, productId: productId, url: url, executable: executable)
             }
         case .inProcess:
-            return await gate.withExclusivePermit { measureInProcess(data: data, productId: productId, url: url) }
+            // The decodes block their thread: on the blocking-work pool, not the cooperative pool.
+            return await gate.withExclusivePermit {
+                await BlockingWork.run { [self] in measureInProcess(data: data, productId: productId, url: url) }
+            }
         }
     }
 
