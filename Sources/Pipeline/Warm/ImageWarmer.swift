@@ -48,11 +48,11 @@ struct ImageWarmer: Sendable {
         let url = job.canonicalURL
         let cached: [CacheEntry]
         do {
-            cached = try await cache.run { cache throws(CacheError) in try cache.entries(forURL: url) }
+            cached = usable(try await cache.run { cache throws(CacheError) in try cache.entries(forURL: url) })
         } catch {
             return (try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job), nil)
         }
-        let complete = isComplete(cached) && !measuring
+        let complete = cached.count == variants.count && !measuring
         if complete && isFresh(cached) { return (.fresh, nil) }
         // Revalidate only when every variant is there; a missing one needs the bytes.
         let validators = complete ? cached.first.map { Validators(etag: $0.etag, lastModified: $0.lastModified) } : nil
@@ -74,19 +74,18 @@ struct ImageWarmer: Sendable {
         return (try await decodeAndStore(resource, job, measuring: measuring), measuring ? resource.body : nil)
     }
 
-    /// Every variant has a file.
-    private func isComplete(_ cached: [CacheEntry]) -> Bool {
-        let present = Set(cached.filter(\.fileIsPresent).map(\.variant.name))
-        return variants.allSatisfy { present.contains($0.name) }
+    /// The entries of this run's variants that have a file, in `variants`'
+    /// order (other sizes and formats of the URL, and failure rows, left out).
+    private func usable(_ entries: [CacheEntry]) -> [CacheEntry] {
+        let byName = Dictionary(entries.map { ($0.variant.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return variants.compactMap { byName[$0.name] }.filter(\.fileIsPresent)
     }
 
     /// Not expired, and not promised for longer than today's --max-age (so
     /// lowering --max-age, even to 0, makes entries revalidate at once).
     private func isFresh(_ cached: [CacheEntry]) -> Bool {
         let now = Date().timeIntervalSince1970
-        let names = Set(variants.map(\.name))
-        return cached.filter { names.contains($0.variant.name) && $0.fileIsPresent }
-            .allSatisfy { $0.isFresh(now: now) && ($0.expiresAt ?? 0) <= now + configuration.maxAgeSeconds }
+        return cached.allSatisfy { $0.isFresh(now: now) && ($0.expiresAt ?? 0) <= now + configuration.maxAgeSeconds }
     }
 
     /// Every variant from one decode call (the decoder bounds how many run at
