@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "Crawl", "Fetch", "Downsample", "DecodeWorkers", "Cache", "WarmMetrics", "WarmSupport",
+                "Crawl", "Fetch", "Downsample", "DecodeWorkers", "Cache", "WarmMetrics", "WarmSupport", "ChildProcesses",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

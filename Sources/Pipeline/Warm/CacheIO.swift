@@ -1,4 +1,5 @@
 import Cache
+import ChildProcesses
 import NIOPosix
 
 /// The disk cache as a run's tasks call it: every call (a few SQLite
@@ -23,12 +24,7 @@ public struct CacheIO: Sendable {
     /// what it did.
     public func perform<T: Sendable>(_ body: @escaping @Sendable (DiskCache) -> T) async -> T {
         let cache = self.cache
-        return await withCheckedContinuation { continuation in
-            pool.submit { _ in
-                // Also when the pool is already stopping (then on this thread): the work is small and must not be lost.
-                continuation.resume(returning: body(cache))
-            }
-        }
+        return await BlockingWork.run(on: pool) { body(cache) }
     }
 
     /// `perform` for a call that throws.

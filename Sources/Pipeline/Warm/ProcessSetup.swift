@@ -6,8 +6,7 @@ import WarmMetrics
 /// allocating (threads that already have an arena keep it).
 enum ProcessSetup {
     static func prepare(for configuration: WarmConfiguration) {
-        let measuresHere = configuration.compare != .none && configuration.metricsPath != nil
-            && configuration.measurementIsolation == .inProcess
+        let measuresHere = configuration.measures && configuration.measurementIsolation == .inProcess
         if measuresHere {
             // Peaks are read from this process: one arena and a 64 KiB mmap
             // threshold, so freed buffers cannot hide a decode's growth (`ProcessMemory`).

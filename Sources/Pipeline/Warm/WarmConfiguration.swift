@@ -89,6 +89,10 @@ public struct WarmConfiguration: Sendable {
         self.cacheFaults = cacheFaults
     }
 
+    /// True when the run measures images with all three strategies (some
+    /// selected by `compare`, and a metrics file to write them to).
+    public var measures: Bool { compare != .none && metricsPath != nil }
+
     /// Where a run keeps `fileName` (its summary, its metrics) by default:
     /// the cache directory, or a shard's state directory, so that shards
     /// sharing one cache directory never write the same file.

@@ -36,11 +36,10 @@ public struct WarmDependencies: Sendable {
         now: @escaping @Sendable () -> Date = Date.init, release: @escaping @Sendable () async -> Void = {}
     ) throws(WarmRunError) -> WarmDependencies {
         let reporter = display == .logLines ? ProgressReporter(logger: logger, interactive: false) : ProgressReporter(logger: logger)
-        let measuring = configuration.compare != .none && configuration.metricsPath != nil
         let progress = SummaryRecorder(summary: WarmSummary(configuration), progress: reporter,
-                                       measureShare: measuring ? configuration.compare.share : nil)
+                                       measureShare: configuration.measures ? configuration.compare.share : nil)
         var metrics: MetricsRecorder?
-        if measuring, let path = configuration.metricsPath {
+        if configuration.measures, let path = configuration.metricsPath {
             do {
                 metrics = try MetricsRecorder(path: path, configuration: configuration,
                                               onMeasured: { await progress.measuredOne() })
