@@ -338,6 +338,59 @@ int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_err
     return result;
 }
 
+// A PNG bound for an output without alpha, at exactly width x height:
+// flattened onto white at full size, then resized (Lanczos3) in 8 bits.
+// libvips' thumbnail instead premultiplies into floats, resizes the floats and
+// unpremultiplies: the same pixels (flattening onto a constant and resizing
+// are both linear) for about 8 ms more per 1170x2532 screenshot. Returns 1,
+// and nothing in *out, for what this path does not take (not 8-bit, not
+// sRGB or grey, a non-sRGB profile, more than one page): the caller then
+// goes through warm_thumbnail_memory.
+int warm_png_flat_resized(const void *buf, size_t len, int width, int height, int fail_on_error, VipsImage **out) {
+    *out = NULL;
+    VipsImage *image = warm_image_from_source(vips_source_new_from_memory(buf, len), fail_on_error, 1);
+    if (!image)
+        return -1;
+    VipsInterpretation interpretation = vips_image_get_interpretation(image);
+    int bands = vips_image_get_bands(image);
+    gboolean colour = interpretation == VIPS_INTERPRETATION_sRGB && (bands == 3 || bands == 4);
+    gboolean grey = interpretation == VIPS_INTERPRETATION_B_W && (bands == 1 || bands == 2);
+    if (vips_image_get_format(image) != VIPS_FORMAT_UCHAR || !(colour || grey) ||
+        vips_image_get_n_pages(image) != 1 ||
+        (vips_image_get_typeof(image, VIPS_META_ICC_NAME) && !warm_image_icc_is_srgb(image)) ||
+        width < 1 || height < 1) {
+        g_object_unref(image);
+        return 1;
+    }
+    VipsImage *base = vips_image_new();
+    VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 1);
+    VipsImage *x = image;
+    if (vips_image_hasalpha(image)) {
+        double white[3] = { 255, 255, 255 };
+        VipsArrayDouble *background = vips_array_double_new(white, colour ? 3 : 1);
+        int failed = vips_flatten(image, &t[0], "background", background, NULL);
+        vips_area_unref(VIPS_AREA(background));
+        if (failed) {
+            g_object_unref(base);
+            g_object_unref(image);
+            return -1;
+        }
+        x = t[0];
+    }
+    int result = 0;
+    if (vips_image_get_width(x) == width && vips_image_get_height(x) == height) {
+        *out = x;
+        g_object_ref(x);
+    } else {
+        result = vips_resize(x, out, (double) width / vips_image_get_width(x),
+                             "vscale", (double) height / vips_image_get_height(x),
+                             "kernel", VIPS_KERNEL_LANCZOS3, NULL);
+    }
+    g_object_unref(base);
+    g_object_unref(image);
+    return result ? -1 : 0;
+}
+
 int warm_blank_canvas(int width, int height, int bands, VipsImage **out) {
     VipsImage *black = NULL;
     if (vips_black(&black, width, height, "bands", bands, NULL))

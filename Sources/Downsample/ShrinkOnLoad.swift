@@ -4,12 +4,12 @@ import Foundation
 /// How far libjpeg shrinks a JPEG while decoding it (its DCT scaling: 1/2,
 /// 1/4 or 1/8), before the Lanczos3 resample to the exact output size.
 ///
-/// The shrunk image keeps at least twice the output's sides, as libvips'
-/// `thumbnail` does (a 4032x3024 photo bound for 300 px is decoded at 1/4,
-/// 1008x756): decoding at 1/8 (504x378, Pillow's `draft()`) costs about 13%
-/// less CPU but lowers SSIM against a full-decode Lanczos reference (mean
-/// -0.0011, 5th percentile -0.0063 over the benchmark corpus; 1.5x: -0.0008
-/// and -0.0056), and quality may not drop (bench/findings.md).
+/// The shrunk image keeps at least 1.5 times the output's sides (a 4032x3024
+/// photo bound for 300 px is decoded at 1/8, 504x378, as Pillow's `draft()`
+/// does; libvips' `thumbnail` keeps 2x and decodes it at 1/4, 1008x756). On
+/// the benchmark corpus that costs 0.0003 of mean SSIM against a full-decode
+/// Lanczos reference and saves about a sixth of the JPEG CPU; the quality
+/// bar it is held to is in bench/findings.md (section 3).
 public enum ShrinkOnLoad {
     /// The shrunk image's sides must stay at least this many times the
     /// output's. Overridable with `WARM_JPEG_SHRINK_RATIO` (>= 1) for experiments.
@@ -17,7 +17,7 @@ public enum ShrinkOnLoad {
         if let text = ProcessInfo.processInfo.environment["WARM_JPEG_SHRINK_RATIO"], let value = Double(text), value >= 1 {
             return value
         }
-        return 2.0
+        return 1.5
     }()
 
     /// The largest of 8, 4, 2 and 1 that keeps both sides of a `stored`-size
@@ -44,13 +44,30 @@ extension ImageSource {
         guard header.format == .jpeg else {
             return try VipsImageHandle.thumbnail(memory: memory, size: target.longestSide).orCorrupt(self)
         }
-        let upright = target.outputSize(for: header)
-        let output = header.orientation >= 5 ? PixelSize(width: upright.height, height: upright.width) : upright
+        let output = storedOutputSize(target)
         let factor = ShrinkOnLoad.jpegFactor(stored: PixelSize(width: header.width, height: header.height), output: output)
         let loaded = try VipsImageHandle.jpeg(memory: memory, shrink: factor).orCorrupt(self)
         guard loaded.width != output.width || loaded.height != output.height else { return loaded }
         return try loaded.resized(hscale: Double(output.width) / Double(loaded.width),
                                   vscale: Double(output.height) / Double(loaded.height),
                                   kernel: VIPS_KERNEL_LANCZOS3).orCorrupt(self)
+    }
+
+    /// `target`'s output size as stored, before orientation turns it.
+    func storedOutputSize(_ target: DecodeTarget) -> PixelSize {
+        let upright = target.outputSize(for: header)
+        return header.orientation >= 5 ? PixelSize(width: upright.height, height: upright.width) : upright
+    }
+
+    /// The image at `target`'s output size, as stored, with no alpha: what a
+    /// JPEG output needs. A PNG is flattened onto white before it is resized,
+    /// in 8 bits (`VipsImageHandle.pngFlattened`), where libvips' `thumbnail`
+    /// would resize premultiplied floats; everything else is `shrunk`, and
+    /// flattened later by `toSRGB`.
+    func shrunkWithoutAlpha(memory: UnsafeRawBufferPointer, to target: DecodeTarget) throws(DownsampleError) -> VipsImageHandle {
+        if header.format == .png, let flat = try VipsImageHandle.pngFlattened(memory: memory, size: storedOutputSize(target)).orCorrupt(self) {
+            return flat
+        }
+        return try shrunk(memory: memory, to: target)
     }
 }

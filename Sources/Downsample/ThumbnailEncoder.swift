@@ -45,7 +45,8 @@ public struct ThumbnailEncoder: Sendable {
     /// Every libvips image made here lives only inside this call: `memory`
     /// is lent by the caller for that long.
     private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget) throws(DownsampleError) -> EncodedImage {
-        let shrunk = try source.shrunk(memory: memory, to: target)
+        let shrunk = format == .jpeg ? try source.shrunkWithoutAlpha(memory: memory, to: target)
+                                     : try source.shrunk(memory: memory, to: target)
         let alpha = format == .jpeg ? WARM_ALPHA_FLATTEN_ON_WHITE : WARM_ALPHA_KEEP
         // Materialised before rotating, so that a broken file fails here as
         // `.corrupt` (the decode runs now), not later inside the encoder.

@@ -55,6 +55,18 @@ final class VipsImageHandle: @unchecked Sendable {
         return wrap(status, out)
     }
 
+    /// An 8-bit PNG flattened onto white and resized to exactly `size`, from
+    /// bytes that are not copied (see `open(memory:)`); nil when the image is
+    /// not one this path takes (16-bit, palette-less odd modes, a non-sRGB
+    /// profile: `thumbnail(memory:size:)` takes those).
+    static func pngFlattened(memory: UnsafeRawBufferPointer, size: PixelSize, failOnError: Bool = true) -> Result<VipsImageHandle?, VipsFailure> {
+        var out: UnsafeMutablePointer<VipsImage>?
+        let status = warm_png_flat_resized(memory.baseAddress, memory.count, Int32(clamping: size.width),
+                                           Int32(clamping: size.height), failOnError ? 1 : 0, &out)
+        if status == 1 { return .success(nil) }
+        return wrap(status, out).map { $0 }
+    }
+
     /// A memory image from raw 8- or 16-bit samples (generated and test images).
     /// A new in-memory 8-bit bitmap of zeros, its pages already written.
     static func blankCanvas(width: Int, height: Int, bands: Int) -> Result<VipsImageHandle, VipsFailure> {

@@ -7,16 +7,54 @@ import XCTest
 /// has exactly the size `DecodeTarget` promises, and which embedded profiles
 /// are skipped as sRGB already.
 final class ShrinkOnLoadTests: XCTestCase {
-    func testJPEGShrinkKeepsTwiceTheOutputForTheResample() {
-        XCTAssertEqual(ShrinkOnLoad.minimumRatio, 2, "the default (WARM_JPEG_SHRINK_RATIO unset)")
+    func testJPEGShrinkKeepsOneAndAHalfTimesTheOutputForTheResample() {
+        XCTAssertEqual(ShrinkOnLoad.minimumRatio, 1.5, "the default (WARM_JPEG_SHRINK_RATIO unset)")
         let fitted = { (w: Int, h: Int) in ShrinkOnLoad.jpegFactor(stored: PixelSize(width: w, height: h),
                                                                     output: PixelSize(width: 300, height: 225)) }
-        XCTAssertEqual(fitted(4800, 3600), 8, "600x450 is twice 300x225")
-        XCTAssertEqual(fitted(4032, 3024), 4, "1/8 would be 504x378, under twice the output; 1/4 is 1008x756")
-        XCTAssertEqual(fitted(2397, 1797), 4, "libjpeg rounds 1/4 up to 600x450: enough")
-        XCTAssertEqual(fitted(2396, 1796), 2, "1/4 would be 599x449: too small")
-        XCTAssertEqual(fitted(1280, 960), 2)
+        XCTAssertEqual(fitted(4032, 3024), 8, "1/8 is 504x378, at least 450x337.5")
+        XCTAssertEqual(fitted(3593, 2697), 8, "libjpeg rounds 1/8 up to 450x338: enough")
+        XCTAssertEqual(fitted(3592, 2696), 4, "1/8 would be 449x337: too small")
+        XCTAssertEqual(fitted(1280, 960), 2, "1/2 is 640x480; 1/4 would be 320x240")
+        XCTAssertEqual(fitted(900, 675), 2, "450x338")
+        XCTAssertEqual(fitted(899, 674), 1, "1/2 would be 450x337: too small")
         XCTAssertEqual(fitted(599, 449), 1)
+    }
+
+    func testPNGForAJPEGOutputIsFlattenedOntoWhiteBeforeTheResampleInEveryOrientation() throws {
+        // Left half: red under alpha 0 (invisible); right half: opaque blue.
+        // Resampling unpremultiplied colour would bleed the hidden red into
+        // the edge; flattening first (or premultiplying) leaves no red anywhere.
+        let width = 200, height = 100
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                pixels[i..<i + 4] = x < width / 2 ? [255, 0, 0, 0] : [0, 0, 255, 255]
+            }
+        }
+        let target = DecodeTarget(longestSide: 50)
+        for orientation in [1, 6] {
+            let data = try ImageComposer.encode(pixels: pixels, width: width, height: height, bands: 4,
+                                                as: CompositionEncoding(format: .png, orientationTag: orientation))
+            let source = try ImageSource(data: data)
+            let thumbnail = try ThumbnailEncoder(format: .jpeg, quality: 95).encode(source, target: target)
+            XCTAssertEqual(thumbnail.size, target.outputSize(for: source.header), "orientation \(orientation)")
+            let back = try ImageSource(data: thumbnail.data)
+            XCTAssertFalse(back.header.hasAlpha)
+            let decoded = try NaiveDecode().decode(back, target: DecodeTarget(longestSide: 50))
+            let rgba = decoded.rgbaPixels()
+            var reddest = 0, whiteSeen = false, blueSeen = false
+            for y in 0..<decoded.height {
+                for x in 0..<decoded.width {
+                    let p = TestImages.pixel(decoded, rgba, x: x, y: y)
+                    reddest = max(reddest, p[0] - p[1])
+                    if p[0] > 240 && p[1] > 240 && p[2] > 240 { whiteSeen = true }
+                    if p[0] < 20 && p[1] < 20 && p[2] > 230 { blueSeen = true }
+                }
+            }
+            XCTAssertTrue(whiteSeen && blueSeen, "orientation \(orientation): the transparent half is white, the other blue")
+            XCTAssertLessThan(reddest, 16, "orientation \(orientation): red hidden under alpha 0 showed through")
+        }
     }
 
     func testJPEGThumbnailHasExactlyTheTargetSizeInEveryOrientation() throws {

@@ -134,6 +134,9 @@ int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, 
 /// the result (see warm_image_new_from_memory). Orientation is left to the
 /// caller (no_rotate), so that all strategies share one orientation path.
 int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out);
+/// A PNG flattened onto white and resized to exactly width x height (8-bit
+/// throughout); 1 when the image is not one this path takes (see the .c).
+int warm_png_flat_resized(const void *buf, size_t len, int width, int height, int fail_on_error, VipsImage **out);
 
 /// Cuts out a rectangle.
 int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
