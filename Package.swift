@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "CatalogServer", "Cache", "Downsample", "Fetch", "DecodeWorkers", "WarmTestSupport",
+                "Pipeline", "WarmMetrics", "CatalogServer", "Cache", "Downsample", "Fetch", "DecodeWorkers", "WarmTestSupport",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -7,7 +7,8 @@ Usage: python3 scripts/compare-metrics.py RUN_A/metrics.jsonl RUN_B/metrics.json
 import json, sys
 def load(p): return {json.loads(l)['url'].split('/',3)[3]:json.loads(l) for l in open(p)}
 a=load(sys.argv[1]); b=load(sys.argv[2])
-def complete(r): return all((r.get('strategies') or {}).get(k) for k in ('naive','renderer','thumbnail'))
+# Records of images a sampled run did not measure ("measured": false) have no peaks: left out.
+def complete(r): return r.get('measured', True) and all((r.get('strategies') or {}).get(k) for k in ('naive','renderer','thumbnail'))
 keys=sorted(k for k in set(a)&set(b) if complete(a[k]) and complete(b[k])); print('images measured in both',len(keys), 'of', len(a), len(b))
 for s in ('naive','renderer','thumbnail'):
     same_ret=sum(a[k]['strategies'][s]['retainedBytes']==b[k]['strategies'][s]['retainedBytes'] for k in keys)

@@ -58,6 +58,10 @@ struct CheckCommand: AsyncParsableCommand {
                 let written = MetricsBaseline(records: records)
                 try written.write(to: baseline)
                 print("wrote \(baseline): \(written.images.count) images at \(written.targetLongestSide) px")
+                let withoutPeak = written.images.filter { $0.decoded && $0.peakBytes == nil }.count
+                if withoutPeak > 0 {
+                    print("note: \(withoutPeak) images were not measured (a sampled run): the baseline keeps their sizes but no peak to guard; measure with --compare all for a baseline of every peak")
+                }
                 return
             }
             let outcome = RegressionCheck(configuration: .init(

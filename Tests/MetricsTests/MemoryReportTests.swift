@@ -61,6 +61,51 @@ final class MemoryReportTests: XCTestCase {
         XCTAssertTrue(markdown.contains("1 MB = 1,000,000 bytes"))
     }
 
+    func testSampledReportPutsEveryImageInTheCacheTableAndOnlyMeasuredOnesInThePeakFigures() {
+        // Two measured images (peaks: naive 2 x naive retained, thumbnail 1 MB and 3 MB), three
+        // unmeasured 4032x3024 JPEGs (naive 48,771,072 bytes, renderer and thumbnail 300x225x4 each).
+        let sampled = [
+            MetricsFixtures.record(url: "m1", naive: 10_000_000, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000),
+            MetricsFixtures.unmeasured(url: "u1"),
+            MetricsFixtures.unmeasured(url: "u2"),
+            MetricsFixtures.record(url: "m2", naive: 20_000_000, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 3_000_000),
+            MetricsFixtures.unmeasured(url: "u3"),
+        ]
+        let report = MemoryReport(records: sampled, cacheLimitBytes: 100_000_000,
+                                  context: .init(metricsPaths: ["run.jsonl"], generatedAt: Date(timeIntervalSince1970: 0)))
+        let comparison = report.comparison
+        XCTAssertEqual(comparison.comparedCount, 5, "unmeasured images are compared on retained bytes, not failures")
+        XCTAssertEqual(comparison.measuredCount, 2)
+        XCTAssertTrue(comparison.failuresByReason.isEmpty)
+
+        let naive = comparison.column(.naive), thumbnail = comparison.column(.thumbnail)
+        XCTAssertEqual(naive.statistics.totalRetainedBytes, 30_000_000 + 3 * 4032 * 3024 * 4)
+        XCTAssertEqual(thumbnail.statistics.totalRetainedBytes, 5 * 300 * 225 * 4)
+        XCTAssertEqual(naive.statistics.imageCount, 5)
+        // 10 + 48.77 = 58.77 MB fit; the next 48.77 MB would pass 100 MB.
+        XCTAssertEqual(naive.imagesFittingInCache, 2)
+        XCTAssertEqual(thumbnail.imagesFittingInCache, 5)
+        XCTAssertEqual(naive.cacheSimulation.requests, 10, "the LRU simulation replays every image")
+
+        XCTAssertEqual(naive.statistics.measuredCount, 2)
+        XCTAssertEqual(naive.statistics.peakBytesMax, 40_000_000, "naive peaks only from the measured images")
+        XCTAssertEqual(thumbnail.statistics.peakBytesP50, 1_000_000)
+        XCTAssertEqual(thumbnail.statistics.peakBytesMax, 3_000_000)
+        XCTAssertEqual(thumbnail.statistics.imagesPerSecond ?? 0, 2 / 0.04, accuracy: 1e-9, "throughput over the timed images")
+        XCTAssertEqual(PeakComparison(records: sampled).renderer.images, 2)
+        XCTAssertEqual(comparison.formats.map(\.comparedImages), [5])
+        XCTAssertEqual(comparison.formats.map(\.measuredImages), [2])
+
+        let markdown = report.markdown()
+        XCTAssertTrue(markdown.contains("Memory-cache use for the catalog (N = 5)"), markdown)
+        XCTAssertTrue(markdown.contains("| Per image (N = 2 measured) |"), markdown)
+        XCTAssertTrue(markdown.contains("Sample: peaks measured for 2 of 5 images, about one in 2"), markdown)
+        XCTAssertTrue(markdown.contains("naive's measured retained bytes equal width x height x 4 on 0 of 2"),
+                      "the fixtures' measured naive bytes are not 4032 x 3024 x 4")
+        XCTAssertTrue(report.html().contains("Sample: peaks measured for 2 of 5 images"))
+        XCTAssertFalse(self.report().markdown().contains("Sample: peaks measured"), "a fully measured report states no sample")
+    }
+
     func testFormatBreakdownSplitsTheSameImages() {
         let formats = report().comparison.formats
         XCTAssertEqual(formats.map(\.format), ["jpeg", "png"])

@@ -45,6 +45,13 @@ enum MetricsFixtures {
                               thumbnail: metrics(thumbnail, peak: thumbnailPeak, size: thumbnailSize, ssim: ssim)))
     }
 
+    /// A record of a 4032x3024 JPEG warmed but not measured, its thumbnail `thumbnailSize`.
+    static func unmeasured(url: String, thumbnailSize: PixelSize = PixelSize(width: 300, height: 225),
+                           target: Int = 300) -> ImageMetricsRecord {
+        .unmeasured(productId: 9, url: url, format: .jpeg, sourceBytes: 654_321, width: 4032, height: 3024, orientation: 1,
+                    targetLongestSide: target, thumbnailSize: thumbnailSize)
+    }
+
     /// A hand-made record of an image that failed to decode.
     static func failed(url: String, reason: String = "corrupt", target: Int = 300) -> ImageMetricsRecord {
         ImageMetricsRecord(productId: 8, url: url, format: .jpeg, sourceBytes: 999, width: 640, height: 480, orientation: 1,

@@ -104,6 +104,34 @@ final class RegressionCheckTests: XCTestCase {
         XCTAssertTrue(over.regressions[0].description.contains("allowed up to 1,600,000"), over.regressions[0].description)
     }
 
+    func testUnmeasuredImagesAreNeitherMissingNorPeakRegressionsButTheirSizesAreChecked() {
+        // The baseline measured both images; this run measured only "m" and
+        // warmed "u" outside its sample (no peak, no SSIM).
+        let baseline = MetricsBaseline(records: [
+            MetricsFixtures.record(url: "m", naive: 48_771_072, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000),
+            MetricsFixtures.record(url: "u", naive: 48_771_072, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000),
+        ])
+        let run = [MetricsFixtures.record(url: "m", naive: 48_771_072, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000),
+                   MetricsFixtures.unmeasured(url: "u")]
+        let outcome = RegressionCheck().run(records: run, against: baseline)
+        XCTAssertTrue(outcome.passed, outcome.regressions.map(\.description).joined(separator: "; "))
+        XCTAssertEqual(outcome.comparedImages, 2)
+        XCTAssertEqual(outcome.missingURLs, [])
+        XCTAssertEqual(outcome.peaksNotCompared, 1)
+        XCTAssertTrue(outcome.notes.contains { $0.contains("peaks of 1 of 2 images were not compared") }, "\(outcome.notes)")
+
+        // A baseline made from a sampled run keeps the unmeasured image's sizes and no peak:
+        // a later fully measured run compares its peak with nothing, and its size with the computed one.
+        let sampledBaseline = MetricsBaseline(records: run)
+        XCTAssertEqual(sampledBaseline.peakMethod, .residentHighWaterMark, "the method of the measured records")
+        XCTAssertNil(sampledBaseline.images.first { $0.url == "u" }?.peakBytes)
+        let grown = RegressionCheck().run(
+            records: [MetricsFixtures.record(url: "u", naive: 1, renderer: 1, thumbnail: 270_000, thumbnailPeak: 90_000_000,
+                                             thumbnailSize: PixelSize(width: 300, height: 226))],
+            against: sampledBaseline)
+        XCTAssertEqual(grown.regressions.map(\.kind), [.outputSizeChanged], "a peak against no peak is no regression")
+    }
+
     func testRetainedGrowthBeyondToleranceAndLowSSIMAreRegressions() {
         let baseline = MetricsBaseline(records: [MetricsFixtures.record(url: "r", naive: 1, renderer: 1, thumbnail: 100_000)])
         let within = MetricsFixtures.record(url: "r", naive: 1, renderer: 1, thumbnail: 110_000)

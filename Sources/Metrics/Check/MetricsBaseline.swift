@@ -43,7 +43,8 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
     public init(records: [ImageMetricsRecord]) {
         version = Self.currentVersion
         targetLongestSide = records.last?.targetLongestSide ?? 0
-        peakMethod = records.last?.peakMethod ?? .residentHighWaterMark
+        // Unmeasured records have no peak method (nor peaks: their images keep sizes only).
+        peakMethod = records.last { $0.peakMethod != nil }?.peakMethod ?? .residentHighWaterMark
         images = Self.lastByURL(records).values.map { record in
             if let thumbnail = record.strategies.thumbnail, record.error == nil {
                 return Image(url: record.url, decoded: true, retainedBytes: thumbnail.retainedBytes, peakBytes: thumbnail.peakBytes,

@@ -3,7 +3,10 @@ import Downsample
 /// Compares new metrics with a baseline, image by image (matched by URL), and
 /// lists every way thumbnail-at-decode got worse: more retained bytes, a
 /// higher peak (beyond a noise allowance), lower SSIM, a different output
-/// size, or an image that decoded before and now fails.
+/// size, or an image that decoded before and now fails. Peaks are compared
+/// only where both sides measured one: an image outside a run's measured
+/// sample (an unmeasured record) is compared on its computed retained bytes
+/// and output size, never counted as missing or as a peak regression.
 public struct RegressionCheck: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// Relative growth allowed for retained and peak bytes (0.10: +10%).
@@ -58,6 +61,9 @@ public struct RegressionCheck: Sendable {
         public var newImages: Int
         /// Images that failed in the baseline and decode now.
         public var fixedImages: Int
+        /// Compared images whose peak was not (the run did not measure the
+        /// image, or the baseline did not), so only sizes were compared.
+        public var peaksNotCompared: Int
         /// Why peaks were not compared, when they were not.
         public var notes: [String]
         public var passed: Bool { regressions.isEmpty }
@@ -80,13 +86,13 @@ public struct RegressionCheck: Sendable {
                 kind: .targetChanged, url: nil,
                 detail: "the thumbnail target changed from \(baseline.targetLongestSide) px (baseline) to \(targets.map { "\($0) px" }.joined(separator: ", ")); every image's size and bytes are compared as they are"))
         }
-        let methods = Set(current.values.map(\.peakMethod))
+        let methods = Set(current.values.compactMap(\.peakMethod))
         let comparePeaks = methods == [baseline.peakMethod]
         if !comparePeaks && !methods.isEmpty {
             notes.append("peaks were not compared: the baseline measured them with \(baseline.peakMethod.rawValue), the metrics with \(methods.map(\.rawValue).sorted().joined(separator: ", "))")
         }
 
-        var compared = 0, fixed = 0
+        var compared = 0, fixed = 0, peaksNotCompared = 0
         var missing: [String] = []
         for base in baseline.images {
             guard let record = current[base.url] else {
@@ -104,11 +110,16 @@ public struct RegressionCheck: Sendable {
                                               detail: "decoded in the baseline, now fails: \(record.error ?? "no thumbnail was measured")"))
                 continue
             }
+            if now.peakBytes == nil || base.peakBytes == nil { peaksNotCompared += 1 }
             regressions += compare(base, now, url: base.url, comparePeaks: comparePeaks)
+        }
+        if (comparePeaks || methods.isEmpty) && peaksNotCompared > 0 {
+            notes.append("peaks of \(peaksNotCompared) of \(compared) images were not compared: they were not measured (outside the run's measured sample, or the baseline's)")
         }
         let baselineURLs = Set(baseline.images.map(\.url))
         return Outcome(regressions: regressions, comparedImages: compared, missingURLs: missing,
-                       newImages: current.keys.filter { !baselineURLs.contains($0) }.count, fixedImages: fixed, notes: notes)
+                       newImages: current.keys.filter { !baselineURLs.contains($0) }.count, fixedImages: fixed,
+                       peaksNotCompared: peaksNotCompared, notes: notes)
     }
 
     private func compare(_ base: MetricsBaseline.Image, _ now: ImageMetricsRecord.StrategyMetrics, url: String,
@@ -124,11 +135,11 @@ public struct RegressionCheck: Sendable {
             found.append(Regression(kind: .retainedGrew, url: url,
                                     detail: "thumbnail retained bytes grew from \(ReportFormat.count(was)) to \(ReportFormat.count(now.retainedBytes)) (\(growth(was, now.retainedBytes)), tolerance \(tolerancePercent))"))
         }
-        if comparePeaks, let was = base.peakBytes {
+        if comparePeaks, let was = base.peakBytes, let peak = now.peakBytes {
             let allowed = Int((Double(was) * (1 + configuration.tolerance)).rounded(.down)) + configuration.peakAllowanceBytes
-            if now.peakBytes > allowed {
+            if peak > allowed {
                 found.append(Regression(kind: .peakGrew, url: url,
-                                        detail: "thumbnail peak bytes grew from \(ReportFormat.count(was)) to \(ReportFormat.count(now.peakBytes)) (\(growth(was, now.peakBytes)); allowed up to \(ReportFormat.count(allowed)): +\(tolerancePercent) and \(ReportFormat.count(configuration.peakAllowanceBytes)) bytes of measurement noise)"))
+                                        detail: "thumbnail peak bytes grew from \(ReportFormat.count(was)) to \(ReportFormat.count(peak)) (\(growth(was, peak)); allowed up to \(ReportFormat.count(allowed)): +\(tolerancePercent) and \(ReportFormat.count(configuration.peakAllowanceBytes)) bytes of measurement noise)"))
             }
         }
         if let ssim = now.ssim, ssim < configuration.minimumSSIM {

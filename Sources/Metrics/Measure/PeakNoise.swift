@@ -39,7 +39,7 @@ public struct PeakNoise: Sendable, Equatable {
         var method = PeakMethod.residentHighWaterMark
         for run in 0..<repeats {
             let record = await measurer.measure(data: data, productId: nil, url: "noise-\(run)", gate: gate)
-            method = record.peakMethod
+            method = record.peakMethod ?? method
             for kind in StrategyKind.allCases {
                 if let peak = record.strategies[kind]?.peakBytes { samples[kind, default: []].append(peak) }
             }

@@ -36,7 +36,7 @@ extension StrategyMeasurer {
     private func measureInChildren(_ kind: StrategyKind, times: Int, file: String, executable: String,
                                    into record: inout ImageMetricsRecord) async -> Bool {
         let run = IsolatedStrategyRun(kind: kind, imagePath: file, target: configuration.target,
-                                      limits: configuration.limits, preferredPeakMethod: record.peakMethod)
+                                      limits: configuration.limits, preferredPeakMethod: record.peakMethod ?? .freshProcess)
         for _ in 0..<times {
             switch await run.run(executable: executable) {
             case .success(let report):
@@ -46,7 +46,7 @@ extension StrategyMeasurer {
                     return false
                 }
                 if report.peakMethod == .vipsTracked { record.peakMethod = .vipsTracked }
-                if let best = record.strategies[kind], best.peakBytes <= metrics.peakBytes { continue }
+                if let best = record.strategies[kind], !metrics.hasLowerPeak(than: best) { continue }
                 record.strategies[kind] = metrics
             case .failure(let failure):
                 record.failStrategy(kind, "measuring the \(kind.rawValue) decode failed: \(failure)",

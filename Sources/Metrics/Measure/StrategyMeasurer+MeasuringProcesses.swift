@@ -25,7 +25,7 @@ extension StrategyMeasurer {
         var fold = ReplyFold(record: record)
         func request(_ job: MeasureRequest.Job) -> MeasureRequest {
             MeasureRequest(job: job, imagePath: file, target: configuration.target, limits: configuration.limits,
-                           peakMethod: fold.record.peakMethod)
+                           peakMethod: fold.record.peakMethod ?? peakMethod)
         }
 
         var first: [MeasureRequest] = []
@@ -86,7 +86,7 @@ private struct ReplyFold {
             return
         }
         if reply.report?.peakMethod == .vipsTracked { record.peakMethod = .vipsTracked }
-        if let best = record.strategies[kind], best.peakBytes <= metrics.peakBytes { return }
+        if let best = record.strategies[kind], !metrics.hasLowerPeak(than: best) { return }
         let scores = (record.strategies[kind]?.ssim, record.strategies[kind]?.psnr)
         record.strategies[kind] = metrics
         record.strategies[kind]?.ssim = scores.0

@@ -125,7 +125,7 @@ public struct StrategyMeasurer: Sendable {
             for _ in 1..<configuration.repeats(of: kind) {
                 guard case .success(let (best, _)) = result else { break }
                 let again = Self.measureSpan(kind, source, target: configuration.target, probe: &probe)
-                if case .success(let (metrics, _)) = again, metrics.peakBytes < best.peakBytes { result = again }
+                if case .success(let (metrics, _)) = again, metrics.hasLowerPeak(than: best) { result = again }
             }
             switch result {
             case .success(let (metrics, image)):
@@ -151,8 +151,9 @@ public struct StrategyMeasurer: Sendable {
     /// toward its floor).
     func isCloseCall(_ record: ImageMetricsRecord) -> Bool {
         guard configuration.closeCallRepeats > 0, let naive = record.strategies[.naive],
-              let renderer = record.strategies[.renderer] else { return false }
-        return renderer.peakBytes < naive.peakBytes + renderer.retainedBytes
+              let renderer = record.strategies[.renderer], let naivePeak = naive.peakBytes,
+              let rendererPeak = renderer.peakBytes else { return false }
+        return rendererPeak < naivePeak + renderer.retainedBytes
     }
 
     /// The record's image fields, from the header alone (no pixels decoded);

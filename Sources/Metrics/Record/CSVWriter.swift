@@ -11,7 +11,7 @@ public enum CSVWriter {
 
     public static var header: [String] {
         ["productId", "url", "shard", "format", "sourceBytes", "width", "height", "orientation",
-         "targetLongestSide", "peakMethod", "error", "errorReason"]
+         "targetLongestSide", "peakMethod", "measured", "error", "errorReason"]
             + StrategyKind.allCases.flatMap { kind in strategyFields.map { "\(kind.rawValue)_\($0)" } }
     }
 
@@ -19,7 +19,7 @@ public enum CSVWriter {
         func text<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "" }
         var cells = [text(r.productId), r.url, text(r.shard), text(r.format?.rawValue), "\(r.sourceBytes)",
                      text(r.width), text(r.height), text(r.orientation), "\(r.targetLongestSide)",
-                     r.peakMethod.rawValue, text(r.error), text(r.errorReason)]
+                     text(r.peakMethod?.rawValue), "\(r.measured)", text(r.error), text(r.errorReason)]
         for kind in StrategyKind.allCases {
             let s = r.strategies[kind]
             cells += [text(s?.retainedBytes), text(s?.peakBytes), text(s?.cpuSeconds), text(s?.wallSeconds),

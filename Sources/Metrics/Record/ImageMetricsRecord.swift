@@ -7,7 +7,13 @@ import Foundation
 /// Lanczos3 reference. One JSON Lines row per image; field names are fixed
 /// (reports, baselines and other tools read them).
 ///
+/// A run that measures a sample also writes a record for each image warmed
+/// outside it (`measured: false`, see `unmeasured(...)`): retained bytes and
+/// output sizes computed from the header and the thumbnail's size, no peak,
+/// time or quality (those fields are null, and so is `peakMethod`).
+///
 /// Every optional is written as an explicit `null`, so each row has every key.
+/// Files written before `measured` existed read as measured records.
 public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     public var productId: Int?
     public var url: String
@@ -19,12 +25,16 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     /// As stored, before orientation; nil when the header could not be read.
     public var width: Int?
     public var height: Int?
-    /// EXIF orientation the decoders applied (1-8); nil when the header could not be read.
+    /// EXIF orientation the decoders applied (1-8); nil when the header could not be read
+    /// (or was not: an unmeasured record made from a cache entry).
     public var orientation: Int?
     /// The display size the strategies decoded for (longest upright side, pixels).
     public var targetLongestSide: Int
-    /// How `peakBytes` was measured (see `PeakMethod`).
-    public var peakMethod: PeakMethod
+    /// How `peakBytes` was measured (see `PeakMethod`); nil when not measured.
+    public var peakMethod: PeakMethod?
+    /// False for an image the run warmed but did not measure: its retained
+    /// bytes and output sizes are computed, its peaks, times and quality nil.
+    public var measured: Bool
     /// Why the image (or one of its strategies) failed, as a sentence; nil when all three decoded.
     public var error: String?
     /// A short stable token for grouping failures (`DownsampleError.reasonCode`); nil when no error.
@@ -32,8 +42,9 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     public var strategies: Strategies
 
     public init(productId: Int?, url: String, shard: String? = nil, format: ImageFormat?, sourceBytes: Int,
-                width: Int?, height: Int?, orientation: Int?, targetLongestSide: Int, peakMethod: PeakMethod,
-                error: String? = nil, errorReason: String? = nil, strategies: Strategies = Strategies()) {
+                width: Int?, height: Int?, orientation: Int?, targetLongestSide: Int, peakMethod: PeakMethod?,
+                measured: Bool = true, error: String? = nil, errorReason: String? = nil,
+                strategies: Strategies = Strategies()) {
         self.productId = productId
         self.url = url
         self.shard = shard
@@ -44,6 +55,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         self.orientation = orientation
         self.targetLongestSide = targetLongestSide
         self.peakMethod = peakMethod
+        self.measured = measured
         self.error = error
         self.errorReason = errorReason
         self.strategies = strategies
@@ -61,15 +73,16 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     }
 
     /// One strategy's measurements. All sizes are bytes or pixels, times are seconds.
+    /// Peak, times and quality are nil in an unmeasured record.
     public struct StrategyMetrics: Sendable, Equatable, Codable {
         /// Bytes of the decoded bitmap the strategy keeps (what a memory cache holds).
         public var retainedBytes: Int
         /// Most memory the process gained while the strategy ran, its output still alive.
-        public var peakBytes: Int
+        public var peakBytes: Int?
         /// Process user + system CPU time (libvips works on its own threads).
-        public var cpuSeconds: Double
+        public var cpuSeconds: Double?
         /// Monotonic wall-clock time.
-        public var wallSeconds: Double
+        public var wallSeconds: Double?
         public var outputWidth: Int
         public var outputHeight: Int
         /// Mean SSIM of luma against the Lanczos3 reference (1 is identical); nil for naive.
@@ -77,7 +90,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         /// PSNR of RGB against the reference, in dB, capped at 100; nil for naive.
         public var psnr: Double?
 
-        public init(retainedBytes: Int, peakBytes: Int, cpuSeconds: Double, wallSeconds: Double,
+        public init(retainedBytes: Int, peakBytes: Int?, cpuSeconds: Double?, wallSeconds: Double?,
                     outputWidth: Int, outputHeight: Int, ssim: Double? = nil, psnr: Double? = nil) {
             self.retainedBytes = retainedBytes
             self.peakBytes = peakBytes
@@ -90,6 +103,12 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         }
 
         public var outputSize: PixelSize { PixelSize(width: outputWidth, height: outputHeight) }
+
+        /// True when this run's peak was measured and is below `other`'s (or `other` has none).
+        public func hasLowerPeak(than other: StrategyMetrics) -> Bool {
+            guard let peakBytes else { return false }
+            return other.peakBytes.map { peakBytes < $0 } ?? true
+        }
 
         enum CodingKeys: String, CodingKey {
             case retainedBytes, peakBytes, cpuSeconds, wallSeconds, outputWidth, outputHeight, ssim, psnr
@@ -150,7 +169,26 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case productId, url, shard, format, sourceBytes, width, height, orientation, targetLongestSide,
-             peakMethod, error, errorReason, strategies
+             peakMethod, measured, error, errorReason, strategies
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        productId = try c.decodeIfPresent(Int.self, forKey: .productId)
+        url = try c.decode(String.self, forKey: .url)
+        shard = try c.decodeIfPresent(String.self, forKey: .shard)
+        format = try c.decodeIfPresent(ImageFormat.self, forKey: .format)
+        sourceBytes = try c.decode(Int.self, forKey: .sourceBytes)
+        width = try c.decodeIfPresent(Int.self, forKey: .width)
+        height = try c.decodeIfPresent(Int.self, forKey: .height)
+        orientation = try c.decodeIfPresent(Int.self, forKey: .orientation)
+        targetLongestSide = try c.decode(Int.self, forKey: .targetLongestSide)
+        peakMethod = try c.decodeIfPresent(PeakMethod.self, forKey: .peakMethod)
+        // Absent in files written before unmeasured records existed: all measured.
+        measured = try c.decodeIfPresent(Bool.self, forKey: .measured) ?? true
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+        errorReason = try c.decodeIfPresent(String.self, forKey: .errorReason)
+        strategies = try c.decode(Strategies.self, forKey: .strategies)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -165,6 +203,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         try c.encode(orientation, forKey: .orientation)
         try c.encode(targetLongestSide, forKey: .targetLongestSide)
         try c.encode(peakMethod, forKey: .peakMethod)
+        try c.encode(measured, forKey: .measured)
         try c.encode(error, forKey: .error)
         try c.encode(errorReason, forKey: .errorReason)
         try c.encode(strategies, forKey: .strategies)

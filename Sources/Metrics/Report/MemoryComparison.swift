@@ -7,7 +7,10 @@ import Downsample
 /// simulation and the failures.
 ///
 /// The strategy tables cover only images all three strategies decoded, so
-/// that every column sums over the same images.
+/// that every column sums over the same images. Retained bytes (the seeds'
+/// table, the LRU simulation) cover all of those; peaks, CPU, throughput and
+/// quality only the measured ones (a run that measures a sample writes the
+/// other images' records with retained bytes only).
 public struct MemoryComparison: Sendable {
     /// One column of the catalog table.
     public struct Column: Sendable {
@@ -28,6 +31,8 @@ public struct MemoryComparison: Sendable {
         /// The format's lower-case name, or "unknown".
         public var format: String
         public var comparedImages: Int
+        /// Of `comparedImages`, those whose peaks were measured.
+        public var measuredImages: Int
         public var failedImages: Int
         public var strategies: [StrategyStatistics]
     }
@@ -37,6 +42,8 @@ public struct MemoryComparison: Sendable {
     public var imageCount: Int
     /// Records where all three strategies decoded (the tables' N).
     public var comparedCount: Int
+    /// Of those, the records whose peaks were measured (the peak tables' N).
+    public var measuredCount: Int
     /// (reason code, count), most frequent first.
     public var failuresByReason: [(reason: String, count: Int)]
     /// Up to five failed images (url, error), as examples.
@@ -51,6 +58,7 @@ public struct MemoryComparison: Sendable {
         imageCount = records.count
         let compared = records.filter(\.isComplete)
         comparedCount = compared.count
+        measuredCount = compared.filter(\.measured).count
         let failed = records.filter { !$0.isComplete }
         failuresByReason = Dictionary(grouping: failed) { $0.errorReason ?? "unknown" }
             .map { (reason: $0.key, count: $0.value.count) }
@@ -83,12 +91,16 @@ public struct MemoryComparison: Sendable {
         formats = byFormat.keys.sorted().map { format in
             let group = byFormat[format]!
             let complete = group.filter(\.isComplete)
-            return FormatRow(format: format, comparedImages: complete.count, failedImages: group.count - complete.count,
+            return FormatRow(format: format, comparedImages: complete.count, measuredImages: complete.filter(\.measured).count,
+                             failedImages: group.count - complete.count,
                              strategies: StrategyKind.allCases.map { kind in
                                  StrategyStatistics(kind: kind, metrics: complete.compactMap { $0.strategies[kind] })
                              })
         }
     }
+
+    /// True when some compared images have retained bytes only (a sampled run).
+    public var isSampled: Bool { measuredCount < comparedCount }
 
     public func column(_ kind: StrategyKind) -> Column {
         columns.first { $0.kind == kind }!

@@ -8,8 +8,9 @@ extension MemoryReport {
         let sizes = c.targetLongestSides.map { "\($0) px" }.joined(separator: ", ")
         return """
             \(ReportFormat.count(c.imageCount)) images read from \(context.metricsPaths.map { "`\($0)`" }.joined(separator: ", ")); \
-            \(ReportFormat.count(c.comparedCount)) decoded by all three strategies (the tables below cover exactly those), \
+            \(ReportFormat.count(c.comparedCount)) decoded by all three strategies\(c.isSampled ? " or, outside the measured sample, by the warm's thumbnail decode" : "") (the tables below cover exactly those), \
             \(ReportFormat.count(c.imageCount - c.comparedCount)) failed. \
+            \(c.isSampled ? "Of those, \(ReportFormat.count(c.measuredCount)) were measured (peaks, CPU time, quality); the other \(ReportFormat.count(c.comparedCount - c.measuredCount)) were warmed but not measured, and their retained bytes are computed from the header and the stored thumbnail (see How this was measured). " : "")\
             Target: longest upright side \(sizes.isEmpty ? "-" : sizes). \
             Memory is in decimal megabytes: 1 MB = 1,000,000 bytes (the metrics files keep exact bytes). \
             Generated \(ISO8601DateFormatter().string(from: context.generatedAt)).
@@ -48,7 +49,7 @@ extension MemoryReport {
     }
 
     var besideTable: ReportDocument.Table {
-        strategyTable("Per image (N = \(ReportFormat.count(comparison.comparedCount)))", [
+        strategyTable("Per image (N = \(ReportFormat.count(comparison.measuredCount))\(comparison.isSampled ? " measured" : ""))", [
             ("Peak transient memory, p50", { ReportFormat.megabytes($0.statistics.peakBytesP50) }),
             ("Peak transient memory, p95", { ReportFormat.megabytes($0.statistics.peakBytesP95) }),
             ("Peak transient memory, max", { ReportFormat.megabytes($0.statistics.peakBytesMax) }),
@@ -74,7 +75,8 @@ extension MemoryReport {
         for row in c.formats {
             for s in row.strategies {
                 formatRows.append([
-                    row.format, s.kind.rawValue, ReportFormat.count(row.comparedImages), ReportFormat.count(row.failedImages),
+                    row.format, s.kind.rawValue, ReportFormat.count(row.comparedImages), ReportFormat.count(row.measuredImages),
+                    ReportFormat.count(row.failedImages),
                     ReportFormat.megabytes(s.totalRetainedBytes), ReportFormat.megabytes(s.averageRetainedBytes),
                     ReportFormat.megabytes(s.peakBytesP50), ReportFormat.megabytes(s.peakBytesP95), ReportFormat.megabytes(s.peakBytesMax),
                     ReportFormat.number(s.cpuMillisecondsP50, decimals: 1), ReportFormat.number(s.cpuMillisecondsP95, decimals: 1),
@@ -84,9 +86,9 @@ extension MemoryReport {
             }
         }
         return ReportDocument.Table(
-            header: ["format", "strategy", "images", "failed", "total retained", "average retained", "peak p50", "peak p95",
-                     "peak max", "CPU p50 (ms)", "CPU p95 (ms)", "SSIM p5", "SSIM median", "images/s"],
-            rows: formatRows, numericColumns: Set(2...13))
+            header: ["format", "strategy", "images", "peaks measured", "failed", "total retained", "average retained", "peak p50",
+                     "peak p95", "peak max", "CPU p50 (ms)", "CPU p95 (ms)", "SSIM p5", "SSIM median", "images/s"],
+            rows: formatRows, numericColumns: Set(2...14))
     }
 
     var cacheTable: ReportDocument.Table {

@@ -106,6 +106,18 @@ public struct MemoryReport: Sendable {
         return text + "."
     }
 
+    /// Which images had their peaks measured, when not all did (nil: all did).
+    var sampleText: String? {
+        guard comparison.isSampled else { return nil }
+        let measured = records.filter(\.measured).count
+        let all = records.count
+        let sized = records.filter { $0.measured && $0.isComplete && $0.sourcePixels != nil }
+        let checked = sized.count
+        let agreeing = sized.filter { $0.strategies.naive?.retainedBytes == ($0.sourcePixels ?? 0) * 4 }.count
+        let oneIn = measured > 0 ? ", about one in \(ReportFormat.number(Double(all) / Double(measured), decimals: 0)) (chosen by URL hash: `--compare sample` or `--compare-one-in`)" : ""
+        return "Sample: peaks measured for \(ReportFormat.count(measured)) of \(ReportFormat.count(all)) images\(oneIn). The other \(ReportFormat.count(all - measured)) were warmed but not measured: their records hold retained bytes computed without decoding again, from the source's header and the stored thumbnail's size (naive: source width x height x 4; renderer: its target-size canvas, width x height x 4; thumbnail: the stored thumbnail's width x height x 4, the same decode as thumbnail-at-decode's). The memory-cache tables, the LRU simulation and the retained-bytes charts cover all \(ReportFormat.count(comparison.comparedCount)) decoded images; the peak, CPU, throughput and quality figures and the peak chart cover the \(ReportFormat.count(comparison.measuredCount)) measured ones. Check of the rule on the measured images: naive's measured retained bytes equal width x height x 4 on \(ReportFormat.count(agreeing)) of \(ReportFormat.count(checked))."
+    }
+
     /// The repeat counts the measuring commands use.
     private static let defaultRepeats = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: 300))
 
@@ -128,6 +140,7 @@ public struct MemoryReport: Sendable {
             "Before each strategy the measurer waits until libvips' tracked memory has been still for 5 ms (its worker threads free the previous decode's buffers a few milliseconds late; freed inside the next measurement they would hide part of its peak). The process uses one malloc arena, so that `malloc_trim` reaches the pages worker threads allocate from; it is set when measuring starts, and threads that already had an arena keep it: setting `MALLOC_ARENA_MAX=1` in the environment of a measuring run makes the peaks steadier still.",
             "The first image of each format in a process is decoded once, unmeasured, before its measurement, so one-time costs (code paged in, worker thread stacks) do not land on it.",
         ]
+        if let sample = sampleText { items.insert(sample, at: 0) }
         items += [
             "CPU: `getrusage(RUSAGE_SELF)` user + system delta (libvips decodes on its own worker threads, which per-thread CPU time would miss). Wall: monotonic clock.",
             "SSIM: luma (BT.601 integer weights), every 8x8 window at stride 1, uniform weights, K1 = 0.01, K2 = 0.03, mean over windows; PSNR over RGB, capped at 100 dB. Transparent pixels are composited over white first.",

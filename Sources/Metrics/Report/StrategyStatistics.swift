@@ -1,10 +1,14 @@
 import Downsample
 
-/// Distribution figures of one strategy over a set of images: memory kept,
-/// transient peak, CPU, throughput and quality. Sizes stay integer bytes.
+/// Distribution figures of one strategy over a set of images: memory kept
+/// (over all of them), and transient peak, CPU, throughput and quality (over
+/// those measured: an unmeasured record has retained bytes only). Sizes stay
+/// integer bytes.
 public struct StrategyStatistics: Sendable, Equatable {
     public var kind: StrategyKind
     public var imageCount: Int
+    /// Images whose peak was measured (the peak, CPU and throughput figures' N).
+    public var measuredCount: Int
     /// Sum of retained bytes: what a memory cache holding every image would use.
     public var totalRetainedBytes: Int
     public var averageRetainedBytes: Double?
@@ -25,15 +29,18 @@ public struct StrategyStatistics: Sendable, Equatable {
         imageCount = metrics.count
         totalRetainedBytes = metrics.reduce(0) { $0 + $1.retainedBytes }
         averageRetainedBytes = metrics.isEmpty ? nil : Double(totalRetainedBytes) / Double(metrics.count)
-        let peaks = metrics.map(\.peakBytes).sorted()
+        let measured = metrics.filter { $0.peakBytes != nil }
+        measuredCount = measured.count
+        let peaks = measured.compactMap(\.peakBytes).sorted()
         peakBytesP50 = Percentile.of(peaks, 50)
         peakBytesP95 = Percentile.of(peaks, 95)
         peakBytesMax = peaks.last
-        let cpu = metrics.map { $0.cpuSeconds * 1000 }.sorted()
+        let cpu = measured.compactMap { $0.cpuSeconds.map { $0 * 1000 } }.sorted()
         cpuMillisecondsP50 = Percentile.of(cpu, 50)
         cpuMillisecondsP95 = Percentile.of(cpu, 95)
-        let wallSeconds = metrics.reduce(0.0) { $0 + $1.wallSeconds }
-        imagesPerSecond = wallSeconds > 0 ? Double(metrics.count) / wallSeconds : nil
+        let timed = measured.compactMap(\.wallSeconds)
+        let wallSeconds = timed.reduce(0, +)
+        imagesPerSecond = wallSeconds > 0 ? Double(timed.count) / wallSeconds : nil
         let ssim = metrics.compactMap(\.ssim).sorted()
         ssimP5 = Percentile.of(ssim, 5)
         ssimMedian = Percentile.of(ssim, 50)

@@ -16,7 +16,8 @@ struct ImageWarmer: Sendable {
     let fetcher: any Fetching
     /// Bounds its own concurrency (`decodeConcurrency` workers or threads).
     let decoder: any ThumbnailDecoding
-    /// Measures images selected by `configuration.compare` (nil: no measuring).
+    /// Measures images selected by `configuration.compare` and records the
+    /// others' computed sizes (nil: no measuring).
     let metrics: MetricsRecorder?
 
     var variants: [CacheVariant] {
@@ -29,12 +30,21 @@ struct ImageWarmer: Sendable {
         // While a run measures, a download and its decode hold a shared permit, so
         // that a measurement (exclusive) never counts their buffers in its peak.
         let measuring = configuration.compare.includes(job.canonicalURL)
-        let (outcome, source) = try await MeasurementGate.shared.withSharedPermit { () async throws(CacheError) in
+        let warmed = try await MeasurementGate.shared.withSharedPermit { () async throws(CacheError) in
             try await warm(job, measuring: measuring)
         }
-        guard measuring, let source, case .written = outcome else { return outcome }
-        do {
-            try await metrics.submit(source, productId: job.productIds.first, url: job.fetchURL.absoluteString)
+        let outcome = warmed.outcome
+        do throws(MetricsFileError) {
+            if measuring {
+                guard let source = warmed.source, case .written = outcome else { return outcome }
+                try await metrics.submit(source, productId: job.productIds.first, url: job.fetchURL.absoluteString)
+            } else if let sizes = warmed.sizes {
+                // Not in the sample: a record all the same, with what the warm already knows.
+                try await metrics.record(unmeasured: .unmeasured(
+                    productId: job.productIds.first, url: job.fetchURL.absoluteString, format: sizes.format,
+                    sourceBytes: sizes.sourceBytes, width: sizes.width, height: sizes.height, orientation: sizes.orientation,
+                    targetLongestSide: MetricsRecorder.targetLongestSide(configuration), thumbnailSize: sizes.thumbnail))
+            }
         } catch {
             // The metrics file is unusable: the image is warmed, its record is missing.
             return .failed(.metrics(url: job.fetchURL.absoluteString, productIds: job.productIds, reason: "\(error)"))
@@ -43,17 +53,18 @@ struct ImageWarmer: Sendable {
     }
 
     /// Skips, revalidates or downloads and decodes; returns the downloaded
-    /// bytes too when `measuring` (they are measured after the shared section).
-    private func warm(_ job: ImageJob, measuring: Bool) async throws(CacheError) -> (outcome: ImageOutcome, source: Data?) {
+    /// bytes too when `measuring` (they are measured after the shared section),
+    /// and the sizes a cached or stored image is known to have.
+    private func warm(_ job: ImageJob, measuring: Bool) async throws(CacheError) -> Warmed {
         let url = job.canonicalURL
         let cached: [CacheEntry]
         do {
             cached = usable(try await cache.run { cache throws(CacheError) in try cache.entries(forURL: url) })
         } catch {
-            return (try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job), nil)
+            return Warmed(outcome: try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job))
         }
         let complete = cached.count == variants.count && !measuring
-        if complete && isFresh(cached) { return (.fresh, nil) }
+        if complete && isFresh(cached) { return Warmed(outcome: .fresh, sizes: cached.first.flatMap(KnownSizes.init)) }
         // Revalidate only when every variant is there; a missing one needs the bytes.
         let validators = complete ? cached.first.map { Validators(etag: $0.etag, lastModified: $0.lastModified) } : nil
 
@@ -61,17 +72,18 @@ struct ImageWarmer: Sendable {
         do throws(FetchError) {
             outcome = try await fetcher.get(job.fetchURL, validators: validators)
         } catch {
-            return (try await fail(.fetch(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job), nil)
+            return Warmed(outcome: try await fail(.fetch(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job))
         }
         guard case .fetched(let resource) = outcome else {
             do {
                 try await cache.run { cache throws(CacheError) in try cache.markRevalidated(url: url) }
             } catch {
-                return (try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job), nil)
+                return Warmed(outcome: try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job))
             }
-            return (.notModified, nil)
+            return Warmed(outcome: .notModified, sizes: cached.first.flatMap(KnownSizes.init))
         }
-        return (try await decodeAndStore(resource, job, measuring: measuring), measuring ? resource.body : nil)
+        let (stored, sizes) = try await decodeAndStore(resource, job, measuring: measuring)
+        return Warmed(outcome: stored, source: measuring ? resource.body : nil, sizes: sizes)
     }
 
     /// The entries of this run's variants that have a file, in `variants`'
@@ -89,15 +101,17 @@ struct ImageWarmer: Sendable {
     }
 
     /// Every variant from one decode call (the decoder bounds how many run at
-    /// once), each stored atomically.
-    private func decodeAndStore(_ resource: FetchedResource, _ job: ImageJob, measuring: Bool) async throws(CacheError) -> ImageOutcome {
+    /// once), each stored atomically; with the sizes when all were stored.
+    private func decodeAndStore(_ resource: FetchedResource, _ job: ImageJob,
+                                measuring: Bool) async throws(CacheError) -> (ImageOutcome, KnownSizes?) {
         let started = ContinuousClock.now
         let decoded = await decoder.thumbnails(of: .bytes(resource.body), request)
         let decodeSeconds = (ContinuousClock.now - started).inSeconds
         let thumbnails: Thumbnails
         switch decoded {
         case .success(let value): thumbnails = value
-        case .failure(let error): return try await fail(.decode(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job)
+        case .failure(let error):
+            return (try await fail(.decode(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job), nil)
         }
         let header = thumbnails.header
         var written = 0
@@ -113,11 +127,15 @@ struct ImageWarmer: Sendable {
                 }
                 written += data.count
             } catch {
-                return try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job)
+                return (try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job), nil)
             }
         }
-        return .written(sourceBytes: resource.body.count, variants: thumbnails.images.count, outputBytes: written,
-                        decodeSeconds: decodeSeconds, measured: measuring)
+        let sizes = thumbnails.images.first.map {
+            KnownSizes(format: header.format, sourceBytes: resource.body.count, width: header.width, height: header.height,
+                       orientation: header.orientation, thumbnail: $0.size)
+        }
+        return (.written(sourceBytes: resource.body.count, variants: thumbnails.images.count, outputBytes: written,
+                         decodeSeconds: decodeSeconds, measured: measuring), sizes)
     }
 
     /// One thumbnail per variant, in `variants`' order.
@@ -141,5 +159,42 @@ struct ImageWarmer: Sendable {
             }
         }
         return .failed(failure)
+    }
+}
+
+/// What warming one image produced: the outcome, the downloaded bytes when
+/// they are to be measured, and the image's sizes when it is in the cache.
+private struct Warmed {
+    var outcome: ImageOutcome
+    var source: Data? = nil
+    var sizes: KnownSizes? = nil
+}
+
+/// What a warm knows about an image without measuring it: the source's
+/// header sizes and its smallest thumbnail's (the measured target's) size.
+private struct KnownSizes {
+    var format: ImageFormat?
+    var sourceBytes: Int
+    var width: Int
+    var height: Int
+    /// Nil when read from a cache entry (the manifest does not keep it).
+    var orientation: Int?
+    var thumbnail: PixelSize
+
+    init(format: ImageFormat?, sourceBytes: Int, width: Int, height: Int, orientation: Int?, thumbnail: PixelSize) {
+        self.format = format
+        self.sourceBytes = sourceBytes
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.thumbnail = thumbnail
+    }
+
+    /// From the cache entry of the smallest variant; nil when it lacks a size.
+    init?(_ entry: CacheEntry) {
+        guard let sourceBytes = entry.sourceBytes, let width = entry.sourceWidth, let height = entry.sourceHeight,
+              let outputWidth = entry.outputWidth, let outputHeight = entry.outputHeight else { return nil }
+        self.init(format: entry.sourceFormat.flatMap(ImageFormat.init(rawValue:)), sourceBytes: sourceBytes, width: width,
+                  height: height, orientation: nil, thumbnail: PixelSize(width: outputWidth, height: outputHeight))
     }
 }

@@ -4,8 +4,10 @@ import WarmMetrics
 
 /// The measure stage plugged into a run (`--compare`): measures the selected
 /// images with all three strategies and appends one JSON Lines record per
-/// image; `finish()` waits for the last measurement and writes the CSV beside
-/// the records.
+/// image, and appends an unmeasured record (retained bytes computed, no
+/// peaks) for each other image the run warmed (`record(unmeasured:)`), so
+/// the file covers the whole catalog; `finish()` waits for the last
+/// measurement and writes the CSV beside the records.
 ///
 /// Images wait in a queue of downloaded bytes, so that warming goes on while
 /// measuring lags behind: `submit` returns at once unless `queueLimitBytes`
@@ -33,7 +35,7 @@ final class MetricsRecorder: Sendable {
         let writer = try JSONLinesWriter(path: path)
         self.writer = writer
         let measurer = StrategyMeasurer(configuration: .init(
-            target: DecodeTarget(longestSide: configuration.sizes.first ?? 300), limits: configuration.limits,
+            target: DecodeTarget(longestSide: Self.targetLongestSide(configuration)), limits: configuration.limits,
             thumbnailRepeats: configuration.thumbnailRepeats, fullDecodeRepeats: configuration.fullDecodeRepeats,
             isolation: configuration.measurementIsolation))
         self.measurer = measurer
@@ -67,6 +69,25 @@ final class MetricsRecorder: Sendable {
         if let failure = await queue.put(MeasuringQueue.Item(data: data, productId: productId, url: url)) {
             throw .unwritable(path: path, reason: failure)
         }
+    }
+
+    /// Appends the record of an image warmed but not measured
+    /// (`ImageMetricsRecord.unmeasured`); throws when the metrics file can no longer be written.
+    func record(unmeasured: ImageMetricsRecord) async throws(MetricsFileError) {
+        if let failure = await queue.failure { throw .unwritable(path: path, reason: failure) }
+        var record = unmeasured
+        record.shard = shard
+        do throws(MetricsFileError) {
+            try await writer.append(record)
+        } catch {
+            await queue.fail("\(error)")
+            throw error
+        }
+    }
+
+    /// The longest side the measured images are decoded for (the run's smallest size).
+    static func targetLongestSide(_ configuration: WarmConfiguration) -> Int {
+        configuration.sizes.first ?? 300
     }
 
     /// Waits for every queued image to be measured, closes the JSON Lines file and writes `<name>.csv` beside it.
