@@ -21,7 +21,9 @@ final class ShrinkOnLoadTests: XCTestCase {
     }
 
     func testPNGForAJPEGOutputIsFlattenedOntoWhiteBeforeTheResampleInEveryOrientation() throws {
-        // Left half: red under alpha 0 (invisible); right half: opaque blue.
+        // Left: red under alpha 0 (invisible); right: opaque blue. The edge
+        // (x = 98) falls inside a 4x shrink's box, so an unpremultiplied
+        // resample would mix the red in (red - green up to 64 there).
         // Resampling unpremultiplied colour would bleed the hidden red into
         // the edge; flattening first (or premultiplying) leaves no red anywhere.
         let width = 200, height = 100
@@ -29,7 +31,7 @@ final class ShrinkOnLoadTests: XCTestCase {
         for y in 0..<height {
             for x in 0..<width {
                 let i = (y * width + x) * 4
-                pixels[i..<i + 4] = x < width / 2 ? [255, 0, 0, 0] : [0, 0, 255, 255]
+                pixels[i..<i + 4] = x < 98 ? [255, 0, 0, 0] : [0, 0, 255, 255]
             }
         }
         let target = DecodeTarget(longestSide: 50)
