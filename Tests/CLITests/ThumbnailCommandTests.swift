@@ -50,6 +50,31 @@ final class ThumbnailCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("broken_thumb.webp").path))
     }
 
+    func testAnOutputThatCannotBeWrittenIsNamedLeavesNoTemporaryFileAndAnOldOutputIsReplaced() throws {
+        let directory = try makeTemporaryDirectory()
+        let out = directory.appendingPathComponent("out")
+        // b's output path is taken by a directory: its rename fails. c's output
+        // exists from an earlier run: it is replaced whole.
+        try FileManager.default.createDirectory(at: out.appendingPathComponent("b.jpg"), withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: out.appendingPathComponent("c.jpg"))
+        var inputs: [String] = []
+        for name in ["a", "b", "c"] {
+            let input = directory.appendingPathComponent("\(name).png")
+            try ImageComposer.encode(pixels: ImageComposer.pattern(width: 320, height: 240), width: 320, height: 240, bands: 3,
+                                     as: CompositionEncoding(format: .png)).write(to: input)
+            inputs.append(input.path)
+        }
+        let result = try WarmBinary.run(["thumbnail"] + inputs + ["--size", "64", "--out", out.path])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains(out.appendingPathComponent("b.jpg").path) && result.stderr.contains("rename"), result.stderr)
+        for name in ["a", "c"] {
+            let header = try ImageSource(data: try Data(contentsOf: out.appendingPathComponent("\(name).jpg"))).header
+            XCTAssertEqual(PixelSize(width: header.width, height: header.height), PixelSize(width: 64, height: 48), name)
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        XCTAssertEqual(left, ["a.jpg", "b.jpg", "c.jpg"], "no temporary file is left behind")
+    }
+
     func testInspectReportsRetainedBytesPerStrategyAsJSON() throws {
         let directory = try makeTemporaryDirectory()
         let small = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120,

@@ -134,7 +134,7 @@ public struct FileThumbnailer: Sendable {
         return outcomes.compactMap { $0 }
     }
 
-    /// Decodes one file at size and writes it (atomically: temp, then rename).
+    /// Decodes one file at size and writes it (temp, then rename: `OutputFile`).
     public func thumbnail(_ input: String) async -> Result<Written, FileThumbnailError> {
         let thumbnail: EncodedImage
         switch await decoder.thumbnails(of: .file(path: input), configuration.request) {
@@ -145,9 +145,9 @@ public struct FileThumbnailer: Sendable {
         let output = outputPath(for: input), data = thumbnail.data
         do {
             // A blocking write: on NIO's blocking-work pool, not Swift's cooperative pool.
-            try await NIOThreadPool.singleton.runIfActive { try data.write(to: URL(fileURLWithPath: output), options: .atomic) }
+            try await NIOThreadPool.singleton.runIfActive { try OutputFile.replace(output, with: data) }
         } catch {
-            return .failure(.unwritable(path: output, reason: error.localizedDescription))
+            return .failure(.unwritable(path: output, reason: "\(error)"))
         }
         return .success(Written(output: output, size: thumbnail.size, outputBytes: thumbnail.data.count))
     }
