@@ -7,7 +7,7 @@ struct ReportCommand: AsyncParsableCommand {
         commandName: "report",
         abstract: "Write the memory comparison report (Markdown and self-contained HTML) from per-image metrics.",
         discussion: """
-            Reads JSON Lines metrics (one ImageMetricsRecord per line; file order, then line order, is the catalog order) \
+            Reads JSON Lines metrics (one ImageMetricsRecord per line, from one or more files, put in catalog order: product id descending, as the newest-first list is, records without one last) \
             and writes DIR/memory-comparison.md and DIR/memory-comparison.html. Memory figures are decimal MB \
             (1 MB = 1,000,000 bytes). With --measure, image files are measured first (serially, one strategy at a time) \
             into DIR/metrics.jsonl and DIR/metrics.csv and reported too.
