@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -27,18 +28,7 @@ enum OutputFile {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(call: "open", code: errno) }
         var failure: Failure?
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = Failure(call: "write", code: errno)
-                    return
-                }
-                offset += written
-            }
-        }
+        if !FileDescriptorIO.writeAll(fd, data) { failure = Failure(call: "write", code: errno) }
         if close(fd) != 0, failure == nil { failure = Failure(call: "close", code: errno) }
         if failure == nil, rename(temporary, path) != 0 { failure = Failure(call: "rename", code: errno) }
         if let failure {
