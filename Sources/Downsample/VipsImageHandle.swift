@@ -57,8 +57,8 @@ final class VipsImageHandle: @unchecked Sendable {
 
     /// An 8-bit PNG flattened onto white and resized to exactly `size`, from
     /// bytes that are not copied (see `open(memory:)`); nil when the image is
-    /// not one this path takes (16-bit, palette-less odd modes, a non-sRGB
-    /// profile: `thumbnail(memory:size:)` takes those).
+    /// not one this path takes (16-bit, not sRGB or grey, a non-sRGB profile,
+    /// several pages: `thumbnail(memory:size:)` takes those).
     static func pngFlattened(memory: UnsafeRawBufferPointer, size: PixelSize, failOnError: Bool = true) -> Result<VipsImageHandle?, VipsFailure> {
         var out: UnsafeMutablePointer<VipsImage>?
         let status = warm_png_flat_resized(memory.baseAddress, memory.count, Int32(clamping: size.width),
