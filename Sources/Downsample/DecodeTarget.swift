@@ -16,13 +16,18 @@ public struct DecodeTarget: Sendable, Hashable, Codable {
 
     /// The upright output size for an image with this header.
     public func outputSize(for header: ImageHeader) -> PixelSize {
-        let width = header.uprightWidth, height = header.uprightHeight
-        let longest = max(width, height)
-        guard longest > longestSide else { return PixelSize(width: width, height: height) }
+        outputSize(upright: PixelSize(width: header.uprightWidth, height: header.uprightHeight))
+    }
+
+    /// The upright output size for an image of this upright size (a metrics
+    /// record made from a cache entry has sizes but no header).
+    public func outputSize(upright: PixelSize) -> PixelSize {
+        let longest = max(upright.width, upright.height)
+        guard longest > longestSide else { return upright }
         let scale = Double(longestSide) / Double(longest)
         func scaled(_ side: Int) -> Int {
             side == longest ? longestSide : max(1, Int((Double(side) * scale).rounded()))
         }
-        return PixelSize(width: scaled(width), height: scaled(height))
+        return PixelSize(width: scaled(upright.width), height: scaled(upright.height))
     }
 }

@@ -4,7 +4,7 @@ extension ImageMetricsRecord {
     /// The record of an image a run warmed but did not measure: what is known
     /// without decoding it again. Retained bytes are computed the way each
     /// strategy allocates its RGBA bitmap (4 bytes a pixel): naive the whole
-    /// source, renderer its canvas of `DecodeTarget.outputSize`, thumbnail the
+    /// source, renderer its canvas of `DecodeTarget.outputSize(upright:)`, thumbnail the
     /// thumbnail the run stored (the same decode as thumbnail-at-decode's).
     /// Peaks, times and quality are nil, `peakMethod` too, and `measured` is false.
     ///
@@ -24,7 +24,7 @@ extension ImageMetricsRecord {
                 && (width > height) != (thumbnailSize.width > thumbnailSize.height)
         }
         let upright = turned ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
-        let canvas = rendererCanvas(upright: upright, longestSide: targetLongestSide)
+        let canvas = DecodeTarget(longestSide: targetLongestSide).outputSize(upright: upright)
         func computed(_ size: PixelSize) -> StrategyMetrics {
             StrategyMetrics(retainedBytes: size.width * size.height * 4, peakBytes: nil, cpuSeconds: nil, wallSeconds: nil,
                             outputWidth: size.width, outputHeight: size.height)
@@ -33,18 +33,5 @@ extension ImageMetricsRecord {
             productId: productId, url: url, format: format, sourceBytes: sourceBytes, width: width, height: height,
             orientation: orientation, targetLongestSide: targetLongestSide, peakMethod: nil, measured: false,
             strategies: Strategies(naive: computed(upright), renderer: computed(canvas), thumbnail: computed(thumbnailSize)))
-    }
-
-    /// `DecodeTarget.outputSize(for:)` from an upright size: that function
-    /// takes an `ImageHeader`, which only Downsample can make, and a record
-    /// made from a cache entry has none. A test pins the two together.
-    static func rendererCanvas(upright: PixelSize, longestSide: Int) -> PixelSize {
-        let longest = max(upright.width, upright.height)
-        guard longest > longestSide else { return upright }
-        let scale = Double(longestSide) / Double(longest)
-        func scaled(_ side: Int) -> Int {
-            side == longest ? longestSide : max(1, Int((Double(side) * scale).rounded()))
-        }
-        return PixelSize(width: scaled(upright.width), height: scaled(upright.height))
     }
 }

@@ -180,16 +180,9 @@ private struct KnownSizes {
     /// Nil when read from a cache entry (the manifest does not keep it).
     var orientation: Int?
     var thumbnail: PixelSize
+}
 
-    init(format: ImageFormat?, sourceBytes: Int, width: Int, height: Int, orientation: Int?, thumbnail: PixelSize) {
-        self.format = format
-        self.sourceBytes = sourceBytes
-        self.width = width
-        self.height = height
-        self.orientation = orientation
-        self.thumbnail = thumbnail
-    }
-
+extension KnownSizes {
     /// From the cache entry of the smallest variant; nil when it lacks a size.
     init?(_ entry: CacheEntry) {
         guard let sourceBytes = entry.sourceBytes, let width = entry.sourceWidth, let height = entry.sourceHeight,
