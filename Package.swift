@@ -30,7 +30,9 @@ let package = Package(
             name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
         // Thin, typed, non-variadic C wrappers over libvips/libexif/GLib calls Swift cannot make.
-        .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"]),
+        // libjpeg (libjpeg62-turbo, a dependency of libvips-dev) directly for JPEG to JPEG.
+        .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"],
+                linkerSettings: [.linkedLibrary("jpeg")]),
 
         // Shared by every stage: small value types and helpers (PixelSize, Duration in seconds).
         .target(name: "WarmSupport"),

@@ -13,7 +13,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLibVips", path: "Sources/CLibVips", pkgConfig: "vips"),
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif"),
-        .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"], path: "Sources/CWarmVips"),
+        .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"], path: "Sources/CWarmVips",
+                linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "WarmSupport", path: "Sources/WarmSupport"),
         .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport"], path: "Sources/Downsample"),
         .target(name: "ImageSamples", dependencies: ["Downsample"], path: "Sources/ImageSamples"),
