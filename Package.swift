@@ -30,9 +30,9 @@ let package = Package(
             name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
         // Thin, typed, non-variadic C wrappers over libvips/libexif/GLib calls Swift cannot make.
-        // libjpeg (libjpeg62-turbo, a dependency of libvips-dev) directly for JPEG to JPEG.
+        // libjpeg and libpng (dependencies of libvips-dev) directly for thumbnails written as JPEG.
         .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"],
-                linkerSettings: [.linkedLibrary("jpeg")]),
+                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
 
         // Shared by every stage: small value types and helpers (PixelSize, Duration in seconds).
         .target(name: "WarmSupport"),

@@ -8,10 +8,10 @@ import Foundation
 ///
 /// JPEG, most of a catalog, is decoded by libjpeg at the smallest DCT scale
 /// that keeps the output's size (`ShrinkOnLoad`), then resampled with Lanczos3
-/// to the exact size; JPEG to JPEG, that whole path runs outside libvips'
-/// pipeline (`directJPEGThumbnail`) unless the file needs libvips (a foreign
-/// profile, CMYK, corrupt data). Other formats go through libvips'
-/// `thumbnail` (WebP scale-on-load, streaming shrink for PNG). The bytes are never copied
+/// to the exact size; other formats go through libvips' `thumbnail` (WebP
+/// scale-on-load, streaming shrink for PNG). A JPEG or PNG bound for a JPEG
+/// takes the same steps outside libvips' pipeline (`directThumbnail`) unless
+/// it needs libvips (a foreign profile, CMYK, 16 bits, corrupt data). The bytes are never copied
 /// (libvips reads them where they are) and an sRGB profile is not run through
 /// lcms. Memory: the shrunk bitmap plus the encoded bytes; the full-size
 /// bitmap never exists.
@@ -47,7 +47,7 @@ public struct ThumbnailEncoder: Sendable {
     /// Every libvips image made here lives only inside this call: `memory`
     /// is lent by the caller for that long.
     private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget) throws(DownsampleError) -> EncodedImage {
-        if format == .jpeg, let direct = source.directJPEGThumbnail(memory: memory, target: target, quality: quality) {
+        if format == .jpeg, let direct = source.directThumbnail(memory: memory, target: target, quality: quality) {
             return direct
         }
         let shrunk = format == .jpeg ? try source.shrunkWithoutAlpha(memory: memory, to: target)

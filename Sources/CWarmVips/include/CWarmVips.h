@@ -138,7 +138,7 @@ int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_err
 /// throughout); 1 when the image is not one this path takes (see the .c).
 int warm_png_flat_resized(const void *buf, size_t len, int width, int height, int fail_on_error, VipsImage **out);
 
-/// A JPEG thumbnail of a JPEG without libvips' pipeline (WarmJpegThumbnail.c):
+/// A JPEG thumbnail of a JPEG without libvips' pipeline (WarmDirectThumbnail.c):
 /// libjpeg decodes at 1/`shrink` (1, 2, 4 or 8), a Lanczos3 resample makes it
 /// exactly `width` x `height` (the output as stored, before orientation), EXIF
 /// `orientation` (1-8) turns it upright, and libjpeg encodes it at `quality`
@@ -148,6 +148,13 @@ int warm_png_flat_resized(const void *buf, size_t len, int width, int height, in
 /// error from libjpeg (corrupt data). The caller then goes through libvips.
 int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width, int height,
                              int orientation, int quality, void **out, size_t *out_len);
+
+/// The same for a PNG (WarmDirectThumbnail.c): libpng decodes it row by row,
+/// each row flattened onto white, and the resample streams them, so that only
+/// as many rows as the kernel is tall are held. 1 for a profile other than
+/// sRGB, 16 bits, interlacing, or any warning or error from libpng.
+int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
+                            int orientation, int quality, void **out, size_t *out_len);
 
 /// Cuts out a rectangle.
 int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);

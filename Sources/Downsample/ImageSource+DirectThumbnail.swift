@@ -1,0 +1,46 @@
+import CWarmVips
+import Foundation
+
+extension ImageSource {
+    /// A JPEG thumbnail of this JPEG or PNG made without libvips' pipeline
+    /// (`warm_jpeg_thumbnail_jpeg`, `warm_png_thumbnail_jpeg`): libjpeg
+    /// decodes at the `ShrinkOnLoad` scale, or libpng row by row with each row
+    /// flattened onto white; a streamed Lanczos3 resample makes the exact
+    /// output size; the pixels are turned upright and libjpeg encodes them,
+    /// metadata-free. The same decode, kernel and size as the libvips path,
+    /// at about half its cost (bench/findings.md, section 8).
+    ///
+    /// nil for whatever that path does not take (another format, a profile
+    /// other than sRGB, CMYK, 16 bits, interlacing, any warning from the
+    /// decoder on corrupt data): the caller then goes through libvips, whose
+    /// errors name the image as before.
+    func directThumbnail(memory: UnsafeRawBufferPointer, target: DecodeTarget, quality: Int) -> EncodedImage? {
+        guard DirectThumbnail.isEnabled else { return nil }
+        let output = storedOutputSize(target)
+        let width = Int32(clamping: output.width), height = Int32(clamping: output.height)
+        let orientation = Int32(clamping: header.orientation), quality = Int32(min(100, max(1, quality)))
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status: Int32
+        switch header.format {
+        case .jpeg:
+            let factor = ShrinkOnLoad.jpegFactor(stored: PixelSize(width: header.width, height: header.height), output: output)
+            status = warm_jpeg_thumbnail_jpeg(memory.baseAddress, memory.count, Int32(factor), width, height,
+                                              orientation, quality, &buffer, &length)
+        case .png:
+            status = warm_png_thumbnail_jpeg(memory.baseAddress, memory.count, width, height, orientation, quality, &buffer, &length)
+        default:
+            return nil
+        }
+        guard status == 0, let buffer else { return nil }
+        defer { warm_free(buffer) }
+        let upright = header.orientation >= 5 ? PixelSize(width: output.height, height: output.width) : output
+        return EncodedImage(data: Data(bytes: buffer, count: length), size: upright, format: .jpeg)
+    }
+}
+
+/// The switch for `directThumbnail`: on, unless `WARM_DIRECT_THUMBNAIL=0`
+/// (for A/B measurements against the libvips path).
+enum DirectThumbnail {
+    static let isEnabled = ProcessInfo.processInfo.environment["WARM_DIRECT_THUMBNAIL"] != "0"
+}
