@@ -30,9 +30,9 @@ let package = Package(
             name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
         // Thin, typed, non-variadic C wrappers over libvips/libexif/GLib calls Swift cannot make.
-        // libjpeg and libpng (dependencies of libvips-dev) directly for thumbnails written as JPEG.
+        // libjpeg, libpng and libwebp (dependencies of libvips-dev) directly for thumbnails written as JPEG.
         .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"],
-                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
+                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
 
         // Shared by every stage: small value types and helpers (PixelSize, Duration in seconds).
         .target(name: "WarmSupport"),

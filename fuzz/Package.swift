@@ -14,7 +14,7 @@ let package = Package(
         .systemLibrary(name: "CLibVips", path: "Sources/CLibVips", pkgConfig: "vips"),
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif"),
         .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"], path: "Sources/CWarmVips",
-                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
+                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
         .target(name: "WarmSupport", path: "Sources/WarmSupport"),
         .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport"], path: "Sources/Downsample"),
         .target(name: "ImageSamples", dependencies: ["Downsample"], path: "Sources/ImageSamples"),

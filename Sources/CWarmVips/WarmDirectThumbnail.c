@@ -1,7 +1,9 @@
-// JPEG or PNG in, JPEG thumbnail out, without libvips' pipeline: libjpeg
-// (at a DCT scale) or libpng decodes row by row, each row flattened onto
-// white, a separable Lanczos3 resample streams the rows to the exact size,
-// the result is turned upright and libjpeg encodes it.
+// JPEG, PNG or WebP in, JPEG thumbnail out, without libvips' pipeline:
+// libjpeg (at a DCT scale) or libpng decodes row by row, each row flattened
+// onto white, a separable Lanczos3 resample streams the rows to the exact
+// size; libwebp decodes straight at the output size (its own scaling, which
+// libvips' thumbnail uses for WebP too); the result is turned upright and
+// libjpeg encodes it.
 //
 // Why by hand: on a 2-core box libvips' per-image cost (operations built by
 // name, a region pipeline, the resample kernel built per image) was most of a
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <webp/decode.h>
 
 typedef float warm_v4 __attribute__((vector_size(16)));
 
@@ -494,5 +497,73 @@ int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     free(scratch);
     int result = warm_upright_encoded(resized, width, height, orientation, quality, out, out_len);
     free(resized);
+    return result;
+}
+
+// --- WebP ------------------------------------------------------------------------
+
+// Walks the RIFF chunks after "WEBP" for an ICCP chunk; 1 when there is one
+// and it is not sRGB, or when the chunks run past the end.
+static int warm_webp_has_foreign_profile(const unsigned char *bytes, size_t len) {
+    size_t at = 12;
+    while (at + 8 <= len) {
+        size_t size = (size_t) bytes[at + 4] | (size_t) bytes[at + 5] << 8 | (size_t) bytes[at + 6] << 16 |
+                      (size_t) bytes[at + 7] << 24;
+        if (size > len - at - 8)
+            return 1;
+        if (memcmp(bytes + at, "ICCP", 4) == 0)
+            return !warm_icc_profile_is_srgb(bytes + at + 8, size);
+        at += 8 + size + (size & 1);
+    }
+    return 0;
+}
+
+int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
+                             int orientation, int quality, void **out, size_t *out_len) {
+    *out = NULL;
+    *out_len = 0;
+    const unsigned char *bytes = buf;
+    WebPDecoderConfig config;
+    if (width < 1 || height < 1 || !WebPInitDecoderConfig(&config) ||
+        WebPGetFeatures(bytes, len, &config.input) != VP8_STATUS_OK)
+        return 1;
+    // A profile other than sRGB (an ICCP chunk) stays with libvips' colour
+    // management, as do animations.
+    if (warm_webp_has_foreign_profile(bytes, len) || config.input.has_animation ||
+        config.input.width < width || config.input.height < height)
+        return 1;
+    int alpha = config.input.has_alpha;
+    config.options.use_scaling = 1;
+    config.options.scaled_width = width;
+    config.options.scaled_height = height;
+    config.output.colorspace = alpha ? MODE_rgbA : MODE_RGB; // rgbA: premultiplied
+    if (WebPDecode(bytes, len, &config) != VP8_STATUS_OK) {
+        WebPFreeDecBuffer(&config.output);
+        return 1;
+    }
+    const WebPRGBABuffer *rgba = &config.output.u.RGBA;
+    unsigned char *pixels = malloc((size_t) width * height * 3);
+    if (!pixels) {
+        WebPFreeDecBuffer(&config.output);
+        return 1;
+    }
+    for (int y = 0; y < height; y++) {
+        const unsigned char *p = rgba->rgba + (size_t) y * rgba->stride;
+        unsigned char *q = pixels + (size_t) y * width * 3;
+        if (!alpha) {
+            memcpy(q, p, (size_t) width * 3);
+            continue;
+        }
+        // Premultiplied colour over white: c + (255 - a).
+        for (int x = 0; x < width; x++, p += 4, q += 3) {
+            unsigned int white = 255u - p[3];
+            q[0] = (unsigned char) (p[0] + white > 255 ? 255 : p[0] + white);
+            q[1] = (unsigned char) (p[1] + white > 255 ? 255 : p[1] + white);
+            q[2] = (unsigned char) (p[2] + white > 255 ? 255 : p[2] + white);
+        }
+    }
+    WebPFreeDecBuffer(&config.output);
+    int result = warm_upright_encoded(pixels, width, height, orientation, quality, out, out_len);
+    free(pixels);
     return result;
 }

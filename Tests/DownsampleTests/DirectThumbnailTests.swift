@@ -3,11 +3,12 @@ import Foundation
 import ImageSamples
 import XCTest
 
-/// JPEG or PNG to JPEG outside libvips' pipeline (`directThumbnail`: libjpeg
-/// or libpng and a streamed Lanczos3 resample by hand): taken for plain files,
+/// JPEG, PNG or WebP to JPEG outside libvips' pipeline (`directThumbnail`:
+/// libjpeg or libpng and a streamed Lanczos3 resample by hand, libwebp's own
+/// scaling): taken for plain files,
 /// upright in all eight orientations, the libvips path's pixels; left to
 /// libvips for what it would get wrong (a foreign profile, CMYK, 16 bits,
-/// interlacing) or must refuse (corrupt data).
+/// interlacing, animation) or must refuse (corrupt data).
 final class DirectThumbnailTests: XCTestCase {
     private let target = DecodeTarget(longestSide: 120)
 
@@ -15,13 +16,13 @@ final class DirectThumbnailTests: XCTestCase {
         source.data.withUnsafeBytes { source.directThumbnail(memory: $0, target: target, quality: quality) }
     }
 
-    func testPlainJPEGsAndPNGsComeOutUprightInAllEightOrientations() throws {
+    func testPlainJPEGsPNGsAndWebPsComeOutUprightInAllEightOrientations() throws {
         // 480x320 bound for 120x80: a JPEG is decoded at 1/2, the resample does the rest.
         let width = 480, height = 320
         let upright = TestImages.quadrants(width: width, height: height)
         // libvips 8.14 reads no orientation from a PNG (eXIf): PNGs are checked upright.
-        for format in [ImageFormat.jpeg, .png] {
-            for orientation in format == .jpeg ? Array(1...8) : [1] {
+        for format in [ImageFormat.jpeg, .png, .webp] {
+            for orientation in format == .png ? [1] : Array(1...8) {
                 let label = "\(format) orientation \(orientation)"
                 let stored = TestImages.stored(upright, width: width, height: height, orientation: orientation)
                 let data = try ImageComposer.encode(pixels: stored.pixels, width: stored.width, height: stored.height, bands: 3,
@@ -81,6 +82,12 @@ final class DirectThumbnailTests: XCTestCase {
                                                   as: CompositionEncoding(format: .png))),
             ("grey-and-alpha PNG", try ImageComposer.encode(pixels: greyAlpha, width: 300, height: 200, bands: 2,
                                                             as: CompositionEncoding(format: .png))),
+            ("WebP, orientation 3", try ImageComposer.encode(pixels: pattern, width: 500, height: 333, bands: 3,
+                                                             as: CompositionEncoding(format: .webp, quality: 95, orientationTag: 3))),
+            ("WebP with alpha", try ImageComposer.encode(pixels: alpha, width: 300, height: 200, bands: 4,
+                                                         as: CompositionEncoding(format: .webp, quality: 95))),
+            ("sRGB-profile WebP", try ImageComposer.encode(pixels: pattern, width: 500, height: 333, bands: 3,
+                                                           as: CompositionEncoding(format: .webp, quality: 95, iccProfile: "srgb"))),
             ("sRGB-profile PNG", try ImageComposer.encode(pixels: alpha.enumerated().filter { $0.offset % 4 != 3 }.map(\.element),
                                                           width: 300, height: 200, bands: 3,
                                                           as: CompositionEncoding(format: .png, iccProfile: "srgb"))),
@@ -114,6 +121,7 @@ final class DirectThumbnailTests: XCTestCase {
             ("Display P3 PNG", try made(CompositionEncoding(format: .png, iccProfile: "p3"))),
             ("16-bit PNG", try made(CompositionEncoding(format: .png, sixteenBit: true))),
             ("interlaced PNG", try made(CompositionEncoding(format: .png, progressive: true))),
+            ("Display P3 WebP", try made(CompositionEncoding(format: .webp, quality: 95, iccProfile: "p3"))),
         ]
         for (name, data) in files {
             let source = try ImageSource(data: data)
@@ -128,6 +136,7 @@ final class DirectThumbnailTests: XCTestCase {
         let jpeg = try TestImages.jpeg(width: 640, height: 480)
         let png = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 640, height: 480), width: 640, height: 480, bands: 3,
                                            as: CompositionEncoding(format: .png))
+        // (A WebP cut short does not get this far: libvips refuses its header.)
         for (format, whole) in [(ImageFormat.jpeg, jpeg), (.png, png)] {
             let source = try ImageSource(data: Data(whole.prefix(whole.count * 6 / 10)))
             XCTAssertNil(direct(source), "\(format): the decoder's complaint hands it back")

@@ -156,6 +156,12 @@ int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width,
 int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
                             int orientation, int quality, void **out, size_t *out_len);
 
+/// The same for a WebP: libwebp decodes it straight at `width` x `height`
+/// (its scaling, as libvips' thumbnail loads a WebP), alpha flattened onto
+/// white. 1 for an embedded profile, an animation, or a decode error.
+int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
+                             int orientation, int quality, void **out, size_t *out_len);
+
 /// Cuts out a rectangle.
 int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
 
