@@ -18,7 +18,8 @@ extension StrategyMeasurer {
         defer { try? FileManager.default.removeItem(atPath: file) }
 
         for kind in StrategyKind.allCases {
-            _ = await measureInChildren(kind, times: configuration.repeats(of: kind), file: file,
+            _ = await measureInChildren(kind, times: configuration.repeats(of: kind, pixels: source.header.pixelCount),
+                                        file: file,
                                         executable: executable, into: &record)
         }
         if isCloseCall(record),
