@@ -38,14 +38,31 @@ final class MeasuringRepeatsTests: XCTestCase {
         return record
     }
 
-    func testRendererLessThanHalfACanvasAboveNaiveIsACloseCallAndHalfACanvasOrMoreIsNot() {
+    func testOnAnImageMeasuredOnceRendererLessThanHalfACanvasAboveNaiveIsACloseCallAndHalfACanvasOrMoreIsNot() {
         let measurer = StrategyMeasurer(configuration: configuration)
         let naive = 85_000_000
         XCTAssertTrue(measurer.isCloseCall(record(naivePeak: naive, rendererPeak: naive - 1)), "renderer under naive")
         XCTAssertTrue(measurer.isCloseCall(record(naivePeak: naive, rendererPeak: naive + 134_999)))
         XCTAssertFalse(measurer.isCloseCall(record(naivePeak: naive, rendererPeak: naive + 135_000)))
-        // The rule before: anything under a whole canvas above naive was a close call.
         XCTAssertFalse(measurer.isCloseCall(record(naivePeak: naive, rendererPeak: naive + 200_000)))
+    }
+
+    func testOnAnImageMeasuredRepeatedlyRendererLessThanAWholeCanvasAboveNaiveIsACloseCall() {
+        let measurer = StrategyMeasurer(configuration: configuration)
+        let naive = 85_000_000
+        var small = record(naivePeak: naive, rendererPeak: naive + 200_000)
+        (small.width, small.height) = (1170, 2532)
+        XCTAssertTrue(measurer.isCloseCall(small))
+        small.strategies.renderer?.peakBytes = naive + 270_000
+        XCTAssertFalse(measurer.isCloseCall(small))
+        var never = configuration
+        never.singleRunMinimumPixels = nil
+        XCTAssertTrue(StrategyMeasurer(configuration: never).isCloseCall(record(naivePeak: naive, rendererPeak: naive + 200_000)),
+                      "without single runs every image keeps the whole-canvas rule")
+    }
+
+    func testCloseCallsNeedCloseCallRepeats() {
+        let naive = 85_000_000
         var none = configuration
         none.closeCallRepeats = 0
         XCTAssertFalse(StrategyMeasurer(configuration: none).isCloseCall(record(naivePeak: naive, rendererPeak: naive - 1)))

@@ -85,8 +85,13 @@ public struct StrategyMeasurer: Sendable {
         /// pixels (its lowest peak is kept).
         func repeats(of kind: StrategyKind, pixels: Int?) -> Int {
             if kind == .thumbnail { return thumbnailRepeats }
-            if let minimum = singleRunMinimumPixels, let pixels, pixels >= minimum { return 1 }
-            return fullDecodeRepeats
+            return getsSingleRuns(pixels: pixels) ? 1 : fullDecodeRepeats
+        }
+
+        /// Whether naive and renderer are first measured once on an image of `pixels` pixels.
+        func getsSingleRuns(pixels: Int?) -> Bool {
+            guard let minimum = singleRunMinimumPixels, let pixels else { return false }
+            return pixels >= minimum
         }
     }
 
@@ -163,20 +168,23 @@ public struct StrategyMeasurer: Sendable {
     }
 
     /// A close call between naive and renderer: renderer holds its canvas on
-    /// top of all naive holds, so a lowest renderer peak less than half a
-    /// canvas above naive's is run-to-run noise in one of the two, worth
+    /// top of all naive holds, so a lowest renderer peak less than a canvas
+    /// above naive's is run-to-run noise in one of the two, worth
     /// `closeCallRepeats` more runs each (each lowest peak can only fall
-    /// toward its floor). Half, not a whole canvas: what renderer holds
-    /// beyond naive and its canvas is about nothing for most images (median
-    /// 0.03 MB over the phone mix), so a whole canvas was crossed by noise
-    /// alone (37 of 98 phone images still had renderer under naive plus its
-    /// canvas after the extra runs, which bought nothing there); half a
-    /// canvas above naive still keeps the order the report relies on.
+    /// toward its floor). On an image measured once (`singleRunMinimumPixels`),
+    /// less than half a canvas: one run's spread there (100-300 KiB) is as
+    /// large as a canvas, and what renderer holds beyond naive and its canvas
+    /// is about nothing (median 0.03 MB over the phone mix), so a whole canvas
+    /// would call about every other such image, at 1.5 s of extra runs each
+    /// for a 12-megapixel photo; half a canvas above naive still keeps renderer
+    /// above naive, the order the report relies on.
     func isCloseCall(_ record: ImageMetricsRecord) -> Bool {
         guard configuration.closeCallRepeats > 0, let naive = record.strategies[.naive],
               let renderer = record.strategies[.renderer], let naivePeak = naive.peakBytes,
               let rendererPeak = renderer.peakBytes else { return false }
-        return rendererPeak < naivePeak + renderer.retainedBytes / 2
+        let pixels = record.width.flatMap { width in record.height.map { width * $0 } }
+        let margin = configuration.getsSingleRuns(pixels: pixels) ? renderer.retainedBytes / 2 : renderer.retainedBytes
+        return rendererPeak < naivePeak + margin
     }
 
     /// The record's image fields, from the header alone (no pixels decoded);
