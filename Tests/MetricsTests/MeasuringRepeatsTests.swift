@@ -61,6 +61,19 @@ final class MeasuringRepeatsTests: XCTestCase {
                       "without single runs every image keeps the whole-canvas rule")
     }
 
+    func testASecondCloseCallRoundOnlyWhenRendererIsStillBelowNaiveAndNeverAThird() {
+        let measurer = StrategyMeasurer(configuration: configuration)
+        let naive = 85_000_000
+        let below = record(naivePeak: naive, rendererPeak: naive - 4096)
+        let close = record(naivePeak: naive, rendererPeak: naive + 100_000)
+        XCTAssertTrue(measurer.needsCloseCallRound(below, roundsDone: 0))
+        XCTAssertTrue(measurer.needsCloseCallRound(close, roundsDone: 0))
+        XCTAssertTrue(measurer.needsCloseCallRound(below, roundsDone: 1), "still below naive: a second round")
+        XCTAssertFalse(measurer.needsCloseCallRound(close, roundsDone: 1), "above naive, if closely: done")
+        XCTAssertFalse(measurer.needsCloseCallRound(below, roundsDone: 2))
+        XCTAssertFalse(measurer.needsCloseCallRound(record(naivePeak: naive, rendererPeak: naive + 270_000), roundsDone: 0))
+    }
+
     func testCloseCallsNeedCloseCallRepeats() {
         let naive = 85_000_000
         var none = configuration

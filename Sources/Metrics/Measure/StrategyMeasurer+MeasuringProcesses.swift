@@ -7,7 +7,8 @@ extension StrategyMeasurer {
     /// in a child forked by a measuring process (`MeasuringServer`), spread
     /// over the pool's processes, and the lowest peak per strategy is kept
     /// with that run's CPU and wall time; close calls between naive and
-    /// renderer get `closeCallRepeats` more runs each. SSIM and PSNR come from
+    /// renderer get `closeCallRepeats` more runs each (twice, if renderer is
+    /// still below naive after the first round). SSIM and PSNR come from
     /// the first renderer run's child, after its span: it scores its own
     /// output and decodes the rest unmeasured (a child of their own only
     /// when that renderer run failed). The image is handed over in a
@@ -45,10 +46,12 @@ extension StrategyMeasurer {
             fold.add(quality, await pool.run(quality))
         }
 
-        if isCloseCall(fold.record) {
+        var rounds = 0
+        while needsCloseCallRound(fold.record, roundsDone: rounds) {
             let again = Array(repeating: request(.naive), count: configuration.closeCallRepeats)
                 + Array(repeating: request(.renderer), count: configuration.closeCallRepeats)
             fold.add(again, await pool.run(again))
+            rounds += 1
         }
         return fold.record
     }
