@@ -23,6 +23,13 @@ struct MeasurementOptions: ParsableArguments {
     @Option(help: "Runs of naive and of renderer per image, and of thumbnail-at-decode; the lowest peak of each is kept (default 2,3).")
     var measureRepeats: String?
 
+    @Option(help: """
+        Images of at least this many pixels get one run each of naive and renderer instead of the \
+        --measure-repeats count (a close call between the two still gets more); a peak's run-to-run \
+        spread is about the same in bytes whatever the image, so a second run buys least where it costs most.
+        """)
+    var measureOnceFromPixels: Int = StrategyMeasurer.Configuration.defaultSingleRunMinimumPixels
+
     /// (naive and renderer, thumbnail) runs per image, when given.
     var repeats: (full: Int, thumbnail: Int)? {
         guard let text = measureRepeats else { return nil }
@@ -35,6 +42,7 @@ struct MeasurementOptions: ParsableArguments {
         if measureRepeats != nil && repeats == nil {
             throw ValidationError("--measure-repeats takes two positive counts, e.g. 2,3 (naive and renderer, thumbnail).")
         }
+        guard measureOnceFromPixels >= 1 else { throw ValidationError("--measure-once-from-pixels must be at least 1.") }
         guard measureProcesses >= 1 else { throw ValidationError("--measure-processes must be at least 1.") }
         if measureInProcess && measureExecEach {
             throw ValidationError("--measure-in-process and --measure-exec-each exclude each other.")

@@ -86,7 +86,8 @@ struct WarmOptions: ParsableArguments {
             metricsPath: compare == .none ? nil : comparing.metrics ?? defaultMetricsPath ?? state("metrics.jsonl"),
             summaryPath: summary ?? state("last-run.json"), prometheusPath: prometheusFile, shard: shard,
             allowedHosts: fetch.allowedHosts, measurementIsolation: measurement.isolation,
-            measureRepeats: measurement.repeats, pruneAfterSeconds: pruneAfter.seconds,
+            measureRepeats: measurement.repeats, singleRunMinimumPixels: measurement.measureOnceFromPixels,
+            pruneAfterSeconds: pruneAfter.seconds,
             cacheFaults: CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment))
     }
 

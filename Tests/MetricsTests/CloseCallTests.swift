@@ -37,10 +37,11 @@ final class CloseCallTests: XCTestCase {
         try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").reduce(into: [:]) { $0[String($1), default: 0] += 1 }
     }
 
-    func measure(with script: String) async throws -> ImageMetricsRecord {
+    func measure(with script: String, singleRunMinimumPixels: Int? = nil) async throws -> ImageMetricsRecord {
         let data = try MetricsFixtures.image(width: 640, height: 480, as: CompositionEncoding(format: .jpeg))
         let measurer = StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: 300), quality: false,
-                                                             isolation: .childProcess(executablePath: script)))
+                                                             isolation: .childProcess(executablePath: script),
+                                                             singleRunMinimumPixels: singleRunMinimumPixels))
         return await measurer.measure(data: data, productId: nil, url: "a.jpg", gate: MeasurementGate())
     }
 
@@ -57,6 +58,29 @@ final class CloseCallTests: XCTestCase {
         XCTAssertEqual(record.strategies.renderer?.peakBytes, 10_100_000)
         XCTAssertEqual(record.strategies.thumbnail?.peakBytes, 2_900_000)
         XCTAssertEqual(record.peakMethod, .freshProcess)
+    }
+
+    func testRendererStillBelowNaiveAfterTheExtraRunsGetsASecondRoundAndNoThird() async throws {
+        let directory = try MetricsFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // After two runs and three more each: naive 9.8 MB, renderer 9.7 MB, still below: three more each.
+        let child = try fakeChild(in: directory, peaks: ["naive": [10_500_000, 10_500_000, 9_800_000, 9_800_000, 9_800_000, 9_600_000],
+                                                         "renderer": [10_100_000, 10_100_000, 9_700_000, 9_700_000, 9_700_000, 9_900_000],
+                                                         "thumbnail": [3_000_000]])
+        let record = try await measure(with: child.script)
+        XCTAssertEqual(try calls(child.log), ["naive": 8, "renderer": 8, "thumbnail": 3])
+        XCTAssertEqual(record.strategies.naive?.peakBytes, 9_600_000)
+        XCTAssertEqual(record.strategies.renderer?.peakBytes, 9_700_000)
+    }
+
+    func testAnImageMeasuredOnceGetsOneRunEachAndNoExtraRunsWithinHalfACanvas() async throws {
+        let directory = try MetricsFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Renderer 0.2 MB above naive: less than its 0.27 MB canvas (a close call for a repeated image), more than half.
+        let child = try fakeChild(in: directory, peaks: ["naive": [10_500_000], "renderer": [10_700_000], "thumbnail": [3_000_000]])
+        let record = try await measure(with: child.script, singleRunMinimumPixels: 640 * 480)
+        XCTAssertEqual(try calls(child.log), ["naive": 1, "renderer": 1, "thumbnail": 3])
+        XCTAssertEqual(record.strategies.renderer?.peakBytes, 10_700_000)
     }
 
     func testClearResultsGetNoExtraRuns() async throws {

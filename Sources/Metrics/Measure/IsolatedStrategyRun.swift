@@ -66,6 +66,13 @@ public struct IsolatedStrategyRun: Sendable, Hashable {
 
     /// Child side: measures in this process, which should have done nothing else.
     public func runHere() -> Report {
+        measureHere().report
+    }
+
+    /// `runHere()`, also handing back the opened image and the strategy's
+    /// output (alive past the span, whose peak is already read) for
+    /// unmeasured work afterwards; nil when the strategy failed.
+    func measureHere() -> (report: Report, measured: (source: ImageSource, output: DecodedImage)?) {
         StrategyMeasurer.prepareProcess()
         var probe = PeakMemoryProbe(preferred: preferredPeakMethod)
         let source: ImageSource
@@ -73,18 +80,18 @@ public struct IsolatedStrategyRun: Sendable, Hashable {
             let data = try Data(contentsOf: URL(fileURLWithPath: imagePath))
             source = try ImageSource(data: data, limits: limits)
         } catch let error as DownsampleError {
-            return Report(metrics: nil, peakMethod: probe.method, error: error.description, errorReason: error.reasonCode)
+            return (Report(metrics: nil, peakMethod: probe.method, error: error.description, errorReason: error.reasonCode), nil)
         } catch {
-            return Report(metrics: nil, peakMethod: probe.method, error: "the image file cannot be read: \(error.localizedDescription)",
-                          errorReason: "unreadable-file")
+            return (Report(metrics: nil, peakMethod: probe.method, error: "the image file cannot be read: \(error.localizedDescription)",
+                           errorReason: "unreadable-file"), nil)
         }
         // Code first run by the decode would otherwise be paged in inside the span.
         ProcessMemory.faultInMappedFiles()
         switch StrategyMeasurer.measureSpan(kind, source, target: target, probe: &probe) {
-        case .success(let (metrics, _)):
-            return Report(metrics: metrics, peakMethod: probe.method, error: nil, errorReason: nil)
+        case .success(let (metrics, output)):
+            return (Report(metrics: metrics, peakMethod: probe.method, error: nil, errorReason: nil), (source, output))
         case .failure(let error):
-            return Report(metrics: nil, peakMethod: probe.method, error: error.description, errorReason: error.reasonCode)
+            return (Report(metrics: nil, peakMethod: probe.method, error: error.description, errorReason: error.reasonCode), nil)
         }
     }
 

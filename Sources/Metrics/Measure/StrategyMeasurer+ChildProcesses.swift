@@ -18,14 +18,17 @@ extension StrategyMeasurer {
         defer { try? FileManager.default.removeItem(atPath: file) }
 
         for kind in StrategyKind.allCases {
-            _ = await measureInChildren(kind, times: configuration.repeats(of: kind), file: file,
+            _ = await measureInChildren(kind, times: configuration.repeats(of: kind, pixels: source.header.pixelCount),
+                                        file: file,
                                         executable: executable, into: &record)
         }
-        if isCloseCall(record),
-           await measureInChildren(.naive, times: configuration.closeCallRepeats, file: file, executable: executable,
-                                   into: &record) {
-            _ = await measureInChildren(.renderer, times: configuration.closeCallRepeats, file: file,
-                                        executable: executable, into: &record)
+        var rounds = 0
+        while needsCloseCallRound(record, roundsDone: rounds),
+              await measureInChildren(.naive, times: configuration.closeCallRepeats, file: file, executable: executable,
+                                      into: &record),
+              await measureInChildren(.renderer, times: configuration.closeCallRepeats, file: file,
+                                      executable: executable, into: &record) {
+            rounds += 1
         }
         if configuration.quality { addQualityDecodingAgain(to: &record, source: source) }
         return record

@@ -7,8 +7,11 @@ extension StrategyMeasurer {
     /// in a child forked by a measuring process (`MeasuringServer`), spread
     /// over the pool's processes, and the lowest peak per strategy is kept
     /// with that run's CPU and wall time; close calls between naive and
-    /// renderer get `closeCallRepeats` more runs each. SSIM and PSNR come from
-    /// one more child that decodes unmeasured. The image is handed over in a
+    /// renderer get `closeCallRepeats` more runs each (twice, if renderer is
+    /// still below naive after the first round). SSIM and PSNR come from
+    /// the first renderer run's child, after its span: it scores its own
+    /// output and decodes the rest unmeasured (a child of their own only
+    /// when that renderer run failed). The image is handed over in a
     /// temporary file, removed afterwards.
     func measureInMeasuringProcesses(data: Data, productId: Int?, url: String, pool: MeasuringPool) async -> ImageMetricsRecord {
         // Reading the header and writing the hand-over file block: on the blocking-work pool.
@@ -23,23 +26,32 @@ extension StrategyMeasurer {
         guard let file = handedOver else { return record }
         defer { try? FileManager.default.removeItem(atPath: file) }
         var fold = ReplyFold(record: record)
-        func request(_ job: MeasureRequest.Job) -> MeasureRequest {
+        func request(_ job: MeasureRequest.Job, scoresQuality: Bool = false) -> MeasureRequest {
             MeasureRequest(job: job, imagePath: file, target: configuration.target, limits: configuration.limits,
-                           peakMethod: fold.record.peakMethod ?? peakMethod)
+                           peakMethod: fold.record.peakMethod ?? peakMethod, scoresQuality: scoresQuality)
         }
 
+        let pixels = record.width.flatMap { width in record.height.map { width * $0 } }
         var first: [MeasureRequest] = []
         for kind in StrategyKind.allCases {
-            first += Array(repeating: request(.init(kind)), count: configuration.repeats(of: kind))
+            let count = configuration.repeats(of: kind, pixels: pixels)
+            // Renderer's first run scores too, after its span; it goes first, as the longest job.
+            let scoring = kind == .renderer && configuration.quality
+            first += Array(repeating: request(.init(kind)), count: count - (scoring ? 1 : 0))
+            if scoring { first.insert(request(.renderer, scoresQuality: true), at: 0) }
         }
-        // Quality last: its scores land on the strategies' metrics once those exist.
-        if configuration.quality { first.append(request(.quality)) }
         fold.add(first, await pool.run(first))
+        if configuration.quality && !fold.hasScores {
+            let quality = [request(.quality)]
+            fold.add(quality, await pool.run(quality))
+        }
 
-        if isCloseCall(fold.record) {
+        var rounds = 0
+        while needsCloseCallRound(fold.record, roundsDone: rounds) {
             let again = Array(repeating: request(.naive), count: configuration.closeCallRepeats)
                 + Array(repeating: request(.renderer), count: configuration.closeCallRepeats)
             fold.add(again, await pool.run(again))
+            rounds += 1
         }
         return fold.record
     }
@@ -56,17 +68,23 @@ private struct ReplyFold {
         self.record = record
     }
 
+    /// True once a reply carried the quality scores.
+    private(set) var hasScores = false
+
+    /// Measurements first, then scores: scores land on the strategies' metrics once those exist.
     mutating func add(_ requests: [MeasureRequest], _ replies: [MeasureReply]) {
         for (request, reply) in zip(requests, replies) {
-            if request.job == .quality {
-                addScores(reply)
-            } else if let kind = request.job.strategy, !failed.contains(kind) {
+            if let kind = request.job.strategy, !failed.contains(kind) {
                 addMeasurement(kind, reply)
             }
+        }
+        for reply in replies where reply.scores != nil {
+            addScores(reply)
         }
     }
 
     private mutating func addScores(_ reply: MeasureReply) {
+        hasScores = true
         for (name, scores) in reply.scores ?? [:] {
             guard let kind = StrategyKind(rawValue: name) else { continue }
             record.strategies[kind]?.ssim = scores.ssim

@@ -37,7 +37,7 @@ final class MetricsRecorder: Sendable {
         let measurer = StrategyMeasurer(configuration: .init(
             target: DecodeTarget(longestSide: Self.targetLongestSide(configuration)), limits: configuration.limits,
             thumbnailRepeats: configuration.thumbnailRepeats, fullDecodeRepeats: configuration.fullDecodeRepeats,
-            isolation: configuration.measurementIsolation))
+            isolation: configuration.measurementIsolation, singleRunMinimumPixels: configuration.singleRunMinimumPixels))
         self.measurer = measurer
         let queue = MeasuringQueue(limitBytes: queueLimitBytes)
         self.queue = queue

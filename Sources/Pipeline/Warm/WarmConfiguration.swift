@@ -46,6 +46,8 @@ public struct WarmConfiguration: Sendable {
     /// Runs per image of naive and renderer, and of thumbnail-at-decode (lowest peak kept; `--measure-repeats`).
     public var fullDecodeRepeats: Int
     public var thumbnailRepeats: Int
+    /// Images of at least this many pixels get one run each of naive and renderer (`--measure-once-from-pixels`).
+    public var singleRunMinimumPixels: Int?
     /// After a run that saw the whole product list, remove cache entries no
     /// listed product has pointed at for longer than this (`--prune-after`;
     /// 0: whatever this run did not see); nil: never prune.
@@ -62,6 +64,7 @@ public struct WarmConfiguration: Sendable {
                 compare: CompareSelection = .none, metricsPath: String? = nil, summaryPath: String? = nil,
                 prometheusPath: String? = nil, shard: CacheShard? = nil, allowedHosts: [HostPattern] = [],
                 measurementIsolation: PeakIsolation = .inProcess, measureRepeats: (full: Int, thumbnail: Int)? = nil,
+                singleRunMinimumPixels: Int? = StrategyMeasurer.Configuration.defaultSingleRunMinimumPixels,
                 pruneAfterSeconds: Double? = 7 * 86400, cacheFaults: FaultInjector? = nil) {
         self.apiURL = apiURL
         self.cacheDirectory = cacheDirectory
@@ -85,6 +88,7 @@ public struct WarmConfiguration: Sendable {
         let defaults = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: sizes.min() ?? 300))
         self.fullDecodeRepeats = measureRepeats?.full ?? defaults.fullDecodeRepeats
         self.thumbnailRepeats = measureRepeats?.thumbnail ?? defaults.thumbnailRepeats
+        self.singleRunMinimumPixels = singleRunMinimumPixels
         self.pruneAfterSeconds = pruneAfterSeconds
         self.cacheFaults = cacheFaults
     }
