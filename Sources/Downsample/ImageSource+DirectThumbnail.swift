@@ -37,8 +37,7 @@ extension ImageSource {
         }
         guard status == 0, let buffer else { return nil }
         defer { warm_free(buffer) }
-        let upright = header.orientation >= 5 ? PixelSize(width: output.height, height: output.width) : output
-        return EncodedImage(data: Data(bytes: buffer, count: length), size: upright, format: .jpeg)
+        return EncodedImage(data: Data(bytes: buffer, count: length), size: target.outputSize(for: header), format: .jpeg)
     }
 }
 
