@@ -68,18 +68,23 @@ struct CacheFileStore: Sendable {
         return name
     }
 
-    /// Renames a finished temp file over `location` (creating the two directory
-    /// levels) and fsyncs the directory that received it. Until the rename, the
-    /// previous file at `location` stays untouched; after it, the new one is
-    /// complete. On failure the temp file is removed.
-    func install(temporaryName: String, at location: FileLocation) throws(CacheError) {
+    /// The directory that receives `location`, creating its two levels when
+    /// missing (a new level's parent is fsynced, so the entry survives a crash).
+    func directory(for location: FileLocation) throws(CacheError) -> DirectoryHandle {
+        try filesDirectory()
+            .child(location.outerDirectory, create: true)
+            .child(location.innerDirectory, create: true)
+    }
+
+    /// Renames a finished temp file over `location` inside `directory` (from
+    /// `directory(for:)`). Until the rename, the previous file at `location`
+    /// stays untouched; after it, the new one is complete. The rename is not
+    /// durable until the caller syncs `directory`. On failure the temp file
+    /// is removed.
+    func install(temporaryName: String, into directory: DirectoryHandle, at location: FileLocation) throws(CacheError) {
         let tmp = try temporaryDirectory()
         do throws(CacheError) {
-            let leaf = try filesDirectory()
-                .child(location.outerDirectory, create: true)
-                .child(location.innerDirectory, create: true)
-            try tmp.rename(temporaryName, to: leaf, as: location.fileName)
-            try leaf.sync()
+            try tmp.rename(temporaryName, to: directory, as: location.fileName)
         } catch {
             _ = try? tmp.removeFile(temporaryName)
             throw error

@@ -28,6 +28,8 @@ public final class DiskCache: Sendable {
     let pool: DatabasePool
     let files: CacheFileStore
     let logger: Logger
+    /// Serialises the stores of one key (see `store`).
+    let keyLocks = KeyLocks()
 
     private init(layout: CacheLayout, configuration: CacheConfiguration, pool: DatabasePool,
                  files: CacheFileStore, removedTemporaryFileCount: Int, logger: Logger) {
@@ -93,17 +95,16 @@ public final class DiskCache: Sendable {
     /// entry) its `lastAccessAt` becomes `now`, which keeps it from eviction.
     public func lookup(url canonical: CanonicalURL, variant: CacheVariant, recordingAccess: Bool = true,
                        now: Double = Date().timeIntervalSince1970) throws(CacheError) -> CacheEntry? {
-        let key = ManifestRow.key(url: canonical, variant: variant)
         let row: ManifestRow?
         if recordingAccess {
             row = try write { db in
-                guard var row = try ManifestRow.fetchOne(db, key: key) else { return nil }
+                guard var row = try ManifestRow.fetchOne(db, url: canonical, variant: variant) else { return nil }
                 row.lastAccessAt = now
                 try row.update(db, columns: [ManifestRow.Columns.lastAccessAt])
                 return row
             }
         } else {
-            row = try read { db in try ManifestRow.fetchOne(db, key: key) }
+            row = try read { db in try ManifestRow.fetchOne(db, url: canonical, variant: variant) }
         }
         return row.map { entry(from: $0, variant: variant) }
     }
@@ -111,10 +112,7 @@ public final class DiskCache: Sendable {
     /// All variants of one URL (with or without a file), ordered by variant
     /// name. Does not count as an access.
     public func entries(forURL canonical: CanonicalURL) throws(CacheError) -> [CacheEntry] {
-        let rows = try read { db in
-            try ManifestRow.filter(ManifestRow.Columns.url == canonical.text)
-                .order(ManifestRow.Columns.variant).fetchAll(db)
-        }
+        let rows = try read { db in try ManifestRow.fetchAll(db, url: canonical) }
         return rows.compactMap { row in
             CacheVariant(name: row.variant).map { entry(from: row, variant: $0) }
         }
@@ -157,6 +155,12 @@ public final class DiskCache: Sendable {
     /// it. On failure the previous file stays until the rename replaces it;
     /// when the row cannot be written after the rename, the new file is removed again.
     ///
+    /// Concurrency: the rename, the directory's fsync and the row run under
+    /// the key's lock (`KeyLocks`), so two stores of one key leave the file
+    /// and the row of the same store; only the row takes the manifest's single
+    /// writer. Stores of different keys therefore fsync in parallel, which the
+    /// file system commits together.
+    ///
     /// - Throws: `CacheError.diskFull` when the disk or the manifest is full (stop
     ///   storing), `symlinkRefused` when a directory in the tree is a link,
     ///   `invalidURL`/`invalidVariant`, or another `CacheError`.
@@ -165,48 +169,52 @@ public final class DiskCache: Sendable {
                       metadata: CacheMetadata) throws(CacheError) -> CacheEntry {
         let variant = try variant.validated()
         let location = FileLocation(url: canonical, variant: variant)
+        let key = ManifestRow.key(url: canonical, variant: variant)
         let temporaryName = try files.writeTemporaryFile(data)
         let files = self.files, layout = self.layout
         let expiresAt = metadata.expiresAt ?? metadata.fetchedAt + configuration.maxAgeSeconds
         let row: ManifestRow
-        do {
-            row = try write { db in
-                try files.install(temporaryName: temporaryName, at: location)
+        do throws(CacheError) {
+            row = try keyLocks.withLock(for: location.relativePath) { () throws(CacheError) -> ManifestRow in
+                let directory = try files.directory(for: location)
+                try files.install(temporaryName: temporaryName, into: directory, at: location)
+                try directory.sync()
                 if let code = files.faults?(.afterRename) {
                     throw CacheError.fileSystem(operation: "store (simulated crash after rename)",
                                                 path: layout.absolutePath(relative: location.relativePath), errno: code)
                 }
-                do {
-                    var stored: ManifestRow?
-                    try db.inTransaction {
-                        let key = ManifestRow.key(url: canonical, variant: variant)
-                        let previous = try ManifestRow.fetchOne(db, key: key)
-                        let row = ManifestRow(
-                            url: canonical.text, variant: variant.name,
-                            productIds: Self.merged(previous?.productIds ?? [], productIds),
-                            path: location.relativePath, etag: metadata.etag, lastModified: metadata.lastModified,
-                            sourceBytes: metadata.sourceBytes, sourceFormat: metadata.sourceFormat,
-                            sourceWidth: metadata.sourceWidth, sourceHeight: metadata.sourceHeight,
-                            outputBytes: data.count, outputWidth: metadata.outputWidth,
-                            outputHeight: metadata.outputHeight, fetchedAt: metadata.fetchedAt,
-                            expiresAt: expiresAt, lastAccessAt: metadata.fetchedAt, lastError: nil, failedAt: nil,
-                            lastListedAt: max(previous?.lastListedAt ?? 0, metadata.fetchedAt))
-                        try row.save(db)
-                        try PrunedKey.deleteOne(db, key: key)
-                        stored = row
-                        return .commit
+                return try write { db in
+                    do {
+                        var stored: ManifestRow?
+                        try db.inTransaction {
+                            let previous = try ManifestRow.fetchOne(db, url: canonical, variant: variant)
+                            let row = ManifestRow(
+                                url: canonical.text, variant: variant.name,
+                                productIds: Self.merged(previous?.productIds ?? [], productIds),
+                                path: location.relativePath, etag: metadata.etag, lastModified: metadata.lastModified,
+                                sourceBytes: metadata.sourceBytes, sourceFormat: metadata.sourceFormat,
+                                sourceWidth: metadata.sourceWidth, sourceHeight: metadata.sourceHeight,
+                                outputBytes: data.count, outputWidth: metadata.outputWidth,
+                                outputHeight: metadata.outputHeight, fetchedAt: metadata.fetchedAt,
+                                expiresAt: expiresAt, lastAccessAt: metadata.fetchedAt, lastError: nil, failedAt: nil,
+                                lastListedAt: max(previous?.lastListedAt ?? 0, metadata.fetchedAt))
+                            try row.save(db)
+                            try PrunedKey.delete(db, url: canonical, variant: variant)
+                            stored = row
+                            return .commit
+                        }
+                        // inTransaction either ran the block to .commit or threw.
+                        return stored!
+                    } catch {
+                        // The new file is in place but its row could not be written
+                        // (a full disk fills the manifest too): remove the file, which
+                        // no row describes, and drop the old row (it described the
+                        // replaced file), so that nothing is left that `verify` flags.
+                        // Removing the file first frees the space the deletion needs.
+                        _ = try? files.removeFile(relativePath: location.relativePath)
+                        _ = try? ManifestRow.deleteOne(db, key: key)
+                        throw error
                     }
-                    // inTransaction either ran the block to .commit or threw.
-                    return stored!
-                } catch {
-                    // The new file is in place but its row could not be written
-                    // (a full disk fills the manifest too): remove the file, which
-                    // no row describes, and drop the old row (it described the
-                    // replaced file), so that nothing is left that `verify` flags.
-                    // Removing the file first frees the space the deletion needs.
-                    _ = try? files.removeFile(relativePath: location.relativePath)
-                    _ = try? ManifestRow.deleteOne(db, key: ManifestRow.key(url: canonical, variant: variant))
-                    throw error
                 }
             }
         } catch {
@@ -244,15 +252,14 @@ public final class DiskCache: Sendable {
         let variant = try variant.validated()
         try write { db in
             try db.inTransaction {
-                let key = ManifestRow.key(url: canonical, variant: variant)
-                var row = try ManifestRow.fetchOne(db, key: key) ?? ManifestRow(
+                var row = try ManifestRow.fetchOne(db, url: canonical, variant: variant) ?? ManifestRow(
                     url: canonical.text, variant: variant.name, productIds: [], lastAccessAt: now)
                 row.productIds = Self.merged(row.productIds, productIds)
                 row.lastError = reason
                 row.failedAt = now
                 row.lastListedAt = max(row.lastListedAt, now)
                 try row.save(db)
-                try PrunedKey.deleteOne(db, key: key)
+                try PrunedKey.delete(db, url: canonical, variant: variant)
                 return .commit
             }
         }

@@ -39,4 +39,21 @@ struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, PersistableRec
     static func key(url: CanonicalURL, variant: CacheVariant) -> [String: any DatabaseValueConvertible] {
         [Columns.url.rawValue: url.text, Columns.variant.rawValue: variant.name]
     }
+
+    // The per-image statements, prepared once per connection: building them
+    // through the query interface each time (SQL generation, the authorizer,
+    // `sqlite3_prepare`) was most of the manifest's cost in a `warm run`
+    // (`perf record`, bench/findings.md section 9).
+
+    /// The row of one key, or nil.
+    static func fetchOne(_ db: Database, url: CanonicalURL, variant: CacheVariant) throws -> ManifestRow? {
+        try fetchOne(db.cachedStatement(sql: "SELECT * FROM entry WHERE url = ? AND variant = ?"),
+                     arguments: [url.text, variant.name])
+    }
+
+    /// Every row of one URL, by variant name.
+    static func fetchAll(_ db: Database, url: CanonicalURL) throws -> [ManifestRow] {
+        try fetchAll(db.cachedStatement(sql: "SELECT * FROM entry WHERE url = ? ORDER BY variant"),
+                     arguments: [url.text])
+    }
 }

@@ -201,24 +201,28 @@ final class DiskCacheStoreTests: CacheTestCase {
         let variant = self.variant
         let failures = FailureLog()
         // 8 URLs, each stored 4 times at once with different bytes: the last
-        // rename and the last row must come from the same store.
-        DispatchQueue.concurrentPerform(iterations: 32) { index in
-            let image = index % 4
-            do {
-                try cache.store(url: "https://img.example.com/\(index / 4).jpg", productIds: [index], variant: variant,
-                                data: images[image],
-                                metadata: CacheMetadata(sourceBytes: 1, sourceFormat: "jpeg", sourceWidth: 1, sourceHeight: 1,
-                                                        outputWidth: 48 + 8 * image, outputHeight: 36 + 6 * image,
-                                                        fetchedAt: Double(index)))
-            } catch {
-                failures.append("\(error)")
+        // rename and the last row must come from the same store. A thread per
+        // store (`concurrentPerform` runs one per core) and eight rounds: with
+        // `KeyLocks` made a no-op this failed 4 runs in 4, with two at a time 1 in 3.
+        for round in 0..<8 {
+            onThreads(32) { index in
+                let image = (index + round) % 4
+                do {
+                    try cache.store(url: "https://img.example.com/\(index / 4).jpg", productIds: [index], variant: variant,
+                                    data: images[image],
+                                    metadata: CacheMetadata(sourceBytes: 1, sourceFormat: "jpeg", sourceWidth: 1, sourceHeight: 1,
+                                                            outputWidth: 48 + 8 * image, outputHeight: 36 + 6 * image,
+                                                            fetchedAt: Double(round * 32 + index)))
+                } catch {
+                    failures.append("\(error)")
+                }
             }
+            XCTAssertEqual(failures.messages, [])
+            let report = try cache.verify(validator: Self.validator)
+            XCTAssertEqual(report.checkedCount, 8)
+            XCTAssertEqual(report.problems, [], "round \(round)")
+            XCTAssertTrue(report.isClean, "\(report)")
         }
-        XCTAssertEqual(failures.messages, [])
-        let report = try cache.verify(validator: Self.validator)
-        XCTAssertEqual(report.checkedCount, 8)
-        XCTAssertEqual(report.problems, [])
-        XCTAssertTrue(report.isClean, "\(report)")
         XCTAssertEqual(try cache.entries(forURL: "https://img.example.com/0.jpg").first?.productIds, [0, 1, 2, 3])
     }
 
@@ -233,6 +237,22 @@ final class DiskCacheStoreTests: CacheTestCase {
         }
         XCTAssertEqual(contents(ofDirectory: root + "/tmp"), [], "a refused store leaves no temp file")
     }
+}
+
+/// Runs `body(0..<count)` on `count` threads of its own, started at once; returns when all have.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let done = DispatchGroup()
+    let start = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        done.enter()
+        Thread {
+            start.wait()
+            body(index)
+            done.leave()
+        }.start()
+    }
+    for _ in 0..<count { start.signal() }
+    done.wait()
 }
 
 /// Collects messages from concurrent work.
