@@ -1,7 +1,8 @@
 import Foundation
 
-/// Serialises work on one manifest key without serialising different keys:
-/// a fixed set of locks, a key taking the one its hash picks. A store holds
+/// Serialises work on one cache key (its file's location, which the key
+/// decides) without serialising different keys: a fixed set of locks, a key
+/// taking the one its hash picks. A store holds
 /// its key's lock from the rename to the row, so two stores of one key leave
 /// the file and the row of the same store, while stores of other keys sync
 /// their directories at the same time (the file system then commits those
