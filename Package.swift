@@ -57,7 +57,8 @@ let package = Package(
         // (Named WarmMetrics because swift-metrics, pulled in by Hummingbird, owns the
         // module name "Metrics"; the folder keeps the project's fixed layout.)
         .target(
-            name: "WarmMetrics", dependencies: ["Downsample", "ChildProcesses", "WarmSupport"], path: "Sources/Metrics"),
+            // CWarmVips for the measuring child's exact peak (a seccomp watch, WarmPeakWatch.c).
+            name: "WarmMetrics", dependencies: ["Downsample", "CWarmVips", "ChildProcesses", "WarmSupport"], path: "Sources/Metrics"),
         // Fetch stage: HTTP client with retries, limits, conditional requests.
         .target(
             name: "Fetch",

@@ -1,4 +1,5 @@
 import ChildProcesses
+import CWarmVips
 import Downsample
 import Foundation
 #if canImport(Glibc)
@@ -52,6 +53,7 @@ public enum MeasuringServer {
 
     /// Serves requests until standard input ends.
     public static func serve() throws(Failure) -> Never {
+        startWithoutAddressRandomisation()
         StrategyMeasurer.prepareProcess()
         do {
             try VipsRuntime.ensureStarted()
@@ -76,13 +78,46 @@ public enum MeasuringServer {
         exit(0)
     }
 
+    /// Set to 1 in the environment, measuring processes keep address-space randomisation.
+    static let keepRandomisationVariable = "WARM_MEASURE_ASLR"
+
+    /// Runs this process again without address-space randomisation (once:
+    /// the exec'd process finds it off), unless `WARM_MEASURE_ASLR=1`.
+    ///
+    /// Why: with the exact peak (`PeakWatch`), one measuring process's
+    /// children read the same image within 4-24 KiB, but two measuring
+    /// processes differed by up to 148 KiB on the same 881x881 PNG (naive
+    /// 8,776-8,924 KiB over four processes), one level per process: where
+    /// the heap, stacks and mappings land moves how many pages a decode
+    /// touches. Without randomisation, four processes read 8,964-8,968 KiB.
+    /// What it costs: the children decode downloaded, untrusted images at
+    /// predictable addresses, so a memory-safety bug in a codec is easier to
+    /// exploit there; they run nothing else, hold no credentials and exit
+    /// after one strategy, and `WARM_MEASURE_ASLR=1` turns this off.
+    static func startWithoutAddressRandomisation() {
+        guard ProcessInfo.processInfo.environment[keepRandomisationVariable] != "1" else { return }
+        _ = warm_exec_self_without_aslr(CommandLine.unsafeArgv)
+    }
+
+    /// Whether this process's address space is laid out without randomisation.
+    static var addressRandomisationIsOff: Bool {
+        let status = (try? String(contentsOfFile: "/proc/self/personality", encoding: .utf8)) ?? ""
+        guard let value = UInt32(status.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) else { return false }
+        return value & 0x0040000 != 0  // ADDR_NO_RANDOMIZE
+    }
+
     /// Forks a child that runs `request` and writes its reply into a pipe; waits for it.
+    /// While the child runs, this process serves its peak watch (`PeakWatch`):
+    /// it reads the child's exact resident memory at every call that can lower it.
     static func runForked(_ request: MeasureRequest) -> MeasureReply {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return MeasureReply(failure: "pipe failed: \(String(cString: strerror(errno)))") }
+        // Without a channel the child measures with VmHWM (`PeakMethod.forkedProcessHighWaterMark`).
+        let channel = PeakWatch.isEnabled ? PeakWatch.Channel.make() : nil
         let pid = fork()
         if pid == 0 {
             close(ends[0])
+            channel?.becomeChildSide()
             let reply = request.runHere()
             FileDescriptorIO.writeAll(ends[1], (try? JSONEncoder().encode(reply)) ?? Data())
             _exit(0)
@@ -90,14 +125,20 @@ public enum MeasuringServer {
         close(ends[1])
         guard pid > 0 else {
             close(ends[0])
+            channel?.close()
             return MeasureReply(failure: "fork failed: \(String(cString: strerror(errno)))")
         }
-        let output = FileDescriptorIO.readAll(ends[0])
+        let output: Data?
+        if let channel {
+            output = channel.serve(child: pid, reply: ends[0])
+        } else {
+            output = FileDescriptorIO.readAll(ends[0])
+        }
         close(ends[0])
         // This process has one thread and nothing else to do: it waits in place.
         let status = ChildProcess.waitForExit(pid: pid)
         guard status == .exited(0) else { return MeasureReply(failure: "the measuring child \(status)") }
-        guard let reply = try? JSONDecoder().decode(MeasureReply.self, from: output) else {
+        guard let output, let reply = try? JSONDecoder().decode(MeasureReply.self, from: output) else {
             return MeasureReply(failure: "the measuring child wrote no reply")
         }
         return reply

@@ -11,7 +11,11 @@ import Glibc
 /// wait of at least 5 ms for libvips to settle, a `malloc_trim`, a write to
 /// `/proc/self/clear_refs` and two small `/proc/self/status` reads.
 struct PeakMemoryProbe: ~Copyable {
-    let method: PeakMethod
+    /// `.forkedProcess` turns into `.forkedProcessHighWaterMark` at `start()`
+    /// when the child's span cannot be watched (`PeakWatch`).
+    private(set) var method: PeakMethod
+    /// The span is read by the measuring process's watch, not by `VmHWM`.
+    private var watched = false
     private let buffer: UnsafeMutableRawBufferPointer
     private var rssBefore = 0
     private var trackedBefore = 0
@@ -24,7 +28,8 @@ struct PeakMemoryProbe: ~Copyable {
         buffer = .allocate(byteCount: 8192, alignment: 8)
         let canReset = preferred != .vipsTracked && ProcessMemory.resetPeak()
             && ProcessMemory.resident(using: buffer) != nil
-        method = canReset ? (preferred == .freshProcess || preferred == .forkedProcess ? preferred : .residentHighWaterMark) : .vipsTracked
+        let isolated: Set<PeakMethod> = [.freshProcess, .forkedProcess, .forkedProcessHighWaterMark]
+        method = canReset ? (isolated.contains(preferred) ? preferred : .residentHighWaterMark) : .vipsTracked
     }
 
     deinit { buffer.deallocate() }
@@ -34,10 +39,18 @@ struct PeakMemoryProbe: ~Copyable {
     /// resets the peak.
     mutating func start() {
         // A fresh or forked process has run no span before this one: nothing to settle.
-        if method != .freshProcess && method != .forkedProcess { Self.waitForLibvipsToSettle() }
+        if ![.freshProcess, .forkedProcess, .forkedProcessHighWaterMark].contains(method) { Self.waitForLibvipsToSettle() }
         ProcessMemory.trim()
         trackedBefore = VipsRuntime.trackedBytes
         trackedHighWaterBefore = VipsRuntime.trackedBytesHighWater
+        if method == .forkedProcess {
+            if let resident = PeakWatch.startSpan() {
+                watched = true
+                rssBefore = resident
+                return
+            }
+            method = .forkedProcessHighWaterMark
+        }
         if method != .vipsTracked {
             _ = ProcessMemory.resetPeak()
             rssBefore = ProcessMemory.resident(using: buffer)?.rssBytes ?? 0
@@ -63,8 +76,9 @@ struct PeakMemoryProbe: ~Copyable {
     /// Ends the span: the peak gain since `start()`, in bytes (never negative).
     /// Call it while the span's output is still alive.
     func peakBytes() -> Int {
+        if watched, let peak = PeakWatch.endSpan() { return max(0, peak - rssBefore) }
         switch method {
-        case .residentHighWaterMark, .freshProcess, .forkedProcess:
+        case .residentHighWaterMark, .freshProcess, .forkedProcess, .forkedProcessHighWaterMark:
             return residentGrowth()
         case .vipsTracked:
             return trackedGrowth()

@@ -19,8 +19,13 @@ public enum PeakMethod: String, Sendable, Codable, Hashable, CaseIterable {
     /// never decoded anything: each child starts from the same state and
     /// address layout, with glibc's measuring tunables set at the measuring
     /// process's start. Nothing another image or strategy left behind is in
-    /// the child.
+    /// the child. The peak is exact: the measuring process reads the child's
+    /// `VmRSS` before every call that can lower it (`PeakWatch`), where
+    /// `VmHWM` comes from per-CPU counters that can miss a few hundred KiB.
     case forkedProcess = "forked-process"
+    /// `forkedProcess` where the child's span could not be watched (the
+    /// kernel refused the seccomp filter): `VmHWM` as in `freshProcess`.
+    case forkedProcessHighWaterMark = "forked-process-vmhwm"
     /// Fallback when `/proc/self/clear_refs` is not writable: libvips' tracked
     /// pixel memory. If libvips' process-wide high-water mark rose during the
     /// strategy, the peak is exact for tracked memory; otherwise it is a lower
@@ -36,7 +41,9 @@ public enum PeakMethod: String, Sendable, Codable, Hashable, CaseIterable {
         case .freshProcess:
             return "in a fresh process that ran only this strategy on this image, its peak resident memory (VmHWM reset through /proc/self/clear_refs just before the strategy) minus its resident memory (VmRSS) then"
         case .forkedProcess:
-            return "in a child process forked for this one strategy run from a measuring process that has loaded the code and started libvips but never decoded, the child's peak resident memory (VmHWM reset through /proc/self/clear_refs just before the strategy) minus its resident memory (VmRSS) then"
+            return "in a child process forked for this one strategy run from a measuring process that has loaded the code and started libvips but never decoded, the child's highest resident memory while the strategy ran minus its resident memory (VmRSS) before; the measuring process reads the child's exact VmRSS before every call that can lower it (munmap, mremap, releasing madvise, fixed mmap: a seccomp filter hands them over; glibc does not trim the heap meanwhile) and at the end, since the kernel's VmHWM is taken from per-CPU counters that can miss up to 31 pages per CPU"
+        case .forkedProcessHighWaterMark:
+            return "in a child process forked for this one strategy run from a measuring process that has loaded the code and started libvips but never decoded, the child's peak resident memory (VmHWM reset through /proc/self/clear_refs just before the strategy; the exact watch was refused) minus its resident memory (VmRSS) then"
         case .vipsTracked:
             return "libvips' tracked pixel memory (a lower bound: codec scratch buffers are not tracked)"
         }

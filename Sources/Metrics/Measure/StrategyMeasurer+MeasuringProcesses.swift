@@ -103,7 +103,10 @@ private struct ReplyFold {
             failed.insert(kind)
             return
         }
-        if reply.report?.peakMethod == .vipsTracked { record.peakMethod = .vipsTracked }
+        // A child that fell back to another peak method says so on the record.
+        if let method = reply.report?.peakMethod, method == .vipsTracked || method == .forkedProcessHighWaterMark {
+            record.peakMethod = method
+        }
         if let best = record.strategies[kind], !metrics.hasLowerPeak(than: best) { return }
         let scores = (record.strategies[kind]?.ssim, record.strategies[kind]?.psnr)
         record.strategies[kind] = metrics
