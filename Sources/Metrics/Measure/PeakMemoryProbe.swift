@@ -28,8 +28,7 @@ struct PeakMemoryProbe: ~Copyable {
         buffer = .allocate(byteCount: 8192, alignment: 8)
         let canReset = preferred != .vipsTracked && ProcessMemory.resetPeak()
             && ProcessMemory.resident(using: buffer) != nil
-        let isolated: Set<PeakMethod> = [.freshProcess, .forkedProcess, .forkedProcessHighWaterMark]
-        method = canReset ? (isolated.contains(preferred) ? preferred : .residentHighWaterMark) : .vipsTracked
+        method = canReset ? (preferred.runsInItsOwnProcess ? preferred : .residentHighWaterMark) : .vipsTracked
     }
 
     deinit { buffer.deallocate() }
@@ -39,7 +38,7 @@ struct PeakMemoryProbe: ~Copyable {
     /// resets the peak.
     mutating func start() {
         // A fresh or forked process has run no span before this one: nothing to settle.
-        if ![.freshProcess, .forkedProcess, .forkedProcessHighWaterMark].contains(method) { Self.waitForLibvipsToSettle() }
+        if !method.runsInItsOwnProcess { Self.waitForLibvipsToSettle() }
         ProcessMemory.trim()
         trackedBefore = VipsRuntime.trackedBytes
         trackedHighWaterBefore = VipsRuntime.trackedBytesHighWater

@@ -48,4 +48,10 @@ public enum PeakMethod: String, Sendable, Codable, Hashable, CaseIterable {
             return "libvips' tracked pixel memory (a lower bound: codec scratch buffers are not tracked)"
         }
     }
+
+    /// The span runs in a process that ran no span before it (fresh or
+    /// forked for this one run): nothing of an earlier decode to settle.
+    var runsInItsOwnProcess: Bool {
+        self == .freshProcess || self == .forkedProcess || self == .forkedProcessHighWaterMark
+    }
 }
