@@ -28,9 +28,11 @@ final class MeasuringRepeatsTests: XCTestCase {
         XCTAssertEqual(defaults.repeats(of: .naive, pixels: 1150 * 1150), defaults.fullDecodeRepeats)
     }
 
-    func record(naivePeak: Int, rendererPeak: Int, canvasBytes: Int = 270_000) -> ImageMetricsRecord {
+    /// A record read with `VmHWM` (the canvas rules) unless `peakMethod` says otherwise.
+    func record(naivePeak: Int, rendererPeak: Int, canvasBytes: Int = 270_000,
+                peakMethod: PeakMethod = .forkedProcessHighWaterMark) -> ImageMetricsRecord {
         var record = ImageMetricsRecord(productId: nil, url: "close.jpg", format: .jpeg, sourceBytes: 1, width: 4032,
-                                        height: 3024, orientation: 1, targetLongestSide: 300, peakMethod: .forkedProcess)
+                                        height: 3024, orientation: 1, targetLongestSide: 300, peakMethod: peakMethod)
         record.strategies.naive = .init(retainedBytes: 4032 * 3024 * 4, peakBytes: naivePeak, cpuSeconds: 0, wallSeconds: 0,
                                         outputWidth: 4032, outputHeight: 3024)
         record.strategies.renderer = .init(retainedBytes: canvasBytes, peakBytes: rendererPeak, cpuSeconds: 0, wallSeconds: 0,
@@ -72,6 +74,20 @@ final class MeasuringRepeatsTests: XCTestCase {
         XCTAssertFalse(measurer.needsCloseCallRound(close, roundsDone: 1), "above naive, if closely: done")
         XCTAssertFalse(measurer.needsCloseCallRound(below, roundsDone: 2))
         XCTAssertFalse(measurer.needsCloseCallRound(record(naivePeak: naive, rendererPeak: naive + 270_000), roundsDone: 0))
+    }
+
+    func testWithExactPeaksOnlyRendererBelowNaiveIsACloseCallWhateverTheImage() {
+        let measurer = StrategyMeasurer(configuration: configuration)
+        let naive = 85_000_000
+        XCTAssertTrue(measurer.isCloseCall(record(naivePeak: naive, rendererPeak: naive - 1, peakMethod: .forkedProcess)))
+        XCTAssertFalse(measurer.isCloseCall(record(naivePeak: naive, rendererPeak: naive, peakMethod: .forkedProcess)))
+        XCTAssertFalse(measurer.isCloseCall(record(naivePeak: naive, rendererPeak: naive + 4096, peakMethod: .forkedProcess)),
+                       "a few KiB above naive, under half a canvas: read exactly, not noise")
+        var small = record(naivePeak: naive, rendererPeak: naive + 200_000, peakMethod: .forkedProcess)
+        (small.width, small.height) = (1170, 2532)
+        XCTAssertFalse(measurer.isCloseCall(small), "under a whole canvas on a repeated image: not noise either")
+        XCTAssertTrue(measurer.isCloseCall(record(naivePeak: naive, rendererPeak: naive + 4096, peakMethod: .freshProcess)),
+                      "VmHWM keeps the canvas rule")
     }
 
     func testCloseCallsNeedCloseCallRepeats() {

@@ -167,21 +167,30 @@ public struct StrategyMeasurer: Sendable {
         return record
     }
 
-    /// A close call between naive and renderer: renderer holds its canvas on
-    /// top of all naive holds, so a lowest renderer peak less than a canvas
-    /// above naive's is run-to-run noise in one of the two, worth
-    /// `closeCallRepeats` more runs each (each lowest peak can only fall
-    /// toward its floor). On an image measured once (`singleRunMinimumPixels`),
-    /// less than half a canvas: one run's spread there (100-300 KiB) is as
-    /// large as a canvas, and what renderer holds beyond naive and its canvas
-    /// is about nothing (median 0.03 MB over the phone mix), so a whole canvas
-    /// would call about every other such image, at 1.5 s of extra runs each
-    /// for a 12-megapixel photo; half a canvas above naive still keeps renderer
-    /// above naive, the order the report relies on.
+    /// A close call between naive and renderer, worth `closeCallRepeats`
+    /// more runs each (each lowest peak can only fall toward its floor).
+    ///
+    /// With exact peaks (`PeakMethod.forkedProcess`: the same image reads
+    /// within a few KiB run to run), renderer's lowest peak below naive's:
+    /// renderer does all naive does plus a canvas, so only that order is
+    /// worth checking again. Renderer does end a few KiB under naive plus its
+    /// canvas on 86-97 of 1,295 seeds images per run (at most 24-92 KiB), run
+    /// after run; the canvas rule below gave those three more runs each for nothing.
+    ///
+    /// With `VmHWM` (every other method), whose reading misses up to a few
+    /// hundred KiB, a lowest renderer peak less than a canvas above naive's
+    /// is noise in one of the two. On an image measured once
+    /// (`singleRunMinimumPixels`), less than half a canvas: one run's spread
+    /// there (100-300 KiB) is as large as a canvas, and what renderer holds
+    /// beyond naive and its canvas is about nothing (median 0.03 MB over the
+    /// phone mix), so a whole canvas would call about every other such image,
+    /// at 1.5 s of extra runs each for a 12-megapixel photo; half a canvas
+    /// above naive still keeps renderer above naive, the order the report relies on.
     func isCloseCall(_ record: ImageMetricsRecord) -> Bool {
         guard configuration.closeCallRepeats > 0, let naive = record.strategies[.naive],
               let renderer = record.strategies[.renderer], let naivePeak = naive.peakBytes,
               let rendererPeak = renderer.peakBytes else { return false }
+        guard record.peakMethod != .forkedProcess else { return rendererPeak < naivePeak }
         let pixels = record.width.flatMap { width in record.height.map { width * $0 } }
         let margin = configuration.getsSingleRuns(pixels: pixels) ? renderer.retainedBytes / 2 : renderer.retainedBytes
         return rendererPeak < naivePeak + margin
