@@ -2,8 +2,8 @@
 /// scale that keeps the output size, WebP scale-on-load, streaming shrink for
 /// the rest) and a Lanczos3 resample, so the full-size bitmap never exists.
 /// The same decode as the cache writer's (`ThumbnailEncoder`), through
-/// libvips: for a JPEG or PNG written as JPEG the cache writer takes the same
-/// steps outside libvips' pipeline (`directThumbnail`), holding the shrunk
+/// libvips: for a JPEG, PNG or WebP written as JPEG the cache writer takes the
+/// same steps outside libvips' pipeline (`directThumbnail`), holding the shrunk
 /// rows rather than a bitmap, so this measures the libvips way, which every
 /// other output still takes. Retained and peak bytes are both close to the
 /// target bitmap.

@@ -9,9 +9,10 @@ import Foundation
 /// JPEG, most of a catalog, is decoded by libjpeg at the smallest DCT scale
 /// that keeps the output's size (`ShrinkOnLoad`), then resampled with Lanczos3
 /// to the exact size; other formats go through libvips' `thumbnail` (WebP
-/// scale-on-load, streaming shrink for PNG). A JPEG or PNG bound for a JPEG
-/// takes the same steps outside libvips' pipeline (`directThumbnail`) unless
-/// it needs libvips (a foreign profile, CMYK, 16 bits, corrupt data). The bytes are never copied
+/// scale-on-load, streaming shrink for PNG). A JPEG, PNG or WebP bound for a
+/// JPEG takes the same steps outside libvips' pipeline (`directThumbnail`)
+/// unless it needs libvips (a foreign profile, CMYK, 16 bits, interlacing, an
+/// animation, corrupt data). The bytes are never copied
 /// (libvips reads them where they are) and an sRGB profile is not run through
 /// lcms. Memory: the shrunk bitmap plus the encoded bytes; the full-size
 /// bitmap never exists.

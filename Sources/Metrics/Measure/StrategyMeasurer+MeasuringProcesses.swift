@@ -31,10 +31,9 @@ extension StrategyMeasurer {
                            peakMethod: fold.record.peakMethod ?? peakMethod, scoresQuality: scoresQuality)
         }
 
-        let pixels = record.width.flatMap { width in record.height.map { width * $0 } }
         var first: [MeasureRequest] = []
         for kind in StrategyKind.allCases {
-            let count = configuration.repeats(of: kind, pixels: pixels)
+            let count = configuration.repeats(of: kind, pixels: record.pixelCount)
             // Renderer's first run scores too, after its span; it goes first, as the longest job.
             let scoring = kind == .renderer && configuration.quality
             first += Array(repeating: request(.init(kind)), count: count - (scoring ? 1 : 0))

@@ -49,11 +49,11 @@ public struct StrategyMeasurer: Sendable {
         /// forked runs each: naive 85,088-85,212 KiB (0.15%), renderer
         /// 85,364-85,652 KiB (0.34%), 0.11 s and 0.45 s a run.
         public var singleRunMinimumPixels: Int?
-        /// With child processes: when renderer's lowest peak is less than half
-        /// its canvas above naive's (renderer holds the canvas on top of all
-        /// naive holds, so only noise in one of the two brings them that
-        /// close), naive and renderer are each measured this many more times.
-        /// Measured on a 1170x2532 PNG in eight fresh processes each: naive
+        /// With child processes: on a close call (`StrategyMeasurer.isCloseCall`:
+        /// with exact peaks renderer below naive, with `VmHWM` renderer less
+        /// than its canvas, or half of it, above naive), naive and renderer are
+        /// each measured this many more times. Measured with `VmHWM` on a
+        /// 1170x2532 PNG in eight fresh processes each: naive
         /// 29,412-29,688 KiB, renderer 29,644-29,768 KiB, so two runs each can cross.
         public var closeCallRepeats: Int
         /// In this process, or each strategy in fresh child processes
@@ -191,8 +191,7 @@ public struct StrategyMeasurer: Sendable {
               let renderer = record.strategies[.renderer], let naivePeak = naive.peakBytes,
               let rendererPeak = renderer.peakBytes else { return false }
         guard record.peakMethod != .forkedProcess else { return rendererPeak < naivePeak }
-        let pixels = record.width.flatMap { width in record.height.map { width * $0 } }
-        let margin = configuration.getsSingleRuns(pixels: pixels) ? renderer.retainedBytes / 2 : renderer.retainedBytes
+        let margin = configuration.getsSingleRuns(pixels: record.pixelCount) ? renderer.retainedBytes / 2 : renderer.retainedBytes
         return rendererPeak < naivePeak + margin
     }
 

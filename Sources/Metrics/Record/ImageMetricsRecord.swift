@@ -25,6 +25,8 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     /// As stored, before orientation; nil when the header could not be read.
     public var width: Int?
     public var height: Int?
+    /// width x height; nil when the header could not be read.
+    var pixelCount: Int? { width.flatMap { width in height.map { width * $0 } } }
     /// EXIF orientation the decoders applied (1-8); nil when the header could not be read
     /// (or was not: an unmeasured record made from a cache entry).
     public var orientation: Int?
