@@ -324,6 +324,54 @@ int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, 
     return 0;
 }
 
+int warm_reference_resize(VipsImage *in, double hscale, double vscale, int opaque, size_t materialize_limit,
+                          VipsImage **out) {
+    if (!vips_image_hasalpha(in) || vips_image_get_format(in) != VIPS_FORMAT_UCHAR)
+        return warm_resize(in, hscale, vscale, VIPS_KERNEL_LANCZOS3, out);
+
+    int bands = vips_image_get_bands(in);
+    VipsImage *base = vips_image_new();
+    VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 6);
+    // The float image the resample reads: the colour bands alone when every
+    // alpha is 255 (premultiplying by 255/255 changes no float), else premultiplied.
+    VipsImage *floats;
+    if (opaque) {
+        if (vips_extract_band(in, &t[0], 0, "n", bands - 1, NULL) ||
+            vips_cast(t[0], &t[1], VIPS_FORMAT_FLOAT, NULL)) {
+            g_object_unref(base);
+            return -1;
+        }
+        floats = t[1];
+    } else {
+        if (vips_premultiply(in, &t[1], NULL)) {
+            g_object_unref(base);
+            return -1;
+        }
+        floats = t[1];
+    }
+    // libvips' resize asks for the rows of its input more than once (its box
+    // shrink's and its kernel's windows overlap), and each time the cast or the
+    // premultiply is done again: rendered once into memory, when small enough.
+    if (VIPS_IMAGE_SIZEOF_IMAGE(floats) <= materialize_limit) {
+        if (!(t[2] = vips_image_copy_memory(floats))) {
+            g_object_unref(base);
+            return -1;
+        }
+        floats = t[2];
+    }
+    if (vips_resize(floats, &t[3], hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL)) {
+        g_object_unref(base);
+        return -1;
+    }
+    int failed;
+    if (opaque)
+        failed = vips_cast(t[3], &t[4], VIPS_FORMAT_UCHAR, NULL) || vips_bandjoin_const1(t[4], out, 255.0, NULL);
+    else
+        failed = vips_unpremultiply(t[3], &t[4], NULL) || vips_cast(t[4], out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(base);
+    return failed ? -1 : 0;
+}
+
 int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out) {
     VipsSource *source = vips_source_new_from_memory(buf, len);
     if (!source)

@@ -152,6 +152,11 @@ final class VipsImageHandle: @unchecked Sendable {
     func resized(hscale: Double, vscale: Double, kernel: VipsKernel) -> Result<VipsImageHandle, VipsFailure> {
         apply { warm_resize($0, hscale, vscale, kernel, &$1) }
     }
+    /// Lanczos3 as `resized` does it, pixel for pixel, faster for the quality
+    /// reference (see warm_reference_resize): `opaque` only when every alpha is 255.
+    func referenceResized(hscale: Double, vscale: Double, opaque: Bool, materializeLimit: Int) -> Result<VipsImageHandle, VipsFailure> {
+        apply { warm_reference_resize($0, hscale, vscale, opaque ? 1 : 0, max(0, materializeLimit), &$1) }
+    }
     func cropped(left: Int, top: Int, width: Int, height: Int) -> Result<VipsImageHandle, VipsFailure> {
         apply { warm_crop($0, Int32(left), Int32(top), Int32(width), Int32(height), &$1) }
     }

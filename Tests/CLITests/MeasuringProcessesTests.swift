@@ -1,6 +1,6 @@
 import Downsample
 import Foundation
-import WarmMetrics
+@testable import WarmMetrics
 import WarmTestSupport
 import XCTest
 
@@ -8,11 +8,34 @@ import XCTest
 /// by default: children forked by `warm measure-server` processes
 /// (`PeakIsolation.measuringProcesses`), with the real binary and libvips.
 final class MeasuringProcessesTests: XCTestCase {
-    func measurer(pool: MeasuringPool, singleRunMinimumPixels: Int?) -> StrategyMeasurer {
+    func measurer(pool: MeasuringPool, singleRunMinimumPixels: Int?, exactPeakRepeats: Int = 2) -> StrategyMeasurer {
         // No close-call runs: the job counts below must not depend on noise.
         StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: 300), thumbnailRepeats: 3, fullDecodeRepeats: 2,
                                               isolation: .measuringProcesses(pool), closeCallRepeats: 0,
-                                              singleRunMinimumPixels: singleRunMinimumPixels))
+                                              singleRunMinimumPixels: singleRunMinimumPixels, exactPeakRepeats: exactPeakRepeats))
+    }
+
+    func testWithExactPeaksNaiveAndRendererRunOnceAndAChildThatFellBackToVmHWMGetsTheUsualRepeats() async throws {
+        let data = try FreshProcessMeasurementTests.photo(width: 640, height: 480)
+        let exactPool = MeasuringPool(executablePath: WarmBinary.url.path, processes: 2)
+        let exact = await measurer(pool: exactPool, singleRunMinimumPixels: nil, exactPeakRepeats: 1)
+            .measure(data: data, productId: 1, url: "https://example.test/exact.jpg")
+        XCTAssertNil(exact.error)
+        XCTAssertEqual(exact.peakMethod, .forkedProcess)
+        // naive 1 + renderer 1 (scoring after its span) + thumbnail 3.
+        XCTAssertEqual(exactPool.jobsAnswered, 5)
+
+        // The measuring processes start with the watch switched off: their children read VmHWM.
+        setenv(PeakWatch.switchVariable, "0", 1)
+        defer { unsetenv(PeakWatch.switchVariable) }
+        let fallbackPool = MeasuringPool(executablePath: WarmBinary.url.path, processes: 2)
+        let fellBack = await measurer(pool: fallbackPool, singleRunMinimumPixels: nil, exactPeakRepeats: 1)
+            .measure(data: data, productId: 1, url: "https://example.test/vmhwm.jpg")
+        XCTAssertNil(fellBack.error)
+        XCTAssertEqual(fellBack.peakMethod, .forkedProcessHighWaterMark)
+        // naive 1 + renderer 1 + thumbnail 3, then naive 1 + renderer 1 more: the repeats of a VmHWM reading.
+        XCTAssertEqual(fallbackPool.jobsAnswered, 7)
+        XCTAssertNotNil(fellBack.strategies.renderer?.ssim, "the scores still come from renderer's first run")
     }
 
     func testAnImageFromTheSingleRunPixelCountGetsOneRunOfNaiveAndRendererAndNoQualityJobOfItsOwn() async throws {

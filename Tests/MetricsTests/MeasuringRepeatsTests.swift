@@ -21,6 +21,20 @@ final class MeasuringRepeatsTests: XCTestCase {
         XCTAssertEqual(never.repeats(of: .renderer, pixels: phonePhoto), 2)
     }
 
+    func testWithExactPeaksNaiveAndRendererRunOnceByDefaultAndThumbnailKeepsItsRepeats() {
+        let defaults = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: 300))
+        let seedsImage = 1150 * 1150
+        XCTAssertEqual(defaults.repeats(of: .naive, pixels: seedsImage, exactPeaks: true), 1)
+        XCTAssertEqual(defaults.repeats(of: .renderer, pixels: seedsImage, exactPeaks: true), 1)
+        XCTAssertEqual(defaults.repeats(of: .thumbnail, pixels: seedsImage, exactPeaks: true), defaults.thumbnailRepeats)
+        XCTAssertEqual(defaults.repeats(of: .naive, pixels: seedsImage, exactPeaks: false), defaults.fullDecodeRepeats)
+        XCTAssertGreaterThan(defaults.fullDecodeRepeats, 1, "without exact peaks the lowest of several runs is kept")
+        var more = defaults
+        more.exactPeakRepeats = 3
+        XCTAssertEqual(more.repeats(of: .renderer, pixels: seedsImage, exactPeaks: true), defaults.fullDecodeRepeats,
+                       "never more runs with exact peaks than without")
+    }
+
     func testTheDefaultSingleRunCountTakesThePhonePhotosButNoSeedsOrScreenshotImage() {
         let defaults = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: 300))
         XCTAssertEqual(defaults.repeats(of: .naive, pixels: 4032 * 3024), 1)

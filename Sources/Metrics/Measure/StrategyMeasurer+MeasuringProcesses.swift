@@ -5,7 +5,9 @@ import Foundation
 extension StrategyMeasurer {
     /// `PeakIsolation.measuringProcesses`: every repeat of every strategy runs
     /// in a child forked by a measuring process (`MeasuringServer`), spread
-    /// over the pool's processes, and the lowest peak per strategy is kept
+    /// over the pool's processes (naive and renderer `exactPeakRepeats` times
+    /// when the children read peaks exactly, the usual repeats when one fell
+    /// back to `VmHWM`), and the lowest peak per strategy is kept
     /// with that run's CPU and wall time; close calls between naive and
     /// renderer get `closeCallRepeats` more runs each (twice, if renderer is
     /// still below naive after the first round). SSIM and PSNR come from
@@ -31,15 +33,26 @@ extension StrategyMeasurer {
                            peakMethod: fold.record.peakMethod ?? peakMethod, scoresQuality: scoresQuality)
         }
 
+        let exact = peakMethod == .forkedProcess
         var first: [MeasureRequest] = []
         for kind in StrategyKind.allCases {
-            let count = configuration.repeats(of: kind, pixels: record.pixelCount)
+            let count = configuration.repeats(of: kind, pixels: record.pixelCount, exactPeaks: exact)
             // Renderer's first run scores too, after its span; it goes first, as the longest job.
             let scoring = kind == .renderer && configuration.quality
             first += Array(repeating: request(.init(kind)), count: count - (scoring ? 1 : 0))
             if scoring { first.insert(request(.renderer, scoresQuality: true), at: 0) }
         }
         fold.add(first, await pool.run(first))
+        if exact && fold.record.peakMethod != .forkedProcess {
+            // A child fell back to VmHWM: the runs exact peaks made unneeded are made after all.
+            var more: [MeasureRequest] = []
+            for kind in [StrategyKind.naive, .renderer] {
+                let missing = configuration.repeats(of: kind, pixels: record.pixelCount)
+                    - configuration.repeats(of: kind, pixels: record.pixelCount, exactPeaks: true)
+                more += Array(repeating: request(.init(kind)), count: max(0, missing))
+            }
+            fold.add(more, await pool.run(more))
+        }
         if configuration.quality && !fold.hasScores {
             let quality = [request(.quality)]
             fold.add(quality, await pool.run(quality))

@@ -37,7 +37,8 @@ final class MetricsRecorder: Sendable {
         let measurer = StrategyMeasurer(configuration: .init(
             target: DecodeTarget(longestSide: Self.targetLongestSide(configuration)), limits: configuration.limits,
             thumbnailRepeats: configuration.thumbnailRepeats, fullDecodeRepeats: configuration.fullDecodeRepeats,
-            isolation: configuration.measurementIsolation, singleRunMinimumPixels: configuration.singleRunMinimumPixels))
+            isolation: configuration.measurementIsolation, singleRunMinimumPixels: configuration.singleRunMinimumPixels,
+            exactPeakRepeats: configuration.exactPeakRepeats))
         self.measurer = measurer
         let queue = MeasuringQueue(limitBytes: queueLimitBytes)
         self.queue = queue

@@ -46,6 +46,9 @@ public struct WarmConfiguration: Sendable {
     /// Runs per image of naive and renderer, and of thumbnail-at-decode (lowest peak kept; `--measure-repeats`).
     public var fullDecodeRepeats: Int
     public var thumbnailRepeats: Int
+    /// Runs per image of naive and renderer when peaks are read exactly (one by
+    /// default; `--measure-repeats` sets it to its first count as well).
+    public var exactPeakRepeats: Int
     /// Images of at least this many pixels get one run each of naive and renderer (`--measure-once-from-pixels`).
     public var singleRunMinimumPixels: Int?
     /// After a run that saw the whole product list, remove cache entries no
@@ -88,6 +91,7 @@ public struct WarmConfiguration: Sendable {
         let defaults = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: sizes.min() ?? 300))
         self.fullDecodeRepeats = measureRepeats?.full ?? defaults.fullDecodeRepeats
         self.thumbnailRepeats = measureRepeats?.thumbnail ?? defaults.thumbnailRepeats
+        self.exactPeakRepeats = measureRepeats?.full ?? defaults.exactPeakRepeats
         self.singleRunMinimumPixels = singleRunMinimumPixels
         self.pruneAfterSeconds = pruneAfterSeconds
         self.cacheFaults = cacheFaults
