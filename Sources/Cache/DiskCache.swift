@@ -198,7 +198,7 @@ public final class DiskCache: Sendable {
                                 outputHeight: metadata.outputHeight, fetchedAt: metadata.fetchedAt,
                                 expiresAt: expiresAt, lastAccessAt: metadata.fetchedAt, lastError: nil, failedAt: nil,
                                 lastListedAt: max(previous?.lastListedAt ?? 0, metadata.fetchedAt))
-                            try row.save(db)
+                            try row.upsert(db)
                             try PrunedKey.delete(db, url: canonical, variant: variant)
                             stored = row
                             return .commit
@@ -258,7 +258,7 @@ public final class DiskCache: Sendable {
                 row.lastError = reason
                 row.failedAt = now
                 row.lastListedAt = max(row.lastListedAt, now)
-                try row.save(db)
+                try row.upsert(db)
                 try PrunedKey.delete(db, url: canonical, variant: variant)
                 return .commit
             }
