@@ -15,26 +15,31 @@ final class MeasuringProcessesTests: XCTestCase {
                                               singleRunMinimumPixels: singleRunMinimumPixels, exactPeakRepeats: exactPeakRepeats))
     }
 
+    /// `data` measured by a new pool of two measuring processes, naive and renderer once each
+    /// with exact peaks; the record and how many jobs the pool answered.
+    func measureWithOneExactRun(_ data: Data, url: String) async -> (ImageMetricsRecord, jobs: Int) {
+        let pool = MeasuringPool(executablePath: WarmBinary.url.path, processes: 2)
+        let record = await measurer(pool: pool, singleRunMinimumPixels: nil, exactPeakRepeats: 1)
+            .measure(data: data, productId: 1, url: url)
+        return (record, pool.jobsAnswered)
+    }
+
     func testWithExactPeaksNaiveAndRendererRunOnceAndAChildThatFellBackToVmHWMGetsTheUsualRepeats() async throws {
         let data = try FreshProcessMeasurementTests.photo(width: 640, height: 480)
-        let exactPool = MeasuringPool(executablePath: WarmBinary.url.path, processes: 2)
-        let exact = await measurer(pool: exactPool, singleRunMinimumPixels: nil, exactPeakRepeats: 1)
-            .measure(data: data, productId: 1, url: "https://example.test/exact.jpg")
+        let (exact, exactJobs) = await measureWithOneExactRun(data, url: "https://example.test/exact.jpg")
         XCTAssertNil(exact.error)
         XCTAssertEqual(exact.peakMethod, .forkedProcess)
         // naive 1 + renderer 1 (scoring after its span) + thumbnail 3.
-        XCTAssertEqual(exactPool.jobsAnswered, 5)
+        XCTAssertEqual(exactJobs, 5)
 
         // The measuring processes start with the watch switched off: their children read VmHWM.
         setenv(PeakWatch.switchVariable, "0", 1)
         defer { unsetenv(PeakWatch.switchVariable) }
-        let fallbackPool = MeasuringPool(executablePath: WarmBinary.url.path, processes: 2)
-        let fellBack = await measurer(pool: fallbackPool, singleRunMinimumPixels: nil, exactPeakRepeats: 1)
-            .measure(data: data, productId: 1, url: "https://example.test/vmhwm.jpg")
+        let (fellBack, fallbackJobs) = await measureWithOneExactRun(data, url: "https://example.test/vmhwm.jpg")
         XCTAssertNil(fellBack.error)
         XCTAssertEqual(fellBack.peakMethod, .forkedProcessHighWaterMark)
         // naive 1 + renderer 1 + thumbnail 3, then naive 1 + renderer 1 more: the repeats of a VmHWM reading.
-        XCTAssertEqual(fallbackPool.jobsAnswered, 7)
+        XCTAssertEqual(fallbackJobs, 7)
         XCTAssertNotNil(fellBack.strategies.renderer?.ssim, "the scores still come from renderer's first run")
     }
 
