@@ -45,10 +45,10 @@ public struct StrategyMeasurer: Sendable {
         /// lower it), instead of `fullDecodeRepeats`; a child that falls back to
         /// `VmHWM` gets the rest of `fullDecodeRepeats` after its first runs.
         /// Why one: the lowest of two runs was kept against noise in the
-        /// reading, which exact peaks do not have; over whole seeds catalogs
-        /// with exact peaks and two runs below 8 megapixels, naive moved by
-        /// 0.06-0.07% (median) and 0.30-0.38% (p95) between runs, the same as
-        /// on the images of 8 megapixels and more, measured once.
+        /// reading, which exact peaks do not have. Between two whole seeds
+        /// catalogs measured with one run each, naive moved by 0.07% (median)
+        /// and 0.51% (p95), against 0.06-0.07% and 0.30-0.38% with two runs
+        /// below 8 megapixels, and renderer stayed at or above naive on every image.
         public var exactPeakRepeats: Int
         /// Images of at least this many pixels get one run each of naive and
         /// renderer instead of `fullDecodeRepeats` (a close call still gets
