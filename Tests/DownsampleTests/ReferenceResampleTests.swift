@@ -9,12 +9,11 @@ import XCTest
 /// give that resample's pixels exactly: every SSIM and PSNR in the report is
 /// measured against it.
 final class ReferenceResampleTests: XCTestCase {
-    /// The reference made the plain way: `warm_resize`, premultiplied, streamed.
-    private func premultipliedLanczos3(_ source: ImageSource, size: PixelSize) throws -> [UInt8] {
-        let full = try NaiveDecode.fullBitmap(source)
-        let resized = try full.resized(hscale: Double(size.width) / Double(full.width),
-                                       vscale: Double(size.height) / Double(full.height),
-                                       kernel: VIPS_KERNEL_LANCZOS3).get()
+    /// The bytes of `resample(hscale, vscale)` of the naive bitmap, cropped to `size` as
+    /// `referenceImage` crops libvips' rounding (a pixel too many).
+    private func resampledPixels(_ full: VipsImageHandle, size: PixelSize,
+                                 _ resample: (Double, Double) -> Result<VipsImageHandle, VipsFailure>) throws -> [UInt8] {
+        let resized = try resample(Double(size.width) / Double(full.width), Double(size.height) / Double(full.height)).get()
         let exact = resized.width == size.width && resized.height == size.height
             ? resized : try resized.cropped(left: 0, top: 0, width: size.width, height: size.height).get()
         return try XCTUnwrap(exact.materialized().get().pixelBytes)
@@ -22,20 +21,19 @@ final class ReferenceResampleTests: XCTestCase {
 
     private func assertSamePixels(_ data: Data, size: PixelSize, _ label: String) throws {
         let source = try ImageSource(data: data)
-        let expected = try premultipliedLanczos3(source, size: size)
+        let full = try NaiveDecode.fullBitmap(source)
+        // The reference made the plain way: `warm_resize`, premultiplied, streamed.
+        let expected = try resampledPixels(full, size: size) { full.resized(hscale: $0, vscale: $1, kernel: VIPS_KERNEL_LANCZOS3) }
         let reference = try referenceImage(for: source, size: size)
         XCTAssertEqual(reference.size, size, label)
         assertEqualPixels(reference.rgbaPixels(), expected, label)
 
         // Streamed instead of copied into memory (what an image above the limit gets): the same pixels.
-        let full = try NaiveDecode.fullBitmap(source)
         let opaque = try full.isOpaque().get()
-        let streamed = try full.referenceResized(hscale: Double(size.width) / Double(full.width),
-                                                 vscale: Double(size.height) / Double(full.height),
-                                                 opaque: opaque, materializeLimit: 0).get()
-        let exact = streamed.width == size.width && streamed.height == size.height
-            ? streamed : try streamed.cropped(left: 0, top: 0, width: size.width, height: size.height).get()
-        assertEqualPixels(try XCTUnwrap(exact.materialized().get().pixelBytes), expected, "\(label), streamed")
+        let streamed = try resampledPixels(full, size: size) {
+            full.referenceResized(hscale: $0, vscale: $1, opaque: opaque, materializeLimit: 0)
+        }
+        assertEqualPixels(streamed, expected, "\(label), streamed")
     }
 
     /// Equal byte for byte; on failure, how many samples differ and by how much (not the arrays).
