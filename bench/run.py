@@ -961,7 +961,7 @@ def main():
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--repeats", type=int, help="repeats per thumbnail tool (default 5; --quick 3)")
     parser.add_argument("--slow-repeats", type=int, help="repeats for the slowest tools (default 3)")
-    parser.add_argument("--e2e-repeats", type=int, help="warm run / files-only pairs (default 3; --quick 2)")
+    parser.add_argument("--e2e-repeats", type=int, help="warm run / files-only pairs (default 5; --quick 2)")
     parser.add_argument("--products", type=int, help="catalog of the end-to-end runs (default 1336; --quick 400)")
     parser.add_argument("--large-products", type=int, help="catalog for the RSS comparison (default 13360; --quick 4000)")
     parser.add_argument("--rss-repeats", type=int, default=1, help="runs over the large catalog")
@@ -981,7 +981,7 @@ def main():
     args.count = args.count or (72 if q else 240)
     args.repeats = args.repeats or (3 if q else 5)
     args.slow_repeats = min(args.repeats, args.slow_repeats or 3)
-    args.e2e_repeats = args.e2e_repeats or (2 if q else 3)
+    args.e2e_repeats = args.e2e_repeats or (2 if q else 5)
     args.products = args.products or (400 if q else 1336)
     args.large_products = args.large_products or (4000 if q else 13360)
 

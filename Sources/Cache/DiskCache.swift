@@ -118,6 +118,20 @@ public final class DiskCache: Sendable {
         }
     }
 
+    /// `entries(forURL:)` of many URLs from one snapshot, keyed by canonical
+    /// URL text; a URL without rows has no key. A run reads each crawl page's
+    /// images this way, one read per page instead of one per image
+    /// (bench/findings.md section 11).
+    public func entries(forURLs urls: [CanonicalURL]) throws(CacheError) -> [String: [CacheEntry]] {
+        let rows = try read { db in try ManifestRow.fetchAll(db, urls: urls) }
+        var byURL: [String: [CacheEntry]] = [:]
+        for row in rows {
+            guard let variant = CacheVariant(name: row.variant) else { continue }
+            byURL[row.url, default: []].append(entry(from: row, variant: variant))
+        }
+        return byURL
+    }
+
     /// The absolute path of a usable file of `longestSide` for `url`, for
     /// `warm cache get`: jpg when several formats exist, else the first format
     /// by name. Counts as an access.

@@ -57,6 +57,19 @@ struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, PersistableRec
                      arguments: [url.text])
     }
 
+    /// Every row of `urls`, by URL and variant name: one statement per 500
+    /// URLs (SQLite bounds a statement's parameters).
+    static func fetchAll(_ db: Database, urls: [CanonicalURL]) throws -> [ManifestRow] {
+        var rows: [ManifestRow] = []
+        for start in stride(from: 0, to: urls.count, by: 500) {
+            let chunk = urls[start..<min(start + 500, urls.count)]
+            let marks = repeatElement("?", count: chunk.count).joined(separator: ",")
+            rows += try fetchAll(db, sql: "SELECT * FROM entry WHERE url IN (\(marks)) ORDER BY url, variant",
+                                 arguments: StatementArguments(chunk.map(\.text)))
+        }
+        return rows
+    }
+
     /// Inserts the row, or sets every column of the row with its key: what
     /// `save(_:)` leaves in the table, in one statement prepared once per
     /// connection. `save` tried an UPDATE, then an INSERT, each built through

@@ -195,6 +195,31 @@ final class DiskCacheStoreTests: CacheTestCase {
         XCTAssertEqual(try cache.entries(forURL: url).map(\.variant.name), ["300.jpg", "300.webp", "600.jpg"])
     }
 
+    func testEntriesForManyURLsEqualEachURLsOwnEntriesAcrossTheStatementChunks() throws {
+        let cache = try openCache()
+        // 1,203 URLs: three statements of at most 500; every 400th has three rows, one of them a failure.
+        let urls = (0..<1_203).map { "https://img.example.com/\($0).jpg" }
+        let image = try jpeg()
+        for (index, url) in urls.enumerated() where index % 2 == 0 {
+            try cache.recordFailure(url: url, productIds: [index], variant: variant, reason: "the server answered 500")
+            if index % 400 == 0 {
+                try cache.store(url: url, productIds: [index], variant: variant, data: image, metadata: metadata())
+                try cache.store(url: url, productIds: [index], variant: CacheVariant(longestSide: 600, format: "jpg"),
+                                data: image, metadata: metadata())
+                try cache.recordFailure(url: url, productIds: [index], variant: CacheVariant(longestSide: 300, format: "webp"),
+                                        reason: "encoding failed")
+            }
+        }
+        let together = try cache.entries(forURLs: urls.map { try CanonicalURL($0) })
+        XCTAssertEqual(together.count, 602, "the 602 even URLs have rows, the odd ones none")
+        for url in urls {
+            let own = try cache.entries(forURL: url)
+            XCTAssertEqual(together[try CanonicalURL(url).text] ?? [], own, url)
+        }
+        XCTAssertEqual(together[try CanonicalURL(urls[800]).text]?.map(\.variant.name), ["300.jpg", "300.webp", "600.jpg"])
+        XCTAssertEqual(try cache.entries(forURLs: []), [:])
+    }
+
     func testConcurrentStoresLeaveEveryFileMatchingItsRow() throws {
         let cache = try openCache()
         let images = try (1...4).map { try jpeg(width: 40 + 8 * $0, height: 30 + 6 * $0, seed: UInt64($0)) }

@@ -7,4 +7,7 @@ struct ImageJob: Sendable {
     var canonicalURL: CanonicalURL
     var fetchURL: URL
     var productIds: [Int]
+    /// The URL's cache entries, read when its crawl page was admitted (nil:
+    /// not read, the warm reads them itself).
+    var cached: [CacheEntry]? = nil
 }

@@ -58,8 +58,13 @@ struct ImageWarmer: Sendable {
     private func warm(_ job: ImageJob, measuring: Bool) async throws(CacheError) -> Warmed {
         let url = job.canonicalURL
         let cached: [CacheEntry]
-        do {
-            cached = usable(try await cache.run { cache throws(CacheError) in try cache.entries(forURL: url) })
+        do throws(CacheError) {
+            // Admission read them with the rest of the crawl page; read here when it could not.
+            if let admitted = job.cached {
+                cached = usable(admitted)
+            } else {
+                cached = usable(try await cache.run { cache throws(CacheError) in try cache.entries(forURL: url) })
+            }
         } catch {
             return Warmed(outcome: try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job))
         }

@@ -14,6 +14,8 @@ struct JobAdmission: Sendable {
     let shard: CacheShard?
     /// Which images the run measures (`.none` when it does not measure).
     let compare: CompareSelection
+    /// Where each page's admitted jobs read their cache entries, together.
+    let cache: CacheIO
 
     /// Reads `events` to their end, sending each admitted job onto `jobs`
     /// (each `send` waits for a free worker: back-pressure up to the crawl),
@@ -29,10 +31,28 @@ struct JobAdmission: Sendable {
             case .products(let products):
                 // Page 1 comes first: its hosts join the allow-list (HostGate takes them once).
                 await hostGate?.learnFirstPage(products.compactMap(\.thumbnailURL))
+                var admitted: [ImageJob] = []
                 for product in products {
-                    if let job = await admit(product) { await jobs.send(job) }
+                    if let job = await admit(product) { admitted.append(job) }
                 }
+                for job in await withCachedEntries(admitted) { await jobs.send(job) }
             }
+        }
+    }
+
+    /// `jobs` with their URLs' cache entries, read in one statement. When
+    /// that read fails the jobs go without, and each warm reads its own and
+    /// reports the error for its image.
+    private func withCachedEntries(_ jobs: [ImageJob]) async -> [ImageJob] {
+        guard !jobs.isEmpty else { return jobs }
+        let urls = jobs.map(\.canonicalURL)
+        guard let entries = try? await cache.run({ cache throws(CacheError) in try cache.entries(forURLs: urls) }) else {
+            return jobs
+        }
+        return jobs.map { job in
+            var job = job
+            job.cached = entries[job.canonicalURL.text] ?? []
+            return job
         }
     }
 

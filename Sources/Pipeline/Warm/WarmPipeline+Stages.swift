@@ -25,7 +25,7 @@ extension WarmPipeline {
         let events = AsyncChannel<CrawlEvent>()
         let jobs = AsyncChannel<ImageJob>()
         let admission = JobAdmission(dedup: dedup, progress: progress, hostGate: dependencies.hostGate,
-                                     shard: configuration.shard, compare: measured)
+                                     shard: configuration.shard, compare: measured, cache: dependencies.cache)
         let warmer = ImageWarmer(configuration: configuration, cache: dependencies.cache, fetcher: dependencies.fetcher,
                                  decoder: dependencies.decoder, metrics: dependencies.metrics)
         return await withTaskGroup(of: StageEnd.self) { group in
