@@ -6,7 +6,8 @@ import Fetch
 /// Turns the crawl's products into image jobs: one job per distinct
 /// canonical thumbnail URL (later products that share it only add their
 /// ids), only this shard's images, and page 1's image hosts allowed before
-/// its first job. One task runs it; memory: the dedup table.
+/// its first job. Each crawl page's jobs carry their cache rows, read
+/// together. One task runs it; memory: the dedup table and one page's jobs.
 struct JobAdmission: Sendable {
     let dedup: URLDeduplicator
     let progress: SummaryRecorder
