@@ -19,7 +19,7 @@ extension ImageSource {
         guard DirectThumbnail.isEnabled else { return nil }
         let output = storedOutputSize(target)
         let width = Int32(clamping: output.width), height = Int32(clamping: output.height)
-        let orientation = Int32(clamping: header.orientation), quality = Int32(min(100, max(1, quality)))
+        let orientation = Int32(clamping: header.orientation), quality = Int32(OutputFormat.encoderQuality(quality))
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         let status: Int32

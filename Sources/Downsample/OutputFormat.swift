@@ -25,9 +25,12 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
 }
 
 extension OutputFormat {
+    /// `quality` as every encoder takes it, libvips' savers and the direct path's: 1...100.
+    static func encoderQuality(_ quality: Int) -> Int { min(100, max(1, quality)) }
+
     /// libvips' saver suffix for this format, metadata stripped by the saver.
     func saverSuffix(quality: Int) -> String {
-        let q = min(100, max(1, quality))
+        let q = Self.encoderQuality(quality)
         switch self {
         case .jpeg: return ".jpg[Q=\(q),strip,optimize_coding]"
         case .webp: return ".webp[Q=\(q),strip]"

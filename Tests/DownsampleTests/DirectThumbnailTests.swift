@@ -52,6 +52,20 @@ final class DirectThumbnailTests: XCTestCase {
         }
     }
 
+    func testAQualityOutOfRangeEncodesAsTheNearestInRangeOnBothPaths() throws {
+        let data = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 500, height: 333), width: 500, height: 333,
+                                            bands: 3, as: CompositionEncoding(format: .jpeg, quality: 95))
+        let source = try ImageSource(data: data)
+        let decoded = try ThumbnailAtDecode().decode(source, target: target)
+        for (outOfRange, nearest) in [(0, 1), (-7, 1), (101, 100), (500, 100)] {
+            XCTAssertEqual(direct(source, quality: outOfRange)?.data, direct(source, quality: nearest)?.data,
+                           "direct path, quality \(outOfRange)")
+            XCTAssertEqual(try decoded.encoded(as: .jpeg, quality: outOfRange), try decoded.encoded(as: .jpeg, quality: nearest),
+                           "libvips path, quality \(outOfRange)")
+        }
+        XCTAssertNotEqual(direct(source, quality: 1)?.data, direct(source, quality: 100)?.data, "the quality reaches the encoder")
+    }
+
     func testDirectPathStoresTheLibvipsPathsPixels() throws {
         let pattern = ImageComposer.pattern(width: 500, height: 333)
         let alpha = ImageComposer.pattern(width: 300, height: 200, alpha: true)
