@@ -5,8 +5,8 @@ import Foundation
 /// taking the one its hash picks. A store holds
 /// its key's lock from the rename to the row, so two stores of one key leave
 /// the file and the row of the same store, while stores of other keys sync
-/// their directories at the same time (the file system then commits those
-/// syncs together; one at a time, each waits for a journal commit of its own).
+/// their directories at the same time (measured faster per file than one
+/// at a time: bench/findings.md sections 9 and 11).
 ///
 /// Hand-written rather than taken from a package: NIO's locks are not a
 /// dependency of this module, and sixty-four `NSLock`s are the whole of it.
