@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "CatalogServer",
             dependencies: [
-                "Downsample", "Crawl",
+                "Downsample", "Crawl", "WarmSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

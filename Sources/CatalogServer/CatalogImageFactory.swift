@@ -1,6 +1,7 @@
 import Downsample
 import Foundation
 import Hummingbird
+import WarmSupport
 
 /// Makes any image of the catalog from its key alone: the mix's spec for
 /// the key (`CatalogImageMix.spec(forKey:)`), cut out of one of the real
@@ -68,12 +69,7 @@ struct CatalogImageFactory: Sendable {
 
     /// FNV-1a 64 of the bytes, as 16 hex digits.
     static func contentHash(_ data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
+        let hex = String(FNV1a.hash(data), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 

@@ -1,3 +1,5 @@
+import WarmSupport
+
 /// What a `FaultRule` applies to.
 public enum FaultScope: String, Sendable, Hashable, CaseIterable {
     case image, page
@@ -49,8 +51,7 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     /// Whether this rule's share picks `key`: a SplitMix64 hash of seed, rule and key, compared with the share.
     func chooses(_ key: String, seed: UInt64) -> Bool {
         guard share > 0 else { return false }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a over the text, then mixed
-        for byte in "\(scope.rawValue)-\(kind.name)|\(key)".utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hash = FNV1a.hash("\(scope.rawValue)-\(kind.name)|\(key)".utf8)
         let value = CatalogGenerator.mix(hash ^ CatalogGenerator.mix(seed))
         return Double(value >> 11) / Double(1 << 53) < share
     }

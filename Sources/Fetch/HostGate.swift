@@ -64,7 +64,4 @@ public actor HostGate {
         lookUps[host] = lookUp
         return await lookUp.value
     }
-
-    /// What the system resolver answers for `host`, for tests of what a name resolves to.
-    public static func lookUpForTesting(_ host: String) -> [IPAddress] { HostResolver.getAddresses(host) }
 }

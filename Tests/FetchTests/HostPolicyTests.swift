@@ -49,8 +49,8 @@ final class HostPolicyTests: XCTestCase {
         XCTAssertNil(IPAddress("10.0.0"))
     }
 
-    func testLocalhostResolvesToLoopbackOnly() {
-        let addresses = HostGate.lookUpForTesting("localhost")
+    func testLocalhostResolvesToLoopbackOnly() async {
+        let addresses = await HostResolver.system.addresses(of: "localhost")
         XCTAssertFalse(addresses.isEmpty)
         XCTAssertTrue(addresses.allSatisfy { $0.addressClass == .loopback }, "\(addresses)")
     }

@@ -3,6 +3,7 @@ import Downsample
 import Fetch
 import Foundation
 import WarmMetrics
+import WarmSupport
 
 /// Everything one `warm run` needs, with defaults that work (the demo). Built by
 /// the command line from flags; nothing here is read from globals.
@@ -132,9 +133,7 @@ public enum CompareSelection: Sendable, Hashable {
         case .all: return true
         case .oneIn(let n):
             guard n > 1 else { return true }
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs, unlike Hasher
-            for byte in url.text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return hash % UInt64(n) == 0
+            return FNV1a.hash(url.text.utf8) % UInt64(n) == 0
         }
     }
 }
