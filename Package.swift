@@ -97,6 +97,19 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // `warm cache serve`: the HTTP origin over a warmed cache, read-only beside the writer.
+        .target(
+            name: "Origin",
+            dependencies: [
+                "Cache", "ChildProcesses",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Composition: crawl -> fetch -> decode -> cache write, with summaries.
         .target(
             name: "Pipeline",
@@ -109,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "warm",
             dependencies: [
-                "Downsample", "DecodeWorkers", "WarmMetrics", "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch",
+                "Downsample", "DecodeWorkers", "WarmMetrics", "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Origin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -165,6 +178,17 @@ let package = Package(
             dependencies: [
                 "Pipeline", "CatalogServer", "Cache", "Downsample", "WarmMetrics", "ImageSamples", "WarmTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        // The origin in the test process, on loopback, against caches the tests write.
+        .testTarget(
+            name: "OriginTests",
+            dependencies: [
+                "Origin", "Cache", "WarmTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
     ],
     swiftLanguageModes: [.v6]

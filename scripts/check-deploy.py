@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks the container and Kubernetes files as far as a machine without Docker
 or a cluster can: the YAML parses, and the fields the sharded job relies on are
-there and agree with each other; the Dockerfile is multi-stage, runs as a
+there and agree with each other (the sharded job, the merge step, the origin
+Deployment and its Service); the Dockerfile is multi-stage, runs as a
 non-root user, and its runtime packages exist in Debian (apt-cache show).
 
 Usage: scripts/check-deploy.py [--no-apt]   (exit 0: fine; 1: each problem printed)
@@ -107,6 +108,41 @@ def minutes(schedule):
 check(minutes(merge["spec"]["schedule"]) * 60 >= minutes(warm["spec"]["schedule"]) * 60 + (deadline or 0),
       "cronjob-merge.yaml: scheduled before the shards' Job can have ended (schedule + activeDeadlineSeconds)")
 
+# The origin: `warm cache serve /cache` from the same image, on the same claim, behind a Service.
+origin = load("deployment-origin.yaml")
+service = load("service-origin.yaml")
+check(origin.get("apiVersion") == "apps/v1" and origin.get("kind") == "Deployment", "deployment-origin.yaml: not an apps/v1 Deployment")
+check(service.get("apiVersion") == "v1" and service.get("kind") == "Service", "service-origin.yaml: not a v1 Service")
+origin_pod = origin["spec"]["template"]
+origin_spec = origin_pod["spec"]
+origin_container = origin_spec["containers"][0]
+origin_args = origin_container.get("args", [])
+check(origin_container["image"] == container["image"], "deployment-origin.yaml: the origin must use the same image as the shards")
+check(origin_args[:3] == ["cache", "serve", "/cache"], "deployment-origin.yaml: the container must run `warm cache serve /cache`")
+check(flag(origin_args, "host") == "0.0.0.0", "deployment-origin.yaml: --host=0.0.0.0 is needed (the default is loopback, unreachable from the Service)")
+check(origin_spec.get("securityContext", {}).get("runAsNonRoot") is True, "deployment-origin.yaml: pods must run as non-root")
+origin_claims = volume_claims(origin_spec)
+origin_mounts = {m["name"]: m["mountPath"] for m in origin_container.get("volumeMounts", [])}
+check(any(origin_mounts.get(v) == "/cache" for v, c in origin_claims.items() if c == claim),
+      f"deployment-origin.yaml: the cache claim {claim} is not mounted at /cache")
+ports = {p.get("name"): p["containerPort"] for p in origin_container.get("ports", [])}
+check(flag(origin_args, "port") is not None and int(flag(origin_args, "port")) in ports.values(),
+      f"deployment-origin.yaml: --port ({flag(origin_args, 'port')}) must be a containerPort ({sorted(ports.values())})")
+for probe in ("readinessProbe", "livenessProbe"):
+    get = origin_container.get(probe, {}).get("httpGet", {})
+    check(get.get("path") == "/healthz" and (get.get("port") in ports or get.get("port") in ports.values()),
+          f"deployment-origin.yaml: the {probe} must GET /healthz on a container port")
+grace_flag = flag(origin_args, "grace-period") or "10s"
+grace = int(grace_flag.rstrip("s"))
+check(origin_spec.get("terminationGracePeriodSeconds", 30) > grace,
+      f"deployment-origin.yaml: terminationGracePeriodSeconds must exceed --grace-period ({grace_flag}) so SIGTERM can drain")
+selector = origin["spec"]["selector"]["matchLabels"]
+check(all(origin_pod["metadata"]["labels"].get(k) == v for k, v in selector.items()), "deployment-origin.yaml: the selector does not match the pod labels")
+check(service["spec"].get("selector") == selector, "service-origin.yaml: the selector must be the Deployment's")
+for port in service["spec"].get("ports", []):
+    target = port.get("targetPort", port.get("port"))
+    check(target in ports or target in ports.values(), f"service-origin.yaml: targetPort {target} is no container port of the origin")
+
 # The Dockerfile: multi-stage, official Swift image to build, slim Debian to run, non-root.
 dockerfile = (ROOT / "Dockerfile").read_text()
 stages = re.findall(r"^FROM\s+(\S+)(?:\s+AS\s+(\S+))?", dockerfile, re.MULTILINE | re.IGNORECASE)
@@ -133,4 +169,4 @@ for problem in problems:
     print(f"check-deploy: {problem}")
 if problems:
     sys.exit(1)
-print(f"check-deploy: ok ({completions} shards, {parallelism} at once, runtime packages {', '.join(packages)})")
+print(f"check-deploy: ok ({completions} shards, {parallelism} at once, origin {origin['spec'].get('replicas', 1)} replicas, runtime packages {', '.join(packages)})")

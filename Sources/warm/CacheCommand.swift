@@ -5,5 +5,5 @@ struct CacheCommand: AsyncParsableCommand {
         commandName: "cache",
         abstract: "Read and maintain a warmed cache directory: statistics, verification, lookups, merging shards, eviction, garbage.",
         subcommands: [CacheStatsCommand.self, CacheVerifyCommand.self, CacheGetCommand.self, CacheMergeCommand.self,
-                      CacheEvictCommand.self, CacheGCCommand.self])
+                      CacheEvictCommand.self, CacheGCCommand.self, CacheServeCommand.self])
 }

@@ -26,7 +26,8 @@ final class DeploymentManifestTests: XCTestCase {
     private func copy(editing file: String, _ edit: (String) -> String) throws -> URL {
         let root = try makeTemporaryDirectory()
         for path in ["scripts/check-deploy.py", "Dockerfile", "deploy/kubernetes/pvc.yaml",
-                     "deploy/kubernetes/cronjob-warm.yaml", "deploy/kubernetes/cronjob-merge.yaml"] {
+                     "deploy/kubernetes/cronjob-warm.yaml", "deploy/kubernetes/cronjob-merge.yaml",
+                     "deploy/kubernetes/deployment-origin.yaml", "deploy/kubernetes/service-origin.yaml"] {
             let target = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             var text = try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
@@ -63,6 +64,12 @@ final class DeploymentManifestTests: XCTestCase {
             ("deploy/kubernetes/cronjob-merge.yaml", "image: ghcr.io/example/warm:1.0.0", "image: ghcr.io/example/warm:0.9", "same image"),
             ("Dockerfile", "libexif12", "libexif-nonexistent", "does not install libexif12"),
             ("deploy/kubernetes/cronjob-warm.yaml", "completions: 8\n", "completions: [8\n", "yaml"),
+            ("deploy/kubernetes/deployment-origin.yaml", "- --host=0.0.0.0", "- --host=127.0.0.1", "--host=0.0.0.0 is needed"),
+            ("deploy/kubernetes/deployment-origin.yaml", "- --port=8080", "- --port=9090", "must be a containerPort"),
+            ("deploy/kubernetes/deployment-origin.yaml", "claimName: warm-cache", "claimName: other-cache", "is not mounted at /cache"),
+            ("deploy/kubernetes/deployment-origin.yaml", "terminationGracePeriodSeconds: 30", "terminationGracePeriodSeconds: 5", "must exceed --grace-period"),
+            ("deploy/kubernetes/deployment-origin.yaml", "path: /healthz\n              port: http\n            periodSeconds: 5", "path: /\n              port: http\n            periodSeconds: 5", "readinessProbe must GET /healthz"),
+            ("deploy/kubernetes/service-origin.yaml", "targetPort: http", "targetPort: metrics", "targetPort metrics"),
         ]
         for broken in cases {
             let root = try copy(editing: broken.file) { $0.replacingOccurrences(of: broken.from, with: broken.to) }

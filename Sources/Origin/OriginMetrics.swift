@@ -1,0 +1,77 @@
+import NIOConcurrencyHelpers
+
+/// The origin's counters, written as Prometheus text for `GET /metrics`:
+/// thumbnail requests by status, body bytes sent, misses, and a latency
+/// histogram. Hand-written (one lock, a few integers): swift-prometheus is not
+/// in the graph, and swift-metrics alone would still need this exporter.
+public final class OriginMetrics: Sendable {
+    /// Upper bounds of the latency buckets, in seconds.
+    public static let latencyBucketsSeconds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+    struct State {
+        var requestsByStatus: [Int: Int] = [:]
+        var bodyBytes = 0
+        var misses = 0
+        var bucketCounts = [Int](repeating: 0, count: OriginMetrics.latencyBucketsSeconds.count)
+        var latencyCount = 0
+        var latencySumSeconds = 0.0
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    public init() {}
+
+    /// Records one answered thumbnail request.
+    public func record(status: Int, bodyBytes: Int, miss: Bool, latencySeconds: Double) {
+        state.withLockedValue { state in
+            state.requestsByStatus[status, default: 0] += 1
+            state.bodyBytes += bodyBytes
+            if miss { state.misses += 1 }
+            if let bucket = Self.latencyBucketsSeconds.firstIndex(where: { latencySeconds <= $0 }) {
+                state.bucketCounts[bucket] += 1
+            }
+            state.latencyCount += 1
+            state.latencySumSeconds += latencySeconds
+        }
+    }
+
+    /// Requests answered with `status` so far.
+    public func requests(status: Int) -> Int {
+        state.withLockedValue { $0.requestsByStatus[status, default: 0] }
+    }
+
+    public var misses: Int { state.withLockedValue { $0.misses } }
+
+    /// Prometheus text exposition format, version 0.0.4.
+    public func prometheusText() -> String {
+        let snapshot = state.withLockedValue { $0 }
+        var lines = [
+            "# HELP warm_origin_requests_total Thumbnail requests answered, by HTTP status.",
+            "# TYPE warm_origin_requests_total counter",
+        ]
+        for status in snapshot.requestsByStatus.keys.sorted() {
+            lines.append("warm_origin_requests_total{status=\"\(status)\"} \(snapshot.requestsByStatus[status]!)")
+        }
+        lines += [
+            "# HELP warm_origin_response_body_bytes_total Body bytes of thumbnail answers (HEAD and 304 send none).",
+            "# TYPE warm_origin_response_body_bytes_total counter",
+            "warm_origin_response_body_bytes_total \(snapshot.bodyBytes)",
+            "# HELP warm_origin_misses_total Thumbnail requests for an image, size or format the cache does not hold.",
+            "# TYPE warm_origin_misses_total counter",
+            "warm_origin_misses_total \(snapshot.misses)",
+            "# HELP warm_origin_request_duration_seconds Time from a thumbnail request's head to its answer.",
+            "# TYPE warm_origin_request_duration_seconds histogram",
+        ]
+        var cumulative = 0
+        for (bound, count) in zip(Self.latencyBucketsSeconds, snapshot.bucketCounts) {
+            cumulative += count
+            lines.append("warm_origin_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)")
+        }
+        lines += [
+            "warm_origin_request_duration_seconds_bucket{le=\"+Inf\"} \(snapshot.latencyCount)",
+            "warm_origin_request_duration_seconds_sum \(snapshot.latencySumSeconds)",
+            "warm_origin_request_duration_seconds_count \(snapshot.latencyCount)",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,52 @@
+/// A format the origin can serve, in the order it prefers them: AVIF, then
+/// WebP, then JPEG, then PNG (smallest first for a photo thumbnail). Its own
+/// type rather than Downsample's `OutputFormat`: the origin names AVIF, which
+/// no run writes yet, and never links the decoders.
+public enum ThumbnailFormat: String, Sendable, CaseIterable, Comparable {
+    case avif, webp, jpeg, png
+
+    /// The cache variant's file extension (`CacheVariant.format`).
+    public var fileExtension: String {
+        switch self {
+        case .avif: "avif"
+        case .webp: "webp"
+        case .jpeg: "jpg"
+        case .png: "png"
+        }
+    }
+
+    public var mediaType: String {
+        switch self {
+        case .avif: "image/avif"
+        case .webp: "image/webp"
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        }
+    }
+
+    /// AVIF and WebP are only sent to clients that name them in `Accept`:
+    /// clients that cannot decode them still send `*/*` or `image/*`.
+    var needsExplicitAccept: Bool { self == .avif || self == .webp }
+
+    /// A `format=` value: `avif`, `webp`, `jpeg` (or `jpg`), `png`, any case.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "avif": self = .avif
+        case "webp": self = .webp
+        case "jpeg", "jpg": self = .jpeg
+        case "png": self = .png
+        default: return nil
+        }
+    }
+
+    /// The format of a cache variant's extension; nil for one the origin does not serve.
+    public init?(fileExtension: String) {
+        guard let format = Self.allCases.first(where: { $0.fileExtension == fileExtension }) else { return nil }
+        self = format
+    }
+
+    /// Preference order: declaration order.
+    public static func < (lhs: ThumbnailFormat, rhs: ThumbnailFormat) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,93 @@
+import Cache
+import ChildProcesses
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+
+/// Answers `GET`/`HEAD /v1/thumbnail`: parses the query, looks the key up
+/// through `ThumbnailLookup` on the origin's own thread pool (the project's
+/// `BlockingWork.run`: SQLite and file reads never run on the cooperative
+/// pool or an event loop), and writes the answer with its validators.
+///
+/// The body is the bytes of the file as read from one descriptor, with the
+/// ETag of those bytes: read into memory rather than sent with sendfile,
+/// because Hummingbird's `FileIO` opens by path (the name may be renamed over
+/// between hashing and sending) and thumbnails are a few KB.
+struct ThumbnailResponder: Sendable {
+    let reader: CacheReader
+    let threadPool: NIOThreadPool
+    let configuration: OriginConfiguration
+    let metrics: OriginMetrics
+    let logger: Logger
+
+    func respond(to request: Request, head: Bool) async -> Response {
+        let started = ContinuousClock.now
+        let (response, miss) = await answer(request)
+        let bodyBytes = head ? 0 : (response.body.contentLength ?? 0)
+        let elapsed = ContinuousClock.now - started
+        metrics.record(status: response.status.code, bodyBytes: bodyBytes, miss: miss,
+                       latencySeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return head ? response.createHeadResponse() : response
+    }
+
+    private func answer(_ request: Request) async -> (Response, miss: Bool) {
+        let query: ThumbnailQuery
+        do {
+            query = try ThumbnailQuery(query: request.uri.query, maxQueryBytes: configuration.maxQueryBytes)
+        } catch {
+            return (text(.badRequest, "bad request: \(error)"), false)
+        }
+        let accept = Self.joined(request.headers[values: .accept])
+        let reader = self.reader, maxFileBytes = configuration.maxFileBytes
+        let lookup = await BlockingWork.run(on: threadPool) {
+            ThumbnailLookup.run(query, accept: accept, reader: reader, maxFileBytes: maxFileBytes)
+        }
+        switch lookup {
+        case .found(let file, let negotiated):
+            return (found(file, negotiated: negotiated, request: request), false)
+        case .miss(let negotiated):
+            var response = text(.notFound, "not in the cache: \(query.url) at \(query.longestSide) px"
+                + (query.format.map { " as \($0.rawValue)" } ?? ""))
+            response.headers[.cacheControl] = "public, max-age=\(configuration.missMaxAgeSeconds)"
+            if negotiated { response.headers[.vary] = "Accept" }
+            return (response, true)
+        case .notAcceptable:
+            var response = text(.notAcceptable, "none of the formats the cache holds for \(query.url) is acceptable: \(accept ?? "")")
+            response.headers[.vary] = "Accept"
+            return (response, false)
+        case .failed(let error):
+            logger.error("cache read failed", metadata: ["url": "\(query.url)", "error": "\(error)"])
+            return (text(.internalServerError, "the cache could not be read"), false)
+        }
+    }
+
+    private func found(_ file: CachedFile, negotiated: Bool, request: Request) -> Response {
+        let etag = "\"" + file.sha256Hex.prefix(32) + "\""
+        var headers: HTTPFields = [
+            .eTag: etag,
+            .lastModified: HTTPDateText.format(secondsSince1970: file.modifiedAtSeconds),
+            .cacheControl: configuration.cacheControl,
+        ]
+        if negotiated { headers[.vary] = "Accept" }
+        if ConditionalRequest.isNotModified(ifNoneMatch: Self.joined(request.headers[values: .ifNoneMatch]),
+                                            ifModifiedSince: request.headers[.ifModifiedSince],
+                                            etag: etag, modifiedAtSeconds: file.modifiedAtSeconds) {
+            var response = Response(status: .notModified, headers: headers)
+            response.headers[.contentLength] = nil
+            return response
+        }
+        headers[.contentType] = ThumbnailFormat(fileExtension: file.variant.format)?.mediaType ?? "application/octet-stream"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+
+    private func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+
+    /// Several header lines of one field are one comma-separated list.
+    private static func joined(_ values: [String]) -> String? {
+        values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+}

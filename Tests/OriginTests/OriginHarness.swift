@@ -1,0 +1,121 @@
+import AsyncHTTPClient
+import Cache
+import Foundation
+import Logging
+import NIOCore
+import Origin
+import WarmTestSupport
+import XCTest
+
+/// A cache written through `DiskCache` (real files, real SQLite) and an
+/// `Origin` serving it on 127.0.0.1, with a real HTTP client; stopped when the test ends.
+struct OriginHarness {
+    let root: String
+    let origin: Origin
+    let running: RunningOrigin
+
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+        func header(_ name: String) -> String? { headers[name.lowercased()] }
+    }
+
+    static func start(_ test: XCTestCase, writing entries: [(url: String, variant: CacheVariant, data: Data)],
+                      configuration: OriginConfiguration = OriginConfiguration()) async throws -> OriginHarness {
+        let root = try test.makeTemporaryDirectory("origin").appendingPathComponent("cache").path
+        let cache = try DiskCache.open(root: root)
+        for entry in entries {
+            try cache.store(url: entry.url, productIds: [1], variant: entry.variant, data: entry.data,
+                            metadata: CacheMetadata(sourceBytes: 1000, sourceFormat: "jpeg", sourceWidth: 800, sourceHeight: 600,
+                                                    outputWidth: entry.variant.longestSide, outputHeight: 10,
+                                                    fetchedAt: Date().timeIntervalSince1970))
+        }
+        try cache.close()
+        var configuration = configuration
+        configuration.port = 0
+        let origin = try Origin(cacheDirectory: root, configuration: configuration)
+        let running = try await origin.start(handlingSignals: false, logger: {
+            var logger = Logger(label: "origin-test")
+            logger.logLevel = .warning
+            return logger
+        }())
+        let harness = OriginHarness(root: root, origin: origin, running: running)
+        test.addTeardownBlock { await harness.stop() }
+        return harness
+    }
+
+    func stop() async {
+        await running.shutdown()
+        await origin.close()
+    }
+
+    /// `/v1/thumbnail?url=<encoded>&size=N[&format=F]`.
+    static func thumbnailPath(url: String, size: Int, format: String? = nil) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let encoded = url.addingPercentEncoding(withAllowedCharacters: allowed)!
+        return "/v1/thumbnail?url=\(encoded)&size=\(size)" + (format.map { "&format=\($0)" } ?? "")
+    }
+
+    func get(_ pathAndQuery: String, head: Bool = false, headers: [(String, String)] = []) async throws -> Answer {
+        var request = HTTPClientRequest(url: running.baseURL + pathAndQuery)
+        if head { request.method = .HEAD }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 24)
+        var fields: [String: String] = [:]
+        for header in response.headers { fields[header.name.lowercased()] = header.value }
+        return Answer(status: Int(response.status.code), headers: fields, body: Data(body.readableBytesView))
+    }
+}
+
+/// SHA-256 by another implementation than the server's (coreutils), as the ETag's first 32 hex digits, quoted.
+func expectedETag(of data: Data) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    let input = Pipe(), output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(data)
+    try input.fileHandleForWriting.close()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return "\"" + text.prefix(32) + "\""
+}
+
+/// One request written byte for byte on a new connection (no client library
+/// to normalise it), and the status line's code and the whole answer as text.
+func rawRequest(port: Int, _ text: String) throws -> (status: Int, text: String) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let bytes = Array(text.utf8)
+    var sent = 0
+    while sent < bytes.count {
+        let count = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if count <= 0 { break }  // the server may answer and close before reading a huge request
+        sent += count
+    }
+    var answer = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count <= 0 { break }
+        answer += buffer[0..<count]
+    }
+    let reply = String(decoding: answer, as: UTF8.self)
+    let status = reply.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
+    return (status, reply)
+}
