@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "Origin",
             dependencies: [
-                "Cache", "ChildProcesses",
+                "Cache", "ChildProcesses", "WarmSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

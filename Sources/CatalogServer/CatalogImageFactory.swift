@@ -75,6 +75,6 @@ struct CatalogImageFactory: Sendable {
 
     /// 2023-03-23 00:00 GMT plus up to a year of hours chosen by the key, as an HTTP date.
     static func lastModified(key: UInt64) -> String {
-        HTTPDateText.format(Date(timeIntervalSince1970: 1_679_529_600 + Double(key % 8760) * 3600))
+        HTTPDateText.format(secondsSince1970: 1_679_529_600 + Int(key % 8760) * 3600)
     }
 }

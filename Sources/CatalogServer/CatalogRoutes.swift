@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import WarmSupport
 
 /// The OpenMarket routes over a `CatalogStore`.
 enum CatalogRoutes {

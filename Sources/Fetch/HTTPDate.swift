@@ -1,10 +1,12 @@
 import Foundation
+import WarmSupport
 
 /// Parses the HTTP date forms a server may put in `Retry-After` or
 /// `Last-Modified` (IMF-fixdate, and the obsolete RFC 850 and asctime forms).
 enum HTTPDate {
     static func parse(_ text: String) -> Date? {
-        let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+        if let seconds = HTTPDateText.parse(text) { return Date(timeIntervalSince1970: Double(seconds)) }
+        let formats = ["EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
         // DateFormatter is not Sendable; a fresh one per call is fine at the rate of Retry-After headers.
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -1,3 +1,4 @@
+import WarmSupport
 /// The preconditions of a GET or HEAD (RFC 9110 section 13): whether to
 /// answer 304 Not Modified instead of the body.
 enum ConditionalRequest {

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+import WarmSupport
 
 /// Answers `GET`/`HEAD /v1/thumbnail`: parses the query, looks the key up
 /// through `ThumbnailLookup` on the origin's own thread pool (the project's

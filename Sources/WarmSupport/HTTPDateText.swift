@@ -5,13 +5,14 @@ import Darwin
 #endif
 
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) for `Last-Modified` and
-/// `If-Modified-Since`. By hand with `gmtime_r`/`timegm`: it runs on every
-/// response, where a `DateFormatter` per call would cost more than the file read.
-enum HTTPDateText {
+/// `If-Modified-Since`, for the catalog server, the origin and the fetcher. By
+/// hand with `gmtime_r`/`timegm`: the origin formats one per response, where a
+/// `DateFormatter` per call would cost more than the file read.
+public enum HTTPDateText {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    static func format(secondsSince1970 seconds: Int) -> String {
+    public static func format(secondsSince1970 seconds: Int) -> String {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
@@ -22,7 +23,7 @@ enum HTTPDateText {
 
     /// Seconds since 1970 of an IMF-fixdate; nil for anything else (the
     /// obsolete forms included: an unparsable date means the condition is ignored).
-    static func parse(_ text: String) -> Int? {
+    public static func parse(_ text: String) -> Int? {
         // "Sun, 06 Nov 1994 08:49:37 GMT": day name, day, month, year, time, zone.
         let fields = text.trimmingBlanks().split(separator: " ")
         guard fields.count == 6, fields[0].count == 4, fields[0].hasSuffix(","), fields[5] == "GMT",
@@ -43,7 +44,8 @@ enum HTTPDateText {
 }
 
 extension String {
-    func trimmingBlanks() -> String {
+    /// Without leading and trailing spaces and tabs (HTTP's optional white space).
+    public func trimmingBlanks() -> String {
         let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
         let end = lastIndex { $0 != " " && $0 != "\t" }.map { index(after: $0) } ?? start
         return String(self[start..<end])
