@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import Synchronization
 
 /// The thumbnail cache on disk: files laid out by `CacheLayout`, described by
 /// an SQLite manifest, written atomically, evicted least-recently-used first.
@@ -30,6 +31,8 @@ public final class DiskCache: Sendable {
     let logger: Logger
     /// Serialises the stores of one key (see `store`).
     let keyLocks = KeyLocks()
+    /// Set by the first `close()`: GRDB's checkpoint on a closed pool reaches SQLite with no connection.
+    private let closed = Mutex(false)
 
     private init(layout: CacheLayout, configuration: CacheConfiguration, pool: DatabasePool,
                  files: CacheFileStore, removedTemporaryFileCount: Int, logger: Logger) {
@@ -85,7 +88,11 @@ public final class DiskCache: Sendable {
     /// self-contained file to back up, copy or check.
     public func close() throws(CacheError) {
         do {
-            _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            let first = closed.withLock { closed in
+                defer { closed = true }
+                return !closed
+            }
+            if first { _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
             try pool.close()
         } catch {
             throw Self.mapDatabaseError(error, layout: layout)
