@@ -5,7 +5,7 @@ import Foundation
 struct CacheGetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
-        abstract: "Print the path of the cached thumbnail for an image URL (exit 1 on a miss).")
+        abstract: "Print the path of the cached thumbnail for an image URL (exit 1 on a miss or a broken manifest).")
 
     @Argument(help: "The cache directory.")
     var directory: String

@@ -7,7 +7,10 @@ struct CacheVerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check that every cached file exists, decodes and matches its manifest row.",
-        discussion: "Exit status 0 when clean, 1 when any entry is wrong; stray files (orphans, temp files) are listed and also fail.")
+        discussion: """
+            Exit status 0 when clean, 1 when any entry is wrong; stray files (orphans, temp files) are listed and also fail. \
+            A broken manifest (corrupt, truncated, a directory) is named with its repair: the next `warm run` on the directory rebuilds it.
+            """)
 
     @Argument(help: "The cache directory.")
     var directory: String
