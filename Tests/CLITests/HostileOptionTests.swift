@@ -29,6 +29,7 @@ final class HostileOptionTests: XCTestCase {
         (["cache", "stats"], ["cache"]),
         (["cache", "verify"], ["cache"]),
         (["cache", "gc"], ["cache"]),
+        (["cache", "serve"], ["cache", "--port", "0"]),
     ]
 
     /// A process still running after this long has passed validation (`serve`, `demo`).
