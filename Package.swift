@@ -125,6 +125,7 @@ let package = Package(
                 "Downsample", "DecodeWorkers", "WarmMetrics", "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Origin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -89,6 +89,11 @@ env = {e["name"] for e in container.get("env", [])}
 for var in re.findall(r"\$\((\w+)\)", " ".join(args)):
     check(var in env, f"cronjob-warm.yaml: $({var}) is used in args but not set in env")
 check("JOB_COMPLETION_INDEX" not in env, "cronjob-warm.yaml: do not set JOB_COMPLETION_INDEX; Kubernetes sets it per pod")
+grace_period = pod_spec(warm).get("terminationGracePeriodSeconds", 30)
+stop_grace = flag(args, "stop-grace") or "20s"
+stop_seconds = float(stop_grace[:-1]) * {"s": 1, "m": 60}.get(stop_grace[-1], 1) if stop_grace[-1] in "sm" else float(stop_grace)
+check(stop_seconds + 5 <= grace_period,
+      f"cronjob-warm.yaml: --stop-grace ({stop_grace}) plus 5 s to write the summary must fit in terminationGracePeriodSeconds ({grace_period})")
 deadline = job.get("activeDeadlineSeconds")
 check(isinstance(deadline, int) and deadline > 0, "cronjob-warm.yaml: activeDeadlineSeconds keeps the shards out of the merge window")
 

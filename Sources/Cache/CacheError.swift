@@ -25,6 +25,9 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case database(path: String, reason: String)
     /// The cache was closed with `DiskCache.close()`.
     case closed(path: String)
+    /// The manifest is not a readable SQLite database (corrupt, truncated, a
+    /// directory): `warm run` moves it aside and rebuilds it.
+    case manifestBroken(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -45,6 +48,8 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the cache manifest \(path) failed: \(reason)"
         case .closed(let path):
             return "the cache at \(path) is closed"
+        case .manifestBroken(let path, let reason):
+            return "the cache manifest \(path) is broken (\(reason)); the next `warm run` on this cache directory moves it aside and rebuilds it"
         }
     }
 
@@ -59,6 +64,7 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .fileSystem: return "file-system"
         case .database: return "database"
         case .closed: return "closed"
+        case .manifestBroken: return "manifest-broken"
         }
     }
 

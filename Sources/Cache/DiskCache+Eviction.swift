@@ -9,10 +9,11 @@ extension DiskCache {
     ///
     /// Rows go first, in one committed transaction, then their files: a crash
     /// in between leaves orphan files (harmless; `verify` lists them), never a
-    /// row pointing at a missing file. Both steps run on the writer connection,
-    /// so no store in this process can install a new file at a path between
-    /// its row's deletion and the unlink. Costs one read of the rows with files
-    /// and one unlink plus directory fsync per removed file.
+    /// row pointing at a missing file. Each file goes under its key lock, and
+    /// only when no row names it again (`removeFiles(of:)`), so a store that
+    /// installed a new file at that path meanwhile keeps it. Costs one read of
+    /// the rows with files and, per removed file, a key lookup, one unlink and
+    /// a directory fsync.
     @discardableResult
     public func evict(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> EvictionResult {
         try evict(maxBytes: maxBytes, now: now, alsoDeletingFrom: [])
@@ -23,11 +24,11 @@ extension DiskCache {
     /// before this manifest's rows and then the files.
     func evict(maxBytes: Int, now: Double, alsoDeletingFrom shardManifests: [(pool: DatabasePool, layout: CacheLayout)])
         throws(CacheError) -> EvictionResult {
-        let files = self.files, logger = self.logger
-        let result = try write { db -> EvictionResult in
+        let files = self.files
+        let (deleted, counted) = try write { db -> ([ManifestRow], EvictionResult) in
             let (victims, totalBytes, remainingBytes) = try Self.victims(db, maxBytes: maxBytes, now: now)
             guard !victims.isEmpty else {
-                return EvictionResult(removedCount: 0, removedBytes: 0, remainingBytes: totalBytes)
+                return ([], EvictionResult(removedCount: 0, removedBytes: 0, remainingBytes: totalBytes))
             }
             // A shard's row must not outlive the file (a later merge would bring it back).
             for shard in shardManifests { try Self.deleteRows(of: victims, from: shard) }
@@ -37,10 +38,11 @@ extension DiskCache {
                 throw CacheError.fileSystem(operation: "evict (simulated crash after the rows were deleted)",
                                             path: files.layout.filesDirectory, errno: code)
             }
-            let unremoved = Self.removeFiles(of: victims, files: files, logger: logger)
-            return EvictionResult(removedCount: victims.count, removedBytes: totalBytes - remainingBytes,
-                                  remainingBytes: remainingBytes, unremovedFileCount: unremoved)
+            return (victims, EvictionResult(removedCount: victims.count, removedBytes: totalBytes - remainingBytes,
+                                            remainingBytes: remainingBytes))
         }
+        var result = counted
+        result.unremovedFileCount = removeFiles(of: deleted, removing: "an evicted file")
         if result.removedCount > 0 {
             logger.info("evicted least recently used entries", metadata: [
                 "count": "\(result.removedCount)", "bytes": "\(result.removedBytes)", "remainingBytes": "\(result.remainingBytes)",
@@ -102,16 +104,27 @@ extension DiskCache {
     }
 
     /// Unlinks the victims' files (their rows are gone); the number that could not be removed.
-    private static func removeFiles(of victims: [ManifestRow], files: CacheFileStore, logger: Logger) -> Int {
+    /// Removes the files of rows just deleted (eviction, prune); the count it
+    /// could not remove. Each under its key lock and only when no row names the
+    /// key again: `store` renames under that lock before it takes the writer,
+    /// so a file installed since the rows went is kept. Call it off the writer
+    /// (a store waits for the writer while it holds its key lock).
+    func removeFiles(of victims: [ManifestRow], removing what: String) -> Int {
         var unremoved = 0
         for victim in victims {
             guard let path = victim.path else { continue }
             do {
-                try files.removeFile(relativePath: path)
+                try keyLocks.withLock(for: path) { () throws(CacheError) in
+                    let storedAgain = try read { db in
+                        try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE url = ? AND variant = ? AND path IS NOT NULL",
+                                          arguments: [victim.url, victim.variant]) ?? false
+                    }
+                    if !storedAgain { try files.removeFile(relativePath: path) }
+                }
             } catch {
-                // The row is gone, so the file is an orphan: harmless, listed by verify.
+                // The row is gone, so the file is an orphan: harmless, listed by verify, removed by gc.
                 unremoved += 1
-                logger.warning("could not remove an evicted file", metadata: ["path": "\(path)", "error": "\(error)"])
+                logger.warning("could not remove \(what)", metadata: ["path": "\(path)", "error": "\(error)"])
             }
         }
         return unremoved

@@ -58,11 +58,11 @@ extension DiskCache {
     /// `mergeShards` removes them from the tree's manifest too.
     @discardableResult
     public func prune(listedBefore cutoff: Double, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> PruneResult {
-        let files = self.files, logger = self.logger, sharded = layout.shard != nil
-        let result = try write { db -> PruneResult in
+        let files = self.files, sharded = layout.shard != nil
+        let (deleted, counted) = try write { db -> ([ManifestRow], PruneResult) in
             let victims = try ManifestRow.filter(ManifestRow.Columns.lastListedAt < cutoff)
                 .order(ManifestRow.Columns.url, ManifestRow.Columns.variant).fetchAll(db)
-            guard !victims.isEmpty else { return PruneResult() }
+            guard !victims.isEmpty else { return ([], PruneResult()) }
             // The deletions must be on disk before any file goes (see Manifest.open).
             try db.execute(sql: "PRAGMA synchronous = FULL")
             defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
@@ -80,19 +80,11 @@ extension DiskCache {
                                             path: files.layout.filesDirectory, errno: code)
             }
             var result = PruneResult(removedCount: victims.count)
-            for victim in victims {
-                guard let path = victim.path else { continue }
-                result.removedBytes += victim.outputBytes ?? 0
-                do {
-                    try files.removeFile(relativePath: path)
-                } catch {
-                    // The row is gone, so the file is an orphan: harmless, removed by gc.
-                    result.unremovedFileCount += 1
-                    logger.warning("could not remove a pruned file", metadata: ["path": "\(path)", "error": "\(error)"])
-                }
-            }
-            return result
+            result.removedBytes = victims.reduce(0) { $0 + ($1.path == nil ? 0 : $1.outputBytes ?? 0) }
+            return (victims, result)
         }
+        var result = counted
+        result.unremovedFileCount = removeFiles(of: deleted, removing: "a pruned file")
         if result.removedCount > 0 {
             logger.info("pruned entries no listed product points at any more", metadata: [
                 "count": "\(result.removedCount)", "bytes": "\(result.removedBytes)",

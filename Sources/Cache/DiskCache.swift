@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import Synchronization
 
 /// The thumbnail cache on disk: files laid out by `CacheLayout`, described by
 /// an SQLite manifest, written atomically, evicted least-recently-used first.
@@ -30,6 +31,8 @@ public final class DiskCache: Sendable {
     let logger: Logger
     /// Serialises the stores of one key (see `store`).
     let keyLocks = KeyLocks()
+    /// Set by the first `close()`: GRDB's checkpoint on a closed pool reaches SQLite with no connection.
+    private let closed = Mutex(false)
 
     private init(layout: CacheLayout, configuration: CacheConfiguration, pool: DatabasePool,
                  files: CacheFileStore, removedTemporaryFileCount: Int, logger: Logger) {
@@ -80,8 +83,16 @@ public final class DiskCache: Sendable {
     }
 
     /// Closes the manifest. Later calls throw `CacheError.closed`.
+    /// Folds the write-ahead log into `manifest.sqlite` first (best effort: a
+    /// reader of another process may hold it), so that a closed cache is one
+    /// self-contained file to back up, copy or check.
     public func close() throws(CacheError) {
         do {
+            let first = closed.withLock { closed in
+                defer { closed = true }
+                return !closed
+            }
+            if first { _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
             try pool.close()
         } catch {
             throw Self.mapDatabaseError(error, layout: layout)
@@ -322,6 +333,9 @@ public final class DiskCache: Sendable {
         if let cacheError = error as? CacheError { return cacheError }
         if let databaseError = error as? DatabaseError {
             if databaseError.resultCode == .SQLITE_FULL { return .diskFull(path: layout.manifestPath) }
+            if [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(databaseError.resultCode) {
+                return .manifestBroken(path: layout.manifestPath, reason: databaseError.message ?? "\(databaseError)")
+            }
             if databaseError.resultCode == .SQLITE_MISUSE && databaseError.message == "Connection is closed" {
                 return .closed(path: layout.root)
             }

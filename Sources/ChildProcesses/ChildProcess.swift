@@ -101,6 +101,21 @@ public struct ChildProcess: Sendable {
         Self.waitForExit(pid: pid)
     }
 
+    /// Blocks until the child has exited or `deadline` has passed, then kills
+    /// it (SIGKILL) if it still runs, and reaps it: a child that closed its
+    /// pipes but hangs cannot hold the caller past the deadline.
+    public func waitForExit(killingAt deadline: ContinuousClock.Instant) -> ExitStatus {
+        var status: Int32 = 0
+        while ContinuousClock.now < deadline {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return ExitStatus(waitStatus: status) }
+            if reaped < 0 && errno != EINTR { break }
+            usleep(10_000)
+        }
+        kill(SIGKILL)
+        return waitForExit()
+    }
+
     /// Blocks until the process `pid` (a child of this one, from `spawn` or
     /// `fork`) has exited, and reaps it.
     public static func waitForExit(pid: pid_t) -> ExitStatus {

@@ -42,7 +42,7 @@ final class DecodeWorker: @unchecked Sendable {
         do {
             try spawned.channel.send(FrameChannel.Frame(json: json, blobs: []))
         } catch {
-            return ended(after: error)
+            return ended(after: error, deadline: .now + .milliseconds(Int64(timeoutSeconds * 1000)))
         }
         return nil
     }
@@ -80,11 +80,11 @@ final class DecodeWorker: @unchecked Sendable {
                 case .failed(let error):
                     return .failure(error)
                 case nil:
-                    return .failure(.decoderUnavailable(reason: "the worker's answer cannot be read"))
+                    return .failure(ended(after: .malformed))
                 }
             }
         } catch {
-            return .failure(ended(after: error))
+            return .failure(ended(after: error, deadline: deadline))
         }
     }
 
@@ -93,20 +93,26 @@ final class DecodeWorker: @unchecked Sendable {
         guard let child else { return }
         close(child.channel.output)
         close(child.channel.input)
-        _ = child.process.waitForExit()
+        _ = child.process.waitForExit(killingAt: .now + .seconds(5))
         self.child = nil
     }
 
     /// The worker failed mid-request: kill it if it still runs, reap it, and
     /// say why, by its exit.
-    private func ended(after failure: FrameChannel.Failure) -> DownsampleError {
+    /// A worker that closed its output may be dying (its status says how) or
+    /// hanging: it is killed at `deadline` whatever its pipes do.
+    private func ended(after failure: FrameChannel.Failure, deadline: ContinuousClock.Instant = .now) -> DownsampleError {
         guard let child else { return .decoderUnavailable(reason: "the worker is gone") }
-        if failure == .timedOut || failure != .closed { child.process.kill(SIGKILL) }
+        if failure != .closed { child.process.kill(SIGKILL) }
         close(child.channel.output)
         close(child.channel.input)
-        let status = child.process.waitForExit()
+        let status = child.process.waitForExit(killingAt: failure == .closed ? deadline : .now)
         self.child = nil
         if failure == .timedOut { return .decoderTimedOut(seconds: timeoutSeconds) }
+        if failure == .malformed { return .decoderProtocolError(reason: "a garbage, truncated or oversized frame") }
+        if failure == .closed, status.signal == SIGKILL, ContinuousClock.now >= deadline {
+            return .decoderTimedOut(seconds: timeoutSeconds)
+        }
         if let signal = status.signal { return .decoderCrashed(signal: signal, memoryLimitBytes: settings.memoryLimitBytes) }
         return .decoderUnavailable(reason: "the worker exited with status \(status.exitStatus ?? 0) (\(failure))")
     }

@@ -17,10 +17,21 @@ import Glibc
 public enum DecodeWorkerProcess {
     /// Test hook (fault injection, like the cache's fault points): with
     /// `WARM_DECODER_FAULT=crash:MARK`, the worker raises SIGSEGV on an image
-    /// whose path or first 64 KiB contain MARK, as a codec crash would.
-    static let faultMarker: Data? = {
-        guard let spec = ProcessInfo.processInfo.environment["WARM_DECODER_FAULT"], spec.hasPrefix("crash:") else { return nil }
-        return Data(spec.dropFirst("crash:".count).utf8)
+    /// whose path or first 64 KiB contain MARK, as a codec crash would. Debug
+    /// builds also misbehave towards the parent: `garbage:MARK` (bytes that
+    /// are no frame), `huge-length:MARK` (a blob of 2^63 bytes announced),
+    /// `hang:MARK` (closes its output and sleeps), `sleep:MARK` (just sleeps).
+    static let fault: (kind: String, marker: Data)? = {
+        guard let spec = ProcessInfo.processInfo.environment["WARM_DECODER_FAULT"],
+              let colon = spec.firstIndex(of: ":") else { return nil }
+        let kind = String(spec[..<colon])
+        #if DEBUG
+        let kinds = ["crash", "garbage", "huge-length", "hang", "sleep"]
+        #else
+        let kinds = ["crash"]
+        #endif
+        guard kinds.contains(kind) else { return nil }
+        return (kind, Data(spec[spec.index(after: colon)...].utf8))
     }()
 
     /// Serves requests until standard input closes; returns the exit status.
@@ -46,7 +57,7 @@ public enum DecodeWorkerProcess {
                 answer = configure(settings)
             case .decode(let request, let path):
                 let input: ThumbnailInput = path.map { .file(path: $0) } ?? .bytes(frame.blobs.first ?? Data())
-                injectFault(path: path, bytes: frame.blobs.first)
+                injectFault(path: path, bytes: frame.blobs.first, frames: frames)
                 switch Result(catching: { () throws(DownsampleError) in try Thumbnails.make(from: input, request) }) {
                 case .success(let thumbnails):
                     answer = .thumbnails(header: thumbnails.header, sizes: thumbnails.images.map(\.size))
@@ -79,15 +90,32 @@ public enum DecodeWorkerProcess {
         return .ready
     }
 
-    private static func injectFault(path: String?, bytes: Data?) {
-        guard let marker = faultMarker else { return }
+    private static func injectFault(path: String?, bytes: Data?, frames: Int32) {
+        guard let (kind, marker) = fault else { return }
         let inPath = path.map { Data($0.utf8).range(of: marker) != nil } ?? false
         let inBytes = bytes.map { $0.prefix(64 << 10).range(of: marker) != nil } ?? false
         guard inPath || inBytes else { return }
-        // The default action, as after a codec's bad access: the runtime's
-        // crash handler would otherwise return from a raised signal.
-        signal(SIGSEGV, SIG_DFL)
-        raise(SIGSEGV)
+        switch kind {
+        case "garbage":
+            let garbage = Array("garbage, not a frame: \u{0}\u{ff}\u{7f}".utf8) + Array(repeating: 0xff, count: 64)
+            _ = write(frames, garbage, garbage.count)
+        case "huge-length":
+            let json = Array(#"{"failed":{}}"#.utf8)
+            var header: [UInt8] = withUnsafeBytes(of: UInt32(json.count).littleEndian, Array.init) + json
+            header += withUnsafeBytes(of: UInt32(1).littleEndian, Array.init)
+            header += withUnsafeBytes(of: (UInt64(1) << 63).littleEndian, Array.init)
+            _ = write(frames, header, header.count)
+        case "hang":
+            close(frames)
+        case "sleep":
+            break
+        default:
+            // The default action, as after a codec's bad access: the runtime's
+            // crash handler would otherwise return from a raised signal.
+            signal(SIGSEGV, SIG_DFL)
+            raise(SIGSEGV)
+        }
+        while true { sleep(3600) }
     }
 }
 

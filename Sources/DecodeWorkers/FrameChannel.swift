@@ -52,9 +52,10 @@ struct FrameChannel: Sendable {
         guard blobCount <= 1024 else { throw .malformed }
         var blobs: [Data] = []
         for _ in 0..<blobCount {
-            let length = Int(try read(count: 8, deadline: deadline).littleEndianInteger(as: UInt64.self))
+            // Checked before `Int(_:)`, which traps on a UInt64 over Int.max (a garbage or hostile stream).
+            let length = try read(count: 8, deadline: deadline).littleEndianInteger(as: UInt64.self)
             guard length <= 1 << 31 else { throw .malformed }
-            blobs.append(try read(count: length, deadline: deadline))
+            blobs.append(try read(count: Int(length), deadline: deadline))
         }
         return Frame(json: json, blobs: blobs)
     }

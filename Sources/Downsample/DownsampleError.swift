@@ -30,6 +30,9 @@ public enum DownsampleError: Error, Sendable, Equatable, Codable, CustomStringCo
     case decoderTimedOut(seconds: Double)
     /// No decoder could be started or reached.
     case decoderUnavailable(reason: String)
+    /// The decoder process answered with bytes that are not a frame (garbage,
+    /// truncated, an absurd length); it was killed and restarted.
+    case decoderProtocolError(reason: String)
 
     public var description: String {
         switch self {
@@ -61,6 +64,8 @@ public enum DownsampleError: Error, Sendable, Equatable, Codable, CustomStringCo
             return "decoding took longer than \(seconds) s (decode timeout); the decoder process was killed and restarted"
         case .decoderUnavailable(let reason):
             return "no decoder is available: \(reason)"
+        case .decoderProtocolError(let reason):
+            return "the decoder process's answer was not a valid frame (\(reason)); it was killed and restarted"
         }
     }
 
@@ -80,6 +85,7 @@ public enum DownsampleError: Error, Sendable, Equatable, Codable, CustomStringCo
         case .overMemoryLimit: return "over-memory-limit"
         case .decoderTimedOut: return "decoder-timeout"
         case .decoderUnavailable: return "decoder-unavailable"
+        case .decoderProtocolError: return "decoder-protocol-error"
         }
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 
 /// A byte count given as `500000000`, `500MB`, `1.5GiB`, `64k`...
+/// Refuses what is not a finite count an `Int` holds (`inf`, `nan`, `1e300`):
+/// argument-parser then names the option.
 struct ByteCount: ExpressibleByArgument, Sendable {
     var bytes: Int
 
@@ -14,24 +16,66 @@ struct ByteCount: ExpressibleByArgument, Sendable {
             number = text.dropLast(suffix.count)
             break
         }
-        guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value >= 0 else { return nil }
+        guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0,
+              value * multiplier < Double(Int.max) else { return nil }
         bytes = Int(value * multiplier)
     }
 }
 
 /// A duration given as seconds (`3600`) or with a unit: `90s`, `30m`, `12h`, `7d`.
+/// Refuses non-finite and negative values and anything over a century
+/// (`OptionCheck.maximumSeconds`), so that no later conversion can trap.
 struct DurationArgument: ExpressibleByArgument, Sendable {
     var seconds: Double
 
     init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        if let last = text.last, let factor = units[last], let value = Double(text.dropLast()), value >= 0 {
-            seconds = value * factor
-        } else if let value = Double(text), value >= 0 {
-            seconds = value
+        let value: Double
+        if let last = text.last, let factor = units[last], let number = Double(text.dropLast()) {
+            value = number * factor
+        } else if let number = Double(text) {
+            value = number
         } else {
             return nil
+        }
+        guard value.isFinite, value >= 0, value <= OptionCheck.maximumSeconds else { return nil }
+        seconds = value
+    }
+}
+
+/// The checks numeric options share, so that every command rejects
+/// infinities, NaN and values no later conversion can hold with a sentence
+/// naming the option (exit 64), instead of trapping at `Int(Double)` later.
+enum OptionCheck {
+    /// A century: longer than any timeout or age anyone means, far below
+    /// what `Duration` and `Int` seconds hold.
+    static let maximumSeconds: Double = 100 * 365 * 86400
+    /// Longest side of an output, in pixels (libvips' own limit is 10,000,000).
+    static let maximumSide = 100_000
+    /// Pixels an image header may declare: 2^40, far above any real image.
+    static let maximumPixels = 1 << 40
+    /// Products a generated catalog may have.
+    static let maximumProducts = 10_000_000
+
+    /// A positive, finite number of seconds up to `maximumSeconds`.
+    static func seconds(_ value: Double, option: String) throws {
+        guard value.isFinite, value > 0, value <= maximumSeconds else {
+            throw ValidationError("\(option) must be a positive number of seconds, at most \(Int(maximumSeconds)) (a century); got \(value).")
+        }
+    }
+
+    /// A finite value in `range`.
+    static func number(_ value: Double, in range: ClosedRange<Double>, option: String) throws {
+        guard value.isFinite, range.contains(value) else {
+            throw ValidationError("\(option) must be a number from \(range.lowerBound) to \(range.upperBound); got \(value).")
+        }
+    }
+
+    /// A count in `range` (workers, attempts, pixels...).
+    static func count(_ value: Int, in range: ClosedRange<Int>, option: String) throws {
+        guard range.contains(value) else {
+            throw ValidationError("\(option) must be from \(range.lowerBound) to \(range.upperBound); got \(value).")
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 struct CacheGetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
-        abstract: "Print the path of the cached thumbnail for an image URL (exit 1 on a miss).")
+        abstract: "Print the path of the cached thumbnail for an image URL (exit 1 on a miss or a broken manifest).")
 
     @Argument(help: "The cache directory.")
     var directory: String
@@ -16,10 +16,19 @@ struct CacheGetCommand: AsyncParsableCommand {
     @Option(help: "Longest side of the variant, in pixels.")
     var size: Int = 300
 
+    func validate() throws {
+        try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size")
+    }
+
     func run() async throws {
         let cache = try CacheAccess.open(directory)
         defer { try? cache.close() }
-        guard let path = try cache.path(for: url, longestSide: size) else {
+        // A row read from a damaged manifest could name the wrong file: check it first (one read of the manifest).
+        if let problem = cache.manifestIntegrityProblem() {
+            Console.error("error: \(CacheError.manifestBroken(path: directory + "/manifest.sqlite", reason: problem))")
+            throw ExitStatus.failed
+        }
+        guard let path = try CacheAccess.reading({ try cache.path(for: url, longestSide: size) }) else {
             Console.error("miss: \(url) has no \(size) px variant in \(directory)")
             throw ExitStatus.failed
         }

@@ -43,9 +43,25 @@ enum CacheAccess {
             Console.error("error: \(directory) is not a warm cache directory (no manifest.sqlite)")
             throw ExitStatus.failed
         }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: manifest, isDirectory: &isDirectory), isDirectory.boolValue {
+            Console.error("error: \(CacheError.manifestBroken(path: manifest, reason: "it is a directory"))")
+            throw ExitStatus.failed
+        }
         do {
             return try DiskCache.open(root: directory, removingTemporaryFiles: false)
         } catch {
+            Console.error("error: \(error)")
+            throw ExitStatus.failed
+        }
+    }
+
+    /// Runs `body`, turning a `CacheError` (a broken manifest found while
+    /// reading) into its sentence and exit status 1 instead of a bare error.
+    static func reading<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CacheError {
             Console.error("error: \(error)")
             throw ExitStatus.failed
         }

@@ -7,7 +7,10 @@ struct CacheVerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check that every cached file exists, decodes and matches its manifest row.",
-        discussion: "Exit status 0 when clean, 1 when any entry is wrong; stray files (orphans, temp files) are listed and also fail.")
+        discussion: """
+            Exit status 0 when clean, 1 when any entry is wrong; stray files (orphans, temp files) are listed and also fail. \
+            A broken manifest (corrupt, truncated, a directory) is named with its repair: the next `warm run` on the directory rebuilds it.
+            """)
 
     @Argument(help: "The cache directory.")
     var directory: String
@@ -15,7 +18,11 @@ struct CacheVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let cache = try CacheAccess.open(directory)
         defer { try? cache.close() }
-        let report = try cache.verify(validator: CachedImageValidator.decodesCompletely)
+        if let problem = cache.manifestIntegrityProblem() {
+            Console.error("error: \(CacheError.manifestBroken(path: directory + "/manifest.sqlite", reason: problem))")
+            throw ExitStatus.failed
+        }
+        let report = try CacheAccess.reading { try cache.verify(validator: CachedImageValidator.decodesCompletely) }
         for problem in report.problems { Console.error("problem: \(problem)") }
         for orphan in report.orphanFiles { Console.error("orphan file (no manifest row): \(orphan)") }
         for temporary in report.temporaryFiles { Console.error("temporary file left behind: \(temporary)") }

@@ -37,7 +37,7 @@ struct CheckCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !metricsFiles.isEmpty else { throw ValidationError("Give at least one --metrics file.") }
-        guard tolerance >= 0 else { throw ValidationError("--tolerance cannot be negative.") }
+        try OptionCheck.number(tolerance, in: 0...100, option: "--tolerance")
         guard (0...1).contains(minSSIM) else { throw ValidationError("--min-ssim must be between 0 and 1.") }
         guard peakAllowanceBytes >= 0 else { throw ValidationError("--peak-allowance-bytes cannot be negative.") }
     }

@@ -17,7 +17,7 @@ struct DecoderOptions: ParsableArguments {
     var decodeTimeout: Double = 60
 
     func validate() throws {
-        guard decodeTimeout > 0 else { throw ValidationError("--decode-timeout must be positive.") }
+        try OptionCheck.seconds(decodeTimeout, option: "--decode-timeout")
         if let limit = decoderMemoryLimit, limit.bytes < 64 << 20 {
             throw ValidationError("--decoder-memory-limit must be at least 64MiB (a worker's libraries alone take about that much address space).")
         }

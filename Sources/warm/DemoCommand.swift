@@ -50,7 +50,7 @@ struct DemoCommand: AsyncParsableCommand {
     static let sampleOneIn = 5
 
     func validate() throws {
-        guard products > 0 else { throw ValidationError("--products must be positive.") }
+        try OptionCheck.count(products, in: 1...OptionCheck.maximumProducts, option: "--products")
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
     }
 

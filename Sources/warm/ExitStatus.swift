@@ -12,9 +12,16 @@ enum ExitStatus {
     static let usage = ExitCode.validationFailure
     /// `warm check` found at least one regression against the baseline (each listed).
     static let regressed = ExitCode(3)
+    /// SIGTERM or SIGINT stopped the run gracefully: summary and Prometheus
+    /// file written, cache consistent; the next run finishes the work. Not
+    /// 143/130, which say the process died by the signal without cleaning up.
+    static let stopped = ExitCode(4)
+    /// The cache manifest was unreadable (corrupt, truncated, not a file): it
+    /// was moved aside and rebuilt, and the run went on; the next run exits 0.
+    static let manifestRebuilt = ExitCode(5)
     /// Another run holds the cache directory's lock (EX_TEMPFAIL: try later).
     static let locked = ExitCode(75)
 
     static let documentation =
-        "0 all done; 1 could not run; 2 some images failed (each reported); 3 warm check found a regression; 64 usage or configuration error; 75 cache directory locked by another run."
+        "0 all done; 1 could not run; 2 some images failed (each reported); 3 warm check found a regression; 4 stopped by SIGTERM or SIGINT after writing its summary (the next run finishes); 5 the cache manifest was broken and has been rebuilt (the next run exits 0); 64 usage or configuration error; 75 cache directory locked by another run."
 }

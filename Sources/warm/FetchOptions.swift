@@ -28,8 +28,9 @@ struct FetchOptions: ParsableArguments {
         for host in allowHost where HostPattern(parsing: host) == nil {
             throw ValidationError("--allow-host must be a host, host:port or [v6]:port, got '\(host)'.")
         }
-        guard requestTimeout > 0, fetchDeadline > 0 else { throw ValidationError("--request-timeout and --fetch-deadline must be positive.") }
-        guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1.") }
+        try OptionCheck.seconds(requestTimeout, option: "--request-timeout")
+        try OptionCheck.seconds(fetchDeadline, option: "--fetch-deadline")
+        try OptionCheck.count(maxAttempts, in: 1...1000, option: "--max-attempts")
     }
 
     var allowedHosts: [HostPattern] { allowHost.compactMap(HostPattern.init(parsing:)) }

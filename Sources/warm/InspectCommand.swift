@@ -19,7 +19,7 @@ struct InspectCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard size > 0 else { throw ValidationError("--size must be a positive number of pixels.") }
+        try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size")
     }
 
     func run() async throws {

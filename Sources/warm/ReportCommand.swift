@@ -41,8 +41,8 @@ struct ReportCommand: AsyncParsableCommand {
             throw ValidationError("Give at least one --metrics file (or --measure images).")
         }
         guard cacheLimitBytes > 0 else { throw ValidationError("--cache-limit-bytes must be positive.") }
-        guard noiseRepeats >= 0 else { throw ValidationError("--noise-repeats cannot be negative.") }
-        guard size > 0 else { throw ValidationError("--size must be a positive number of pixels.") }
+        try OptionCheck.count(noiseRepeats, in: 0...10_000, option: "--noise-repeats")
+        try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size")
     }
 
     func run() async throws {

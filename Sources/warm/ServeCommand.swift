@@ -49,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
-        guard products >= 0 else { throw ValidationError("--products must not be negative.") }
+        try OptionCheck.count(products, in: 0...OptionCheck.maximumProducts, option: "--products")
         if let faults {
             do { _ = try FaultPlan(parsing: faults) } catch { throw ValidationError("--faults: \(error)") }
         }

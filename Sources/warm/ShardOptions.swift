@@ -17,7 +17,7 @@ struct ShardOptions: ParsableArguments {
         do {
             _ = try resolved()
         } catch {
-            throw ValidationError("\(error).")
+            throw ValidationError("--shard/--shards: \(error).")
         }
     }
 

@@ -33,10 +33,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var maxPixels: Int = DecodeLimits.default.maxPixels
 
     func validate() throws {
-        guard size > 0 else { throw ValidationError("--size must be a positive number of pixels.") }
+        try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size")
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
-        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1.") }
-        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive.") }
+        try OptionCheck.count(concurrency, in: 1...1024, option: "--concurrency")
+        try OptionCheck.count(maxPixels, in: 1...OptionCheck.maximumPixels, option: "--max-pixels")
     }
 
     func run() async throws {

@@ -59,17 +59,27 @@ struct WarmOptions: ParsableArguments {
     @Option(help: "Write Prometheus text-format metrics here, for node_exporter's textfile collector.")
     var prometheusFile: String?
 
+    @Option(help: ArgumentHelp(
+        "On SIGTERM or SIGINT, how long the images in flight may take before they are cancelled (e.g. 20s).",
+        discussion: "Keep it under Kubernetes' terminationGracePeriodSeconds (30 s by default); a second signal exits at once."))
+    var stopGrace: DurationArgument = DurationArgument(argument: "20s")!
+
     @Flag(help: "Never draw a progress bar, even on a terminal.")
     var noProgress = false
 
     func validate() throws {
-        guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }) else { throw ValidationError("--size must be a positive number of pixels.") }
+        guard !sizes.isEmpty else { throw ValidationError("--size must be a positive number of pixels.") }
+        for size in sizes { try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
-        guard concurrency > 0, decodeConcurrency > 0, pageConcurrency > 0 else {
-            throw ValidationError("--concurrency, --decode-concurrency and --page-concurrency must be at least 1.")
-        }
+        try OptionCheck.count(concurrency, in: 1...10_000, option: "--concurrency")
+        try OptionCheck.count(decodeConcurrency, in: 1...1024, option: "--decode-concurrency")
+        try OptionCheck.count(pageConcurrency, in: 1...1000, option: "--page-concurrency")
         guard (1...1000).contains(itemsPerPage) else { throw ValidationError("--items-per-page must be between 1 and 1000.") }
-        guard maxPixels > 0, maxImageSize.bytes > 0 else { throw ValidationError("--max-pixels and --max-image-size must be positive.") }
+        try OptionCheck.count(maxPixels, in: 1...OptionCheck.maximumPixels, option: "--max-pixels")
+        guard maxImageSize.bytes > 0 else { throw ValidationError("--max-image-size must be positive.") }
+        if let maxCacheSize, maxCacheSize.bytes == 0 {
+            throw ValidationError("--max-cache-size must be positive (0 would evict everything the run warmed).")
+        }
     }
 
     /// The run's whole configuration in one value. `defaultMetricsPath`

@@ -45,6 +45,40 @@ final class DecodeWorkerTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("4 of 5 thumbnails written"), result.stdout)
     }
 
+    /// A worker that answers garbage, announces a blob of 2^63 bytes, or closes
+    /// its output and hangs (the debug build's `WARM_DECODER_FAULT` kinds):
+    /// the parent neither traps nor waits for ever; that image fails with a
+    /// reason, the worker is replaced and the other files are written.
+    func testAWorkerThatBreaksTheProtocolOrHangsFailsOnlyItsImage() throws {
+        let cases: [(kind: String, reason: String)] = [
+            ("garbage", "not a valid frame"), ("huge-length", "not a valid frame"),
+            ("hang", "took longer than 2.0 s"), ("sleep", "took longer than 2.0 s"),
+        ]
+        let directory = try makeTemporaryDirectory()
+        let inputs = directory.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        let names = ["a", "b-\(Self.crashMark)", "c", "d"]
+        for (index, name) in names.enumerated() {
+            try photo(seed: UInt64(20 + index)).write(to: inputs.appendingPathComponent(name + ".jpg"))
+        }
+        for (kind, reason) in cases {
+            let out = directory.appendingPathComponent("out-\(kind)")
+            let started = Date()
+            let result = try WarmBinary.run(["thumbnail", inputs.path, "--size", "100", "--out", out.path, "--concurrency", "2",
+                                             "--decode-timeout", "2"],
+                                            environment: ["WARM_DECODER_FAULT": kind + ":" + Self.crashMark])
+            XCTAssertEqual(result.status, 2, "\(kind): \(result.stderr)")
+            XCTAssertLessThan(Date().timeIntervalSince(started), 30, "\(kind): the parent waited on the worker")
+            let errorLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+            XCTAssertEqual(errorLines.count, 1, "\(kind): \(result.stderr)")
+            let line = String(errorLines.first ?? "")
+            XCTAssertTrue(line.contains("b-\(Self.crashMark).jpg") && line.contains(reason), "\(kind): \(line)")
+            for name in names where !name.contains(Self.crashMark) {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent(name + ".jpg").path), "\(kind): \(name)")
+            }
+        }
+    }
+
     func testAnImageOverTheWorkersMemoryLimitFailsAloneWithTheLimitInTheReason() throws {
         let directory = try makeTemporaryDirectory()
         // A progressive JPEG keeps every DCT coefficient of the whole image

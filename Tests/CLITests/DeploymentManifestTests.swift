@@ -63,6 +63,8 @@ final class DeploymentManifestTests: XCTestCase {
             ("deploy/kubernetes/pvc.yaml", "- ReadWriteMany", "- ReadWriteOnce", "must be ReadWriteMany"),
             ("deploy/kubernetes/cronjob-merge.yaml", "image: ghcr.io/example/warm:1.0.0", "image: ghcr.io/example/warm:0.9", "same image"),
             ("Dockerfile", "libexif12", "libexif-nonexistent", "does not install libexif12"),
+            ("deploy/kubernetes/cronjob-warm.yaml", "terminationGracePeriodSeconds: 30", "terminationGracePeriodSeconds: 20",
+             "must fit in terminationGracePeriodSeconds (20)"),
             ("deploy/kubernetes/cronjob-warm.yaml", "completions: 8\n", "completions: [8\n", "yaml"),
             ("deploy/kubernetes/deployment-origin.yaml", "- --host=0.0.0.0", "- --host=127.0.0.1", "--host=0.0.0.0 is needed"),
             ("deploy/kubernetes/deployment-origin.yaml", "- --port=8080", "- --port=9090", "must be a containerPort"),

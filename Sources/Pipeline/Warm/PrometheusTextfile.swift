@@ -28,6 +28,10 @@ public enum PrometheusTextfile {
         gauge("last_run_timestamp_seconds", "When the last run finished (Unix time).", [("", summary.finishedAt.timeIntervalSince1970.rounded())])
         gauge("last_run_duration_seconds", "Wall time of the last run.", [("", (summary.durationSeconds * 1000).rounded() / 1000)])
         gauge("last_run_success", "1 when the last run did everything it was asked, 0 otherwise.", one(summary.succeeded ? 1 : 0))
+        gauge("last_run_stopped_early", "1 when the last run stopped early (SIGTERM, SIGINT, a full disk), 0 otherwise.",
+              one(summary.stoppedEarly ? 1 : 0))
+        gauge("manifest_rebuilt", "1 when the last run found the cache manifest broken and rebuilt it, 0 otherwise.",
+              one(summary.manifestRebuilt ? 1 : 0))
         gauge("pages_fetched", "Product list pages fetched.", one(summary.pagesFetched))
         gauge("pages_failed", "Product list pages that failed after retries.", one(summary.pagesFailed))
         gauge("products", "Distinct products seen in the catalog.", one(summary.productsUnique))

@@ -60,7 +60,7 @@ public struct WarmDependencies: Sendable {
     public static func live(configuration: WarmConfiguration, fetch: FetchConfiguration, decoder: (any ThumbnailDecoding)?,
                             logger: Logger, progress display: ProgressDisplay = .automatic) async throws(WarmRunError) -> WarmDependencies {
         ProcessSetup.prepare(for: configuration)
-        let (lock, cache) = try openCache(configuration, logger: logger)
+        let (lock, cache, repair) = try openCache(configuration, logger: logger)
         let pool = NIOThreadPool(numberOfThreads: cacheThreads)
         pool.start()
         // Images only from the API's host, hosts its first page names (public
@@ -77,9 +77,18 @@ public struct WarmDependencies: Sendable {
             lock.release()
         }
         do {
-            return try make(configuration: configuration, fetcher: CoalescingFetcher(upstream: http), hostGate: hostGate,
-                            cache: CacheIO(cache: cache, pool: pool), decoder: decoder, logger: logger,
-                            progress: display, release: release)
+            let fetcher = AbandoningFetcher(upstream: CoalescingFetcher(upstream: http))
+            let dependencies = try make(configuration: configuration, fetcher: fetcher, hostGate: hostGate,
+                                        cache: CacheIO(cache: cache, pool: pool), decoder: decoder, logger: logger,
+                                        progress: display, release: release)
+            if let repair {
+                await dependencies.progress.update {
+                    $0.manifestRebuilt = true
+                    $0.manifestBrokenReason = repair.reason
+                    $0.manifestMovedTo = repair.movedTo
+                }
+            }
+            return dependencies
         } catch {
             await release()
             throw error
@@ -95,7 +104,9 @@ public struct WarmDependencies: Sendable {
         await release()
     }
 
-    private static func openCache(_ configuration: WarmConfiguration, logger: Logger) throws(WarmRunError) -> (CacheLock, DiskCache) {
+    /// Takes the lock, then opens the cache, rebuilding a broken manifest (`DiskCache.openRepairing`).
+    private static func openCache(_ configuration: WarmConfiguration,
+                                  logger: Logger) throws(WarmRunError) -> (CacheLock, DiskCache, ManifestRepair?) {
         let lock: CacheLock
         do {
             lock = try CacheLock.acquire(root: configuration.cacheDirectory, shard: configuration.shard)
@@ -104,11 +115,11 @@ public struct WarmDependencies: Sendable {
             throw .cache(error)
         }
         do {
-            let cache = try DiskCache.open(
+            let (cache, repair) = try DiskCache.openRepairing(
                 root: configuration.cacheDirectory, shard: configuration.shard,
                 configuration: CacheConfiguration(maxBytes: configuration.maxCacheBytes, maxAgeSeconds: configuration.maxAgeSeconds),
                 logger: logger, faults: configuration.cacheFaults)
-            return (lock, cache)
+            return (lock, cache, repair)
         } catch {
             lock.release()
             throw .cache(error)

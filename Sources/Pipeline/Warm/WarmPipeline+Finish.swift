@@ -10,8 +10,19 @@ extension WarmPipeline {
                 clock: ContinuousClock.Instant) async throws(WarmRunError) -> WarmSummary {
         let shared = await dedup.shared()
         let ours = shared.filter { owns($0.url) }
-        await dependencies.cache.perform { cache in
-            for (url, productIds) in ours { _ = try? cache.addProductIds(url: url, productIds: productIds) }
+        let mergeFailure = await dependencies.cache.perform { cache -> String? in
+            for (url, productIds) in ours {
+                do {
+                    _ = try cache.addProductIds(url: url, productIds: productIds)
+                } catch {
+                    return "the product-id merge failed (\(url)): \(error)"
+                }
+            }
+            return nil
+        }
+        if let mergeFailure {
+            logger.error("\(mergeFailure)")
+            await progress.update { $0.finishStepsFailed.append(mergeFailure) }
         }
         await prune(after: end, listed: dedup, startedAt: startedAt)
         await evictToLimit()
@@ -51,9 +62,16 @@ extension WarmPipeline {
     }
 
     private func evictToLimit() async {
-        guard let maxBytes = configuration.maxCacheBytes,
-              let evicted = try? await dependencies.cache.run({ cache throws(CacheError) in try cache.evict(maxBytes: maxBytes) })
-        else { return }
+        guard let maxBytes = configuration.maxCacheBytes else { return }
+        let evicted: EvictionResult
+        do {
+            evicted = try await dependencies.cache.run({ cache throws(CacheError) in try cache.evict(maxBytes: maxBytes) })
+        } catch {
+            let failure = "the eviction to --max-cache-size \(maxBytes) bytes failed: \(error)"
+            logger.error("\(failure)")
+            await progress.update { $0.finishStepsFailed.append(failure) }
+            return
+        }
         await progress.update {
             $0.evictedEntries = evicted.removedCount
             $0.evictedBytes = evicted.removedBytes

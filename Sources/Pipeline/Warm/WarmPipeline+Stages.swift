@@ -20,7 +20,9 @@ struct StageEnd: Sendable {
 
 extension WarmPipeline {
     /// The crawl, job admission and the fetch workers, joined by channels.
-    /// A worker that must stop the run (disk full) cancels the others.
+    /// A worker that must stop the run (disk full) cancels the others. A stop
+    /// request ends the crawl and both channels: no new image starts, the
+    /// workers finish the images they hold.
     func runStages(dedup: URLDeduplicator) async -> StageEnd {
         let events = AsyncChannel<CrawlEvent>()
         let jobs = AsyncChannel<ImageJob>()
@@ -28,7 +30,11 @@ extension WarmPipeline {
                                      shard: configuration.shard, compare: measured, cache: dependencies.cache)
         let warmer = ImageWarmer(configuration: configuration, cache: dependencies.cache, fetcher: dependencies.fetcher,
                                  decoder: dependencies.decoder, metrics: dependencies.metrics)
-        return await withTaskGroup(of: StageEnd.self) { group in
+        var end = await withTaskGroup(of: StageEnd.self) { group in
+            stop.onRequest {
+                events.finish()
+                jobs.finish()
+            }
             group.addTask { await crawl(onto: events) }
             group.addTask {
                 await admission.run(from: events, onto: jobs)
@@ -50,6 +56,12 @@ extension WarmPipeline {
             if end.stopReason != nil { end.crawlError = nil }
             return end
         }
+        if let reason = stop.reason {
+            end.stopReason = reason
+            end.crawlError = nil
+            end.listIncompleteReason = end.listIncompleteReason ?? "the run was asked to stop"
+        }
+        return end
     }
 
     private func crawl(onto events: AsyncChannel<CrawlEvent>) async -> StageEnd {
@@ -57,8 +69,11 @@ extension WarmPipeline {
             configuration: CrawlConfiguration(apiBaseURL: configuration.apiURL, itemsPerPage: configuration.itemsPerPage,
                                               pageConcurrency: configuration.pageConcurrency),
             fetcher: dependencies.fetcher, logger: logger)
+        // Its own task, so that a stop request cancels the crawl alone.
+        let crawling = Task { try await crawler.run(into: events) }
+        stop.onRequest { crawling.cancel() }
         do {
-            let report = try await crawler.run(into: events)
+            let report = try await withTaskCancellationHandler { try await crawling.value } onCancel: { crawling.cancel() }
             return StageEnd(listIncompleteReason: CachePruning.incompleteness(of: report))
         } catch {
             return StageEnd(crawlError: "\(error)", listIncompleteReason: "the product list could not be crawled")
@@ -69,6 +84,7 @@ extension WarmPipeline {
     /// it throws (disk full) stops the run.
     private func work(on jobs: AsyncChannel<ImageJob>, with warmer: ImageWarmer) async -> StageEnd {
         for await job in jobs {
+            if stop.reason != nil { break }
             do {
                 await progress.record(try await warmer.warm(job), selectedForMeasuring: measured.includes(job.canonicalURL))
             } catch {

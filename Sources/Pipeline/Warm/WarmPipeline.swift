@@ -27,11 +27,15 @@ public struct WarmPipeline: Sendable {
     public let configuration: WarmConfiguration
     let dependencies: WarmDependencies
     let logger: Logger
+    /// Asked from outside (a signal) to stop admitting work.
+    let stop: StopRequest
 
-    public init(configuration: WarmConfiguration, dependencies: WarmDependencies, logger: Logger = Logger(label: "warm")) {
+    public init(configuration: WarmConfiguration, dependencies: WarmDependencies, logger: Logger = Logger(label: "warm"),
+                stop: StopRequest = StopRequest()) {
         self.configuration = configuration
         self.dependencies = dependencies
         self.logger = logger
+        self.stop = stop
     }
 
     /// Runs once. Throws `WarmRunError` when the run cannot go on (the API
@@ -45,7 +49,9 @@ public struct WarmPipeline: Sendable {
         let dedup = URLDeduplicator()
         let end = await runStages(dedup: dedup)
         if let reason = end.stopReason {
+            let signal = stop.signal
             await progress.stop(reason)
+            await progress.update { $0.stoppedBySignal = signal }
             logger.error("stopping early: \(reason)")
         }
         await finishMeasuring()
@@ -106,12 +112,14 @@ extension WarmPipeline {
     /// closes them, also when the run throws.
     public static func run(_ configuration: WarmConfiguration, fetch: FetchConfiguration = FetchConfiguration(),
                            decoder: (any ThumbnailDecoding)? = nil, logger: Logger = Logger(label: "warm"),
-                           progress display: ProgressDisplay = .automatic) async throws(WarmRunError) -> WarmSummary {
+                           progress display: ProgressDisplay = .automatic,
+                           stop: StopRequest = StopRequest()) async throws(WarmRunError) -> WarmSummary {
         let dependencies = try await WarmDependencies.live(configuration: configuration, fetch: fetch, decoder: decoder,
                                                      logger: logger, progress: display)
         let outcome: Result<WarmSummary, WarmRunError>
         do {
-            outcome = .success(try await WarmPipeline(configuration: configuration, dependencies: dependencies, logger: logger).run())
+            outcome = .success(try await WarmPipeline(configuration: configuration, dependencies: dependencies, logger: logger,
+                                                    stop: stop).run())
         } catch {
             outcome = .failure(error)
         }

@@ -57,6 +57,18 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     /// True when the run stopped early (disk full, cancelled).
     public var stoppedEarly = false
     public var stopReason: String?
+    /// True when this run found the cache manifest unreadable, moved it aside
+    /// and started a new one (`warm run` then exits 5; the next run exits 0).
+    public var manifestRebuilt = false
+    /// What was wrong with it, as SQLite said.
+    public var manifestBrokenReason: String?
+    /// Where the broken manifest was moved (`manifest.sqlite.broken-<UTC time>`).
+    public var manifestMovedTo: String?
+    /// Steps after the warm that failed (product-id merge, eviction), each a
+    /// sentence naming the step; any makes the run unsuccessful (exit 2).
+    public var finishStepsFailed: [String] = []
+    /// The signal that stopped the run ("SIGTERM", "SIGINT"), nil when none did.
+    public var stoppedBySignal: String?
 
     public init() {}
 
@@ -69,7 +81,7 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     }
 
     /// Everything that was asked for was done.
-    public var succeeded: Bool { imagesFailed == 0 && pagesFailed == 0 && !stoppedEarly }
+    public var succeeded: Bool { imagesFailed == 0 && pagesFailed == 0 && !stoppedEarly && finishStepsFailed.isEmpty }
 
     public var oneLine: String {
         var text = "warm: \(productsUnique) products, \(imagesScheduled) thumbnails: \(imagesDownloaded) downloaded, "
@@ -80,6 +92,8 @@ public struct WarmSummary: Sendable, Codable, Hashable {
         text += String(format: "; %.1f MB downloaded, %.1f MB written in %.1f s",
                        Double(bytesDownloaded) / 1e6, Double(bytesWritten) / 1e6, durationSeconds)
         if prunedEntries > 0 { text += String(format: "; pruned %d entries (%.1f MB)", prunedEntries, Double(prunedBytes) / 1e6) }
+        for failure in finishStepsFailed { text += "; \(failure)" }
+        if manifestRebuilt { text += "; the broken cache manifest was rebuilt (moved to \(manifestMovedTo ?? "?"))" }
         if let stopReason { text += "; stopped early: \(stopReason)" }
         return text + "."
     }

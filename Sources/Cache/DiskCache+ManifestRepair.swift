@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+import Logging
+
+/// What `DiskCache.openRepairing` did with a broken manifest.
+public struct ManifestRepair: Sendable, Equatable {
+    /// Why the manifest could not be used, as SQLite (or the file system) said it.
+    public var reason: String
+    /// Where the broken manifest went (`manifest.sqlite.broken-<UTC time>`).
+    public var movedTo: String
+    /// Files the broken manifest named, removed because no row names them now
+    /// (the run downloads what the catalog still lists).
+    public var removedFileCount: Int
+}
+
+extension DiskCache {
+    /// Opens like `open`, but a manifest that is not a readable database
+    /// (SQLite says malformed or not a database, `PRAGMA quick_check` fails,
+    /// or a directory stands in its place) is moved aside as
+    /// `manifest.sqlite.broken-<UTC time>` with its -wal and -shm, a new one
+    /// is started, and the files no row names any more are removed, so that
+    /// `verify` passes and nothing is served from a row that cannot be read.
+    /// The caller re-fetches what the catalog lists (no URL can be recovered
+    /// from a file name, so files cannot be adopted). Hold the `CacheLock`.
+    /// Costs a `quick_check` of the manifest on every open (one read of it).
+    public static func openRepairing(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration, logger: Logger,
+                                     faults: FaultInjector? = nil) throws(CacheError) -> (DiskCache, ManifestRepair?) {
+        let layout = CacheLayout(root: root, shard: shard)
+        let reason: String
+        if Self.isDirectory(layout.manifestPath) {
+            reason = "it is a directory"
+        } else {
+            do {
+                let cache = try open(root: root, shard: shard, configuration: configuration, logger: logger, faults: faults)
+                guard let problem = cache.manifestIntegrityProblem() else { return (cache, nil) }
+                try? cache.close()
+                reason = problem
+            } catch .manifestBroken(_, let problem) {
+                reason = problem
+            }
+        }
+        let movedTo = try moveAside(layout)
+        logger.error("the cache manifest is broken; moved it aside and starting a new one (the run downloads what the catalog lists)",
+                     metadata: ["manifest": "\(layout.manifestPath)", "reason": "\(reason)", "movedTo": "\(movedTo)"])
+        let cache = try open(root: root, shard: shard, configuration: configuration, logger: logger, faults: faults)
+        let removed = shard == nil ? try cache.collectGarbage().removedOrphanFiles.count : 0
+        return (cache, ManifestRepair(reason: reason, movedTo: movedTo, removedFileCount: removed))
+    }
+
+    /// nil when SQLite's `quick_check` finds the manifest sound, else its first complaint.
+    public func manifestIntegrityProblem() -> String? {
+        do {
+            let lines = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(1)") }
+            return lines == ["ok"] ? nil : lines.first ?? "quick_check returned nothing"
+        } catch {
+            return "\(Self.mapDatabaseError(error, layout: layout))"
+        }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+    }
+
+    /// Renames the manifest (and its -wal, -shm) to `<name>.broken-<UTC time>[-wal|-shm]`.
+    private static func moveAside(_ layout: CacheLayout) throws(CacheError) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
+        let stamp = formatter.string(from: Date()).replacingOccurrences(of: ":", with: "")
+        let target = layout.manifestPath + ".broken-" + stamp
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: layout.manifestPath + suffix) {
+            guard rename(layout.manifestPath + suffix, target + suffix) == 0 else {
+                throw CacheError.system("rename", path: layout.manifestPath + suffix, errno: errno)
+            }
+        }
+        return target
+    }
+}
