@@ -36,6 +36,8 @@ let package = Package(
 
         // Shared by every stage: small value types and helpers (PixelSize, Duration in seconds).
         .target(name: "WarmSupport"),
+        // Placeholders from pixels (ThumbHash, average colour): no dependencies, so any stage can use it.
+        .target(name: "Placeholder"),
         // Child processes: one posix_spawn helper with pipes, wait and kill; blocking
         // waits on NIO's thread pool. CWarmVips for pipe2, which Swift does not import.
         .target(
@@ -146,6 +148,8 @@ let package = Package(
         // Unit tests, one target per module; the ones that need a server start it on loopback.
         .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples"]),
         .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses"]),
+        // Fixtures/: the reference's vectors and the script that makes them, read through #filePath.
+        .testTarget(name: "PlaceholderTests", dependencies: ["Placeholder"], exclude: ["Fixtures"]),
         .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample", "ChildProcesses"]),
         .testTarget(
             name: "FetchTests",

@@ -1,0 +1,28 @@
+/// Why a ThumbHash could not be made or read. The caller adds which image it was.
+public enum ThumbHashError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Width or height is zero or negative.
+    case emptyImage(width: Int, height: Int)
+    /// The reference encoder takes at most 100x100 pixels: the caller downsizes first.
+    case tooLarge(width: Int, height: Int, maxSide: Int)
+    /// The pixel buffer is not width x height x 4 bytes.
+    case wrongPixelByteCount(width: Int, height: Int, byteCount: Int)
+    /// The hash is shorter than its own header says it must be.
+    case truncatedHash(byteCount: Int, expectedByteCount: Int)
+    /// The header declares a side of zero coefficients, which no encoder writes.
+    case malformedHash(reason: String)
+
+    public var description: String {
+        switch self {
+        case .emptyImage(let width, let height):
+            return "a ThumbHash needs at least one pixel, the image is \(width)x\(height)"
+        case .tooLarge(let width, let height, let maxSide):
+            return "the image is \(width)x\(height), larger than the \(maxSide)x\(maxSide) a ThumbHash is made from; downsize it first"
+        case .wrongPixelByteCount(let width, let height, let byteCount):
+            return "a \(width)x\(height) RGBA image has \(width * height * 4) bytes, the buffer has \(byteCount)"
+        case .truncatedHash(let byteCount, let expected):
+            return "the ThumbHash is \(byteCount) bytes, its header needs \(expected)"
+        case .malformedHash(let reason):
+            return "the ThumbHash is malformed: \(reason)"
+        }
+    }
+}
