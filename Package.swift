@@ -124,7 +124,7 @@ let package = Package(
         .executableTarget(
             name: "warm",
             dependencies: [
-                "Downsample", "DecodeWorkers", "WarmMetrics", "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Origin",
+                "Downsample", "DecodeWorkers", "WarmMetrics", "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Origin", "ChildProcesses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -135,6 +135,8 @@ let package = Package(
         // Test support, never linked into `warm`: the hostile and odd image set
         // (also the image fuzzer's seeds: fuzz/Package.swift links this folder).
         .target(name: "ImageSamples", dependencies: ["Downsample"], path: "Tests/Support/ImageSamples"),
+        // Tests' shorthand for the cache's keyed calls with URL text (shipped code holds CanonicalURLs).
+        .target(name: "CacheTestSupport", dependencies: ["Cache"], path: "Tests/Support/CacheTestSupport"),
         // Helpers more than one test target uses: catalog and fixture servers on
         // loopback, fast fetch settings, temporary directories removed after each test.
         .target(
@@ -166,13 +168,13 @@ let package = Package(
             ]),
         .testTarget(
             name: "CacheTests",
-            dependencies: ["Cache", "Downsample", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["Cache", "CacheTestSupport", "Downsample", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CatalogServerTests", dependencies: ["CatalogServer", "Crawl", "Fetch", "WarmTestSupport"]),
         // WarmPipeline run in the test process.
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "WarmMetrics", "CatalogServer", "Cache", "Downsample", "Fetch", "DecodeWorkers", "WarmTestSupport",
+                "Pipeline", "CacheTestSupport", "WarmMetrics", "CatalogServer", "Cache", "Downsample", "Fetch", "DecodeWorkers", "WarmTestSupport",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -181,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "Pipeline", "CatalogServer", "Cache", "Downsample", "WarmMetrics", "ImageSamples", "WarmTestSupport",
+                "Pipeline", "CacheTestSupport", "CatalogServer", "Cache", "Downsample", "WarmMetrics", "ImageSamples", "WarmTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
@@ -189,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "OriginTests",
             dependencies: [
-                "Origin", "Cache", "WarmTestSupport",
+                "Origin", "Cache", "CacheTestSupport", "WarmTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),

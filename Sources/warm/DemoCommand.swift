@@ -66,10 +66,10 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             summary = try await WarmRunner.run(configuration, options: options, logger: logger)
         } catch {
-            server.stop()
+            await server.stop()
             throw error
         }
-        server.stop()
+        await server.stop()
         print("""
             catalog:  \(products) products served from \(server.baseURL.absoluteString)/api/products (stopped)
             cache:    \(cacheDirectory)  (warm cache stats \(cacheDirectory))

@@ -1,6 +1,6 @@
 import CatalogServer
+import ChildProcesses
 import Foundation
-import NIOPosix
 
 /// The demo's catalog server as a child process (`warm serve`), so that the
 /// process that measures decode peaks holds only the warm job: an in-process
@@ -9,43 +9,41 @@ import NIOPosix
 /// naive peaks below the bitmap they kept, for one image in five).
 final class ServerProcess {
     let baseURL: URL
-    private let process: Process
+    private let child: ChildProcess
 
-    private init(baseURL: URL, process: Process) {
+    private init(baseURL: URL, child: ChildProcess) {
         self.baseURL = baseURL
-        self.process = process
+        self.child = child
     }
 
     /// Starts `warm serve` on 127.0.0.1:`port` and waits for the base URL it
     /// prints once it listens.
     static func start(products: Int, port: Int, imageMix: CatalogImageMix) async throws -> ServerProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = ServeCommand.childArguments(products: products, port: port, imageMix: imageMix)
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        // A blocking read: on NIO's blocking-work pool, not Swift's cooperative pool.
-        let line = (try? await NIOThreadPool.singleton.runIfActive { () -> String in
-            var bytes = Data()
-            while !bytes.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }  // the child exited
-                bytes.append(chunk)
+        let child = try ChildProcess.spawn(
+            ChildProcess.currentExecutablePath(),
+            arguments: ServeCommand.childArguments(products: products, port: port, imageMix: imageMix),
+            environment: ChildProcess.inheritedEnvironment(), standardOutput: .pipe)
+        guard let output = child.standardOutput else { preconditionFailure("spawned with a pipe for standard output") }
+        let line = await BlockingWork.run { () -> String in
+            var bytes: [UInt8] = []
+            while !bytes.contains(UInt8(ascii: "\n")), let chunk = FileDescriptorIO.readChunk(output) {
+                bytes += chunk
             }
             return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }) ?? ""
-        guard let baseURL = URL(string: line), baseURL.scheme == "http" else {
-            process.waitUntilExit()
-            throw ValidationErrorText("the demo catalog server did not start (exit status \(process.terminationStatus)); is port \(port) free? (--port)")
         }
-        return ServerProcess(baseURL: baseURL, process: process)
+        guard let baseURL = URL(string: line), baseURL.scheme == "http" else {
+            close(output)
+            let status = await child.exitStatus()
+            throw ValidationErrorText("the demo catalog server did not start (\(status)); is port \(port) free? (--port)")
+        }
+        return ServerProcess(baseURL: baseURL, child: child)
     }
 
-    func stop() {
-        guard process.isRunning else { return }
-        process.interrupt()  // SIGINT: `warm serve` shuts down gracefully
-        process.waitUntilExit()
+    /// SIGINT (`warm serve` shuts down gracefully), then waits for it off the cooperative pool.
+    func stop() async {
+        child.kill(SIGINT)
+        if let output = child.standardOutput { close(output) }
+        _ = await child.exitStatus()
     }
 }
 

@@ -1,4 +1,5 @@
 import Cache
+import CacheTestSupport
 import Foundation
 
 /// What a cache directory holds, for comparing two caches: every file under

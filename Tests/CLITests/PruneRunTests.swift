@@ -1,4 +1,5 @@
 import Cache
+import CacheTestSupport
 import Downsample
 import Foundation
 import WarmTestSupport

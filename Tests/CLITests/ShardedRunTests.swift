@@ -1,4 +1,5 @@
 import Cache
+import CacheTestSupport
 import CatalogServer
 import Foundation
 import WarmTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Cache
+import CacheTestSupport
 
 final class CacheLayoutTests: CacheTestCase {
     func testSHA256ComesOutAsLowercaseHex() {

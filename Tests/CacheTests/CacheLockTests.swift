@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Cache
+import CacheTestSupport
 
 final class CacheLockTests: CacheTestCase {
     /// Runs `/usr/bin/flock -n <lock> true`: exit 0 when it could take the lock, 1 when held.

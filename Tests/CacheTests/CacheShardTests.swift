@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Cache
+import CacheTestSupport
 
 /// The partition of images into shards, and each shard's own state in one tree.
 final class CacheShardTests: CacheTestCase {

@@ -2,6 +2,7 @@ import Downsample
 import Foundation
 import XCTest
 @testable import Cache
+import CacheTestSupport
 
 /// Base for cache tests: a fresh temporary cache root per test, removed
 /// afterwards, and helpers that make real JPEG bytes with `Downsample`.

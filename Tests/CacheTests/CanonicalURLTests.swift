@@ -1,5 +1,6 @@
 import XCTest
 @testable import Cache
+import CacheTestSupport
 
 final class CanonicalURLTests: XCTestCase {
     private func canonical(_ url: String) throws -> String { try CanonicalURL(url).text }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Cache
+import CacheTestSupport
 
 /// A crash or a failing disk at any step must leave only complete files, and
 /// never a row that points at a missing file or vouches for the wrong one.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import Cache
+import CacheTestSupport
 
 /// Prune (rows not listed since a cutoff), garbage collection, the v2 schema
 /// migration and eviction over a sharded tree, on real SQLite and real files.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Cache
+import CacheTestSupport
 
 /// The tree is shared with web servers and other jobs: links planted in it are
 /// never followed, and modes do not depend on the caller's umask.

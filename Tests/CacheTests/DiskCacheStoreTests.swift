@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Cache
+import CacheTestSupport
 
 final class DiskCacheStoreTests: CacheTestCase {
     let url = "https://img.example.com/products/42.jpg"

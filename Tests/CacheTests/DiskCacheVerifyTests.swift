@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Cache
+import CacheTestSupport
 
 final class DiskCacheVerifyTests: CacheTestCase {
     let variant = CacheVariant(longestSide: 300, format: "jpg")

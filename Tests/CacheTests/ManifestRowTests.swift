@@ -1,4 +1,5 @@
 @testable import Cache
+import CacheTestSupport
 import GRDB
 import XCTest
 

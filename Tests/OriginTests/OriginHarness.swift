@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Cache
+import CacheTestSupport
 import Foundation
 import Logging
 import NIOCore

@@ -1,4 +1,5 @@
 import Cache
+import CacheTestSupport
 import Foundation
 import GRDB
 import Origin

@@ -1,8 +1,8 @@
+import Cache
 import Foundation
 
-/// The keyed calls for URL text as a person or a product record gives it
-/// (`warm cache get`, tests): each canonicalises once and throws
-/// `CacheError.invalidURL` for text that is no absolute URL. The run itself
+/// Tests' shorthand: the keyed calls for URL text, each canonicalising once
+/// (`CacheError.invalidURL` for text that is no absolute URL). Shipped code
 /// holds `CanonicalURL`s and calls the typed forms.
 extension DiskCache {
     public func lookup(url: String, variant: CacheVariant, recordingAccess: Bool = true,
