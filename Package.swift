@@ -35,7 +35,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
 
         // Shared by every stage: small value types and helpers (PixelSize, Duration in seconds).
-        .target(name: "WarmSupport"),
+        .target(name: "WarmSupport", dependencies: ["CWarmVips"]),
         // Child processes: one posix_spawn helper with pipes, wait and kill; blocking
         // waits on NIO's thread pool. CWarmVips for pipe2, which Swift does not import.
         .target(

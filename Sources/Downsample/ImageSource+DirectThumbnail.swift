@@ -16,7 +16,6 @@ extension ImageSource {
     /// from the decoder on corrupt data): the caller then goes through libvips, whose
     /// errors name the image as before.
     func directThumbnail(memory: UnsafeRawBufferPointer, target: DecodeTarget, quality: Int) -> EncodedImage? {
-        guard DirectThumbnail.isEnabled else { return nil }
         let output = storedOutputSize(target)
         let width = Int32(clamping: output.width), height = Int32(clamping: output.height)
         let orientation = Int32(clamping: header.orientation), quality = Int32(OutputFormat.encoderQuality(quality))
@@ -39,10 +38,4 @@ extension ImageSource {
         defer { warm_free(buffer) }
         return EncodedImage(data: Data(bytes: buffer, count: length), size: target.outputSize(for: header), format: .jpeg)
     }
-}
-
-/// The switch for `directThumbnail`: on, unless `WARM_DIRECT_THUMBNAIL=0`
-/// (for A/B measurements against the libvips path).
-enum DirectThumbnail {
-    static let isEnabled = ProcessInfo.processInfo.environment["WARM_DIRECT_THUMBNAIL"] != "0"
 }

@@ -16,7 +16,7 @@ import Foundation
 /// (libvips reads them where they are) and an sRGB profile is not run through
 /// lcms. Memory: the shrunk bitmap plus the encoded bytes; the full-size
 /// bitmap never exists.
-public struct ThumbnailEncoder: Sendable {
+public struct ThumbnailEncoder: Sendable, Hashable {
     public var format: OutputFormat
     public var quality: Int
 
@@ -48,6 +48,11 @@ public struct ThumbnailEncoder: Sendable {
     /// Every libvips image made here lives only inside this call: `memory`
     /// is lent by the caller for that long.
     private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget) throws(DownsampleError) -> EncodedImage {
+        #if DEBUG
+        // The planted regression: a full-size bitmap held while the shipped path runs.
+        let planted = Self.plantsFullDecode ? try NaiveDecode.fullBitmap(source) : nil
+        defer { withExtendedLifetime(planted) {} }
+        #endif
         if format == .jpeg, let direct = source.directThumbnail(memory: memory, target: target, quality: quality) {
             return direct
         }
@@ -62,3 +67,12 @@ public struct ThumbnailEncoder: Sendable {
                             size: PixelSize(width: upright.width, height: upright.height), format: format)
     }
 }
+
+#if DEBUG
+extension ThumbnailEncoder {
+    /// Test-only, debug builds only: `WARM_TEST_PLANT_FULL_DECODE=1` makes every
+    /// thumbnail decode the whole image at full size too, the memory regression
+    /// `ShippedThumbnailTests` expects `warm check` to catch.
+    static let plantsFullDecode = ProcessInfo.processInfo.environment["WARM_TEST_PLANT_FULL_DECODE"] == "1"
+}
+#endif

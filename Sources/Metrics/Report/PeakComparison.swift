@@ -10,6 +10,8 @@ public struct PeakComparison: Sendable, Equatable {
         public var images: Int
         /// Images where renderer's peak >= naive's.
         public var atLeastNaive: Int
+        /// Images where renderer's peak >= naive's minus the measuring noise (`PeakComparison.noiseBytes`).
+        public var atLeastNaiveWithinNoise: Int
         /// The largest naive - renderer over the images where renderer was lower (0 if none).
         public var largestShortfallBytes: Int
         /// That shortfall as a fraction of the image's naive peak.
@@ -27,11 +29,28 @@ public struct PeakComparison: Sendable, Equatable {
         public var smallestRatio: Double?
     }
 
+    /// How far one image's naive peak moved between two whole-catalog runs
+    /// (`warm demo --compare all` twice, `scripts/compare-metrics.py`): at most
+    /// this fraction of the peak or this many bytes, whichever is larger.
+    public static let noiseFraction = 0.03
+    public static let noiseFloorBytes = 256 << 10
+
+    /// The measuring noise for a peak of `peakBytes`.
+    public static func noiseBytes(_ peakBytes: Int) -> Int {
+        max(noiseFloorBytes, Int(Double(peakBytes) * noiseFraction))
+    }
+
+    /// The noise as a phrase for reports.
+    public static var noiseText: String {
+        "a peak moves by up to \(ReportFormat.percent(noiseFraction, decimals: 1)) or \(noiseFloorBytes >> 10) KiB, whichever is larger, between two whole-catalog runs"
+    }
+
     public var renderer: RendererAgainstNaive
     public var thumbnail: ThumbnailOnLargeJPEGs
 
     public init(records: [ImageMetricsRecord]) {
         var differences: [Int] = []
+        var withinNoise = 0
         var shortfall = 0, shortfallFraction = 0.0
         var largeJPEGs = 0, below = 0
         var smallestRatio: Double?
@@ -39,6 +58,7 @@ public struct PeakComparison: Sendable, Equatable {
             guard let naive = record.strategies.naive?.peakBytes, let renderer = record.strategies.renderer?.peakBytes,
                   let thumbnail = record.strategies.thumbnail?.peakBytes else { continue }
             differences.append(renderer - naive)
+            if renderer >= naive - Self.noiseBytes(naive) { withinNoise += 1 }
             if naive - renderer > shortfall {
                 shortfall = naive - renderer
                 shortfallFraction = naive > 0 ? Double(shortfall) / Double(naive) : 0
@@ -53,7 +73,7 @@ public struct PeakComparison: Sendable, Equatable {
         }
         let sorted = differences.sorted()
         renderer = RendererAgainstNaive(
-            images: differences.count, atLeastNaive: differences.filter { $0 >= 0 }.count,
+            images: differences.count, atLeastNaive: differences.filter { $0 >= 0 }.count, atLeastNaiveWithinNoise: withinNoise,
             largestShortfallBytes: shortfall, largestShortfallFraction: shortfallFraction,
             medianDifferenceBytes: Percentile.of(sorted, 50) ?? 0)
         thumbnail = ThumbnailOnLargeJPEGs(images: largeJPEGs, belowNaive: below, smallestRatio: smallestRatio)
