@@ -132,7 +132,7 @@ let package = Package(
 
         // Test support, never linked into `warm`: the hostile and odd image set
         // (also the image fuzzer's seeds: fuzz/Package.swift links this folder).
-        .target(name: "ImageSamples", dependencies: ["Downsample"], path: "Tests/Support/ImageSamples"),
+        .target(name: "ImageSamples", dependencies: ["Downsample", "CLibExif"], path: "Tests/Support/ImageSamples"),
         // Helpers more than one test target uses: catalog and fixture servers on
         // loopback, fast fetch settings, temporary directories removed after each test.
         .target(

@@ -37,9 +37,7 @@ void warm_vips_set_vector(int enabled);
 char *warm_error_take(void);
 void warm_free(void *p);
 
-/// Bytes libvips currently holds in tracked allocations (pixel buffers), and
-/// the process-wide high-water mark of that figure.
-size_t warm_tracked_mem(void);
+/// The process-wide high-water mark of libvips' tracked allocations (pixel buffers).
 size_t warm_tracked_mem_highwater(void);
 
 // --- images ----------------------------------------------------------------
@@ -216,10 +214,6 @@ int warm_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *
 /// EXIF orientation from an EXIF block or a whole JPEG file; 0 when absent.
 /// Values outside 1..8 are returned as they are.
 int warm_exif_orientation(const void *data, size_t len);
-/// Number of EXIF entries found in an EXIF block or a whole JPEG file.
-int warm_exif_entry_count(const void *data, size_t len);
-/// Number of entries in the GPS IFD of an EXIF block or a whole JPEG file.
-int warm_exif_gps_entry_count(const void *data, size_t len);
 
 // --- GLib ------------------------------------------------------------------
 
