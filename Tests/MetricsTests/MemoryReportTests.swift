@@ -157,6 +157,10 @@ final class MemoryReportTests: XCTestCase {
         let comparison = PeakComparison(records: [lower, equal, higher, small, MetricsFixtures.failed(url: "e")])
         XCTAssertEqual(comparison.renderer.images, 4)
         XCTAssertEqual(comparison.renderer.atLeastNaive, 3)
+        XCTAssertEqual(comparison.renderer.atLeastNaiveWithinNoise, 3, "900 KB short is more than the stated noise")
+        var close = lower
+        close.strategies.renderer?.peakBytes = 96_000_000 - PeakComparison.noiseBytes
+        XCTAssertEqual(PeakComparison(records: [close]).renderer.atLeastNaiveWithinNoise, 1, "a shortfall within the noise passes")
         XCTAssertEqual(comparison.renderer.largestShortfallBytes, 900_000)
         XCTAssertEqual(comparison.renderer.largestShortfallFraction, 900_000 / 96_000_000, accuracy: 1e-12)
         XCTAssertEqual(comparison.thumbnail.images, 3)
