@@ -35,7 +35,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
 
         // Shared by every stage: small value types and helpers (PixelSize, Duration in seconds).
-        .target(name: "WarmSupport"),
+        .target(name: "WarmSupport", dependencies: ["CWarmVips"]),
         // Placeholders from pixels (ThumbHash, average colour): no dependencies, so any stage can use it.
         .target(name: "Placeholder"),
         // Child processes: one posix_spawn helper with pipes, wait and kill; blocking
@@ -134,7 +134,7 @@ let package = Package(
 
         // Test support, never linked into `warm`: the hostile and odd image set
         // (also the image fuzzer's seeds: fuzz/Package.swift links this folder).
-        .target(name: "ImageSamples", dependencies: ["Downsample"], path: "Tests/Support/ImageSamples"),
+        .target(name: "ImageSamples", dependencies: ["Downsample", "CLibExif"], path: "Tests/Support/ImageSamples"),
         // Tests' shorthand for the cache's keyed calls with URL text (shipped code holds CanonicalURLs).
         .target(name: "CacheTestSupport", dependencies: ["Cache"], path: "Tests/Support/CacheTestSupport"),
         // Helpers more than one test target uses: catalog and fixture servers on

@@ -15,9 +15,9 @@ let package = Package(
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif"),
         .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"], path: "Sources/CWarmVips",
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
-        .target(name: "WarmSupport", path: "Sources/WarmSupport"),
+        .target(name: "WarmSupport", dependencies: ["CWarmVips"], path: "Sources/WarmSupport"),
         .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport"], path: "Sources/Downsample"),
-        .target(name: "ImageSamples", dependencies: ["Downsample"], path: "Sources/ImageSamples"),
+        .target(name: "ImageSamples", dependencies: ["Downsample", "CLibExif"], path: "Sources/ImageSamples"),
         // ProductPage and Product (Sources/Crawl), CanonicalURL and CacheError (Sources/Cache).
         .target(name: "PageParsing", path: "Sources/PageParsing"),
         .target(name: "CFuzzerDriver"),

@@ -40,7 +40,6 @@ char *warm_error_take(void) { return vips_error_buffer_copy(); }
 
 void warm_free(void *p) { g_free(p); }
 
-size_t warm_tracked_mem(void) { return vips_tracked_get_mem(); }
 
 size_t warm_tracked_mem_highwater(void) { return vips_tracked_get_mem_highwater(); }
 
@@ -553,27 +552,6 @@ int warm_exif_orientation(const void *data, size_t len) {
     return orientation;
 }
 
-int warm_exif_entry_count(const void *data, size_t len) {
-    ExifData *exif = warm_exif_load(data, len);
-    if (!exif)
-        return 0;
-    int count = 0;
-    for (int i = 0; i < EXIF_IFD_COUNT; i++)
-        if (exif->ifd[i])
-            count += (int) exif->ifd[i]->count;
-    exif_data_unref(exif);
-    return count;
-}
-
-int warm_exif_gps_entry_count(const void *data, size_t len) {
-    ExifData *exif = warm_exif_load(data, len);
-    if (!exif)
-        return 0;
-    int count = exif->ifd[EXIF_IFD_GPS] ? (int) exif->ifd[EXIF_IFD_GPS]->count : 0;
-    exif_data_unref(exif);
-    return count;
-}
-
 // --- GLib ------------------------------------------------------------------
 
 char *warm_sha256_hex(const void *data, size_t len) {
@@ -624,3 +602,4 @@ int warm_limit_address_space(size_t bytes) {
 #include <unistd.h>
 
 int warm_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+

@@ -1,4 +1,5 @@
 import Foundation
+import WarmSupport
 
 /// Where everything lives inside one cache directory (also in `LAYOUT.md`):
 ///

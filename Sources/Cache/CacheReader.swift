@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import WarmSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

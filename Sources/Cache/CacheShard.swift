@@ -1,3 +1,5 @@
+import WarmSupport
+
 /// One share of a sharded run: shard `index` of `count` (0-based, as
 /// Kubernetes' `JOB_COMPLETION_INDEX`), written `I/N` on the command line.
 ///

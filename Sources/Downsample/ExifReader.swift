@@ -9,20 +9,10 @@ public enum ExifReader {
         block(in: data).withUnsafeBytes { Int(warm_exif_orientation($0.baseAddress, $0.count)) }
     }
 
-    /// How many EXIF entries libexif finds, in all IFDs (0: no EXIF at all).
-    public static func entryCount(in data: Data) -> Int {
-        block(in: data).withUnsafeBytes { Int(warm_exif_entry_count($0.baseAddress, $0.count)) }
-    }
-
-    /// How many entries the GPS IFD holds (0: no position).
-    public static func gpsEntryCount(in data: Data) -> Int {
-        block(in: data).withUnsafeBytes { Int(warm_exif_gps_entry_count($0.baseAddress, $0.count)) }
-    }
-
     /// What libexif should read: a JPEG file or an EXIF block as they are;
     /// from a WebP or PNG file, its EXIF chunk, and a bare TIFF structure,
     /// with the `Exif\0\0` prefix libexif expects (empty when there is none).
-    static func block(in data: Data) -> Data {
+    public static func block(in data: Data) -> Data {
         let bytes = [UInt8](data.prefix(16))
         let chunk: Data?
         if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {

@@ -2,21 +2,12 @@ import CWarmVips
 import Foundation
 
 extension ImageSource {
-    /// A JPEG thumbnail of this JPEG, PNG or WebP made without libvips'
-    /// pipeline (`warm_jpeg_thumbnail_jpeg`, `warm_png_thumbnail_jpeg`,
-    /// `warm_webp_thumbnail_jpeg`): libjpeg decodes at the `ShrinkOnLoad`
-    /// scale, or libpng row by row with each row flattened onto white, and a
-    /// streamed Lanczos3 resample makes the exact output size; libwebp decodes
-    /// straight at the output size; the pixels are turned upright and libjpeg
-    /// encodes them, metadata-free. The same decode, kernel and size as the
-    /// libvips path, at a fraction of its cost (bench/findings.md, section 8).
-    ///
-    /// nil for whatever that path does not take (another format, a profile
-    /// other than sRGB, CMYK, 16 bits, interlacing, an animation, any warning
-    /// from the decoder on corrupt data): the caller then goes through libvips, whose
-    /// errors name the image as before.
+    /// A JPEG thumbnail of this JPEG, PNG or WebP made by libjpeg/libpng/libwebp
+    /// with a streamed Lanczos3 resample: the libvips path's decode, kernel and
+    /// size at a fraction of its cost (bench/findings.md, section 8). nil for
+    /// what it does not take (a foreign profile, CMYK, 16 bits, interlacing,
+    /// animation, any decoder warning): libvips then decodes, naming the image in its errors.
     func directThumbnail(memory: UnsafeRawBufferPointer, target: DecodeTarget, quality: Int) -> EncodedImage? {
-        guard DirectThumbnail.isEnabled else { return nil }
         let output = storedOutputSize(target)
         let width = Int32(clamping: output.width), height = Int32(clamping: output.height)
         let orientation = Int32(clamping: header.orientation), quality = Int32(OutputFormat.encoderQuality(quality))
@@ -39,10 +30,4 @@ extension ImageSource {
         defer { warm_free(buffer) }
         return EncodedImage(data: Data(bytes: buffer, count: length), size: target.outputSize(for: header), format: .jpeg)
     }
-}
-
-/// The switch for `directThumbnail`: on, unless `WARM_DIRECT_THUMBNAIL=0`
-/// (for A/B measurements against the libvips path).
-enum DirectThumbnail {
-    static let isEnabled = ProcessInfo.processInfo.environment["WARM_DIRECT_THUMBNAIL"] != "0"
 }

@@ -4,13 +4,8 @@ import Foundation
 /// How far libjpeg shrinks a JPEG while decoding it (its DCT scaling: 1/2,
 /// 1/4 or 1/8), before the Lanczos3 resample to the exact output size.
 ///
-/// The shrunk image keeps at least 1.5 times the output's sides (a 4032x3024
-/// photo bound for 300 px is decoded at 1/8, 504x378, as Pillow's `draft()`
-/// does; libvips' `thumbnail` keeps 2x and decodes it at 1/4, 1008x756). Over
-/// the benchmark corpus that costs 0.0006 of mean SSIM and 0.0055 of the 5th
-/// percentile against a full-decode Lanczos reference, keeps both above
-/// Pillow's, and takes a phone photo from 40.8 to 34.5 ms of CPU
-/// (bench/findings.md, section 7, which gives the quality bar).
+/// The shrunk image keeps at least 1.5 times the output's sides, as Pillow's
+/// `draft()` does: why 1.5 and not libvips' 2 is in bench/findings.md, section 7.
 public enum ShrinkOnLoad {
     /// The shrunk image's sides must stay at least this many times the
     /// output's. Overridable with `WARM_JPEG_SHRINK_RATIO` (>= 1) for experiments.

@@ -1,25 +1,21 @@
-/// Thumbnail-at-decode: shrink-on-load (JPEG DCT scaling to the smallest
-/// scale that keeps the output size, WebP scale-on-load, streaming shrink for
-/// the rest) and a Lanczos3 resample, so the full-size bitmap never exists.
-/// The same decode as the cache writer's (`ThumbnailEncoder`), through
-/// libvips: for a JPEG, PNG or WebP written as JPEG the cache writer takes the
-/// same steps outside libvips' pipeline (`directThumbnail`), holding the shrunk
-/// rows rather than a bitmap, so this measures the libvips way, which every
-/// other output still takes. Retained and peak bytes are both close to the
-/// target bitmap.
+/// Thumbnail-at-decode as shipped: the cache writer's engine (`ThumbnailEncoder`)
+/// makes the encoded thumbnail, and the bitmap is what an app holds once it
+/// decodes those bytes (output width x height x 4).
 public struct ThumbnailAtDecode: DecodeStrategy {
-    public init() {}
+    public var encoder: ThumbnailEncoder
+
+    public init(encoder: ThumbnailEncoder = ThumbnailEncoder()) {
+        self.encoder = encoder
+    }
+
     public var kind: StrategyKind { .thumbnail }
 
     public func decode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> DecodedImage {
-        let decoded: Result<VipsImageHandle, DownsampleError> = source.data.withUnsafeBytes { memory in
-            Result { () throws(DownsampleError) in
-                let rgba = try source.shrunk(memory: memory, to: target).toSRGBA().orCorrupt(source)
-                let upright = try rgba.autorotated(orientation: source.header.orientation).orCorrupt(source)
-                // Materialised inside: the bitmap no longer reads the lent bytes.
-                return try upright.materialized().orCorrupt(source)
-            }
-        }
-        return DecodedImage(strategy: kind, image: try decoded.get())
+        try Self.decode(try encoder.encode(source, target: target))
+    }
+
+    /// The bitmap an app gets from the engine's `encoded` bytes (upright already: they carry no orientation).
+    public static func decode(_ encoded: EncodedImage) throws(DownsampleError) -> DecodedImage {
+        DecodedImage(strategy: .thumbnail, image: try NaiveDecode.fullBitmap(try ImageSource(data: encoded.data)))
     }
 }

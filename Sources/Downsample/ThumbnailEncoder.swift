@@ -1,22 +1,14 @@
 import CWarmVips
 import Foundation
 
-/// Thumbnail-at-decode straight to encoded bytes: what the cache writer and
-/// `warm thumbnail` store. The output is upright, 8-bit sRGB, has no
-/// metadata, keeps alpha only when the source has a non-opaque one and the
-/// format keeps it, and has the size `DecodeTarget.outputSize` gives.
-///
-/// JPEG, most of a catalog, is decoded by libjpeg at the smallest DCT scale
-/// that keeps the output's size (`ShrinkOnLoad`), then resampled with Lanczos3
-/// to the exact size; other formats go through libvips' `thumbnail` (WebP
-/// scale-on-load, streaming shrink for PNG). A JPEG, PNG or WebP bound for a
-/// JPEG takes the same steps outside libvips' pipeline (`directThumbnail`)
-/// unless it needs libvips (a foreign profile, CMYK, 16 bits, interlacing, an
-/// animation, corrupt data). The bytes are never copied
-/// (libvips reads them where they are) and an sRGB profile is not run through
-/// lcms. Memory: the shrunk bitmap plus the encoded bytes; the full-size
-/// bitmap never exists.
-public struct ThumbnailEncoder: Sendable {
+/// The one thumbnail engine: what the cache writer, `warm thumbnail` and the
+/// measured `thumbnail` strategy run. Output: upright, 8-bit sRGB, no metadata,
+/// alpha only when non-opaque and the format keeps it, `DecodeTarget.outputSize`.
+/// A JPEG, PNG or WebP bound for a JPEG goes through the direct path
+/// (`directThumbnail`) unless it needs libvips; everything else through libvips
+/// with shrink-on-load (`ShrinkOnLoad`). Memory: the shrunk bitmap plus the
+/// encoded bytes; the full-size bitmap never exists.
+public struct ThumbnailEncoder: Sendable, Hashable {
     public var format: OutputFormat
     public var quality: Int
 
@@ -48,6 +40,11 @@ public struct ThumbnailEncoder: Sendable {
     /// Every libvips image made here lives only inside this call: `memory`
     /// is lent by the caller for that long.
     private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget) throws(DownsampleError) -> EncodedImage {
+        #if DEBUG
+        // The planted regression: a full-size bitmap held while the shipped path runs.
+        let planted = Self.plantsFullDecode ? try NaiveDecode.fullBitmap(source) : nil
+        defer { withExtendedLifetime(planted) {} }
+        #endif
         if format == .jpeg, let direct = source.directThumbnail(memory: memory, target: target, quality: quality) {
             return direct
         }
@@ -62,3 +59,12 @@ public struct ThumbnailEncoder: Sendable {
                             size: PixelSize(width: upright.width, height: upright.height), format: format)
     }
 }
+
+#if DEBUG
+extension ThumbnailEncoder {
+    /// Test-only, debug builds only: `WARM_TEST_PLANT_FULL_DECODE=1` makes every
+    /// thumbnail decode the whole image at full size too, the memory regression
+    /// `ShippedThumbnailTests` expects `warm check` to catch.
+    static let plantsFullDecode = ProcessInfo.processInfo.environment["WARM_TEST_PLANT_FULL_DECODE"] == "1"
+}
+#endif

@@ -41,9 +41,6 @@ public enum VipsRuntime {
         return unique.isEmpty ? fallback : unique.joined(separator: "; ")
     }
 
-    /// Bytes of pixel memory libvips holds right now (its tracked allocations).
-    public static var trackedBytes: Int { Int(warm_tracked_mem()) }
-
-    /// High-water mark of `trackedBytes` since the process started.
+    /// High-water mark of libvips' tracked pixel memory since the process started.
     public static var trackedBytesHighWater: Int { Int(warm_tracked_mem_highwater()) }
 }

@@ -78,7 +78,7 @@ struct DemoCommand: AsyncParsableCommand {
         if let metricsPath = configuration.metricsPath {
             let reportDirectory = URL(fileURLWithPath: dir).appendingPathComponent("report").path
             let output = try await ReportGenerator.generate(metricsPaths: [metricsPath], outputDirectory: reportDirectory,
-                                                            noiseIsolation: options.measurement.isolation)
+                                                            noisePool: configuration.measuringPool)
             print("metrics:  \(metricsPath) (and .csv)")
             print("report:   \(output.paths.joined(separator: ", "))")
             print(output.summary)

@@ -1,36 +1,25 @@
 import ArgumentParser
+import ChildProcesses
 import Foundation
 import Pipeline
 import WarmMetrics
 
-/// Where the measuring commands measure each strategy's peak.
+/// How the measuring commands measure: every strategy run in a child forked
+/// by a measuring process, one measuring process per core.
 struct MeasurementOptions: ParsableArguments {
-    @Flag(help: """
-        Measure peaks in this process instead of one fresh child process per strategy and image \
-        (faster, noisier: what earlier decodes left behind moves a peak by up to about 3%).
-        """)
-    var measureInProcess = false
-
-    @Flag(help: """
-        Start each measurement as a new process (exec of this binary) instead of forking it from a \
-        pre-initialised measuring process: the same isolation, about 2-3 s more per image.
-        """)
-    var measureExecEach = false
-
     @Option(help: "Measuring processes, each measuring one strategy run at a time (default: the number of cores).")
     var measureProcesses: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: """
-        Runs of naive and of renderer per image, and of thumbnail-at-decode; the lowest peak of each is kept         (default 2,3, and 1,3 where the measuring processes read peaks exactly).
+        Runs of naive and of renderer per image, and of thumbnail-at-decode; the lowest peak of each is kept \
+        (default \(StrategyMeasurer.Configuration.defaultFullDecodeRepeats),\(StrategyMeasurer.Configuration.defaultThumbnailRepeats)).
         """)
     var measureRepeats: String?
 
-    @Option(help: """
-        Images of at least this many pixels get one run each of naive and renderer instead of the \
-        --measure-repeats count (a close call between the two still gets more); a peak's run-to-run \
-        spread is about the same in bytes whatever the image, so a second run buys least where it costs most.
-        """)
-    var measureOnceFromPixels: Int = StrategyMeasurer.Configuration.defaultSingleRunMinimumPixels
+    // Retired ways of measuring: still accepted so that no command line breaks, ignored with a warning.
+    @Flag(help: .hidden) var measureInProcess = false
+    @Flag(help: .hidden) var measureExecEach = false
+    @Option(help: .hidden) var measureOnceFromPixels: Int?
 
     /// (naive and renderer, thumbnail) runs per image, when given.
     var repeats: (full: Int, thumbnail: Int)? {
@@ -44,16 +33,16 @@ struct MeasurementOptions: ParsableArguments {
         if measureRepeats != nil && repeats == nil {
             throw ValidationError("--measure-repeats takes two positive counts, e.g. 2,3 (naive and renderer, thumbnail).")
         }
-        guard measureOnceFromPixels >= 1 else { throw ValidationError("--measure-once-from-pixels must be at least 1.") }
         guard measureProcesses >= 1 else { throw ValidationError("--measure-processes must be at least 1.") }
-        if measureInProcess && measureExecEach {
-            throw ValidationError("--measure-in-process and --measure-exec-each exclude each other.")
+        let retired = [(measureInProcess, "--measure-in-process"), (measureExecEach, "--measure-exec-each"),
+                       (measureOnceFromPixels != nil, "--measure-once-from-pixels")]
+        for (given, option) in retired where given {
+            Console.error("warning: \(option) is ignored: measuring now always uses children forked by measuring processes.")
         }
     }
 
-    var isolation: PeakIsolation {
-        if measureInProcess { return .inProcess }
-        if measureExecEach { return .currentExecutable() }
-        return .measuringProcesses(measureProcesses)
+    /// The measuring processes of this executable (started on first use).
+    func pool() -> MeasuringPool {
+        MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: measureProcesses)
     }
 }

@@ -49,7 +49,7 @@ struct ReportCommand: AsyncParsableCommand {
         let job = ReportJob(configuration: .init(
             metricsPaths: metricsFiles, measureInputs: measure, outputDirectory: out,
             cacheLimitBytes: cacheLimitBytes, noiseRepeats: noiseRepeats, longestSide: size,
-            isolation: measurement.isolation))
+            pool: measurement.pool()))
         do {
             let output = try await job.run { record in
                 if let error = record.error { Console.error("error: \(record.url): \(error)") }

@@ -9,7 +9,7 @@ struct Warm: AsyncParsableCommand {
             """,
         subcommands: [
             DemoCommand.self, RunCommand.self, ServeCommand.self, CacheCommand.self,
-            ReportCommand.self, CheckCommand.self, ThumbnailCommand.self, InspectCommand.self, MeasureStrategyCommand.self,
+            ReportCommand.self, CheckCommand.self, ThumbnailCommand.self, InspectCommand.self,
             DecodeWorkerCommand.self, MeasureServerCommand.self,
         ])
 }

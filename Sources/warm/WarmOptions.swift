@@ -95,8 +95,7 @@ struct WarmOptions: ParsableArguments {
             maxAgeSeconds: maxAge.seconds, maxCacheBytes: maxCacheSize?.bytes, compare: compare,
             metricsPath: compare == .none ? nil : comparing.metrics ?? defaultMetricsPath ?? state("metrics.jsonl"),
             summaryPath: summary ?? state("last-run.json"), prometheusPath: prometheusFile, shard: shard,
-            allowedHosts: fetch.allowedHosts, measurementIsolation: measurement.isolation,
-            measureRepeats: measurement.repeats, singleRunMinimumPixels: measurement.measureOnceFromPixels,
+            allowedHosts: fetch.allowedHosts, measuringPool: measurement.pool(), measureRepeats: measurement.repeats,
             pruneAfterSeconds: pruneAfter.seconds,
             cacheFaults: CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment))
     }

@@ -60,7 +60,7 @@ final class HostileCatalogTests: XCTestCase {
                 XCTAssertEqual(max(header.width, header.height), Self.size, sample.name)
                 XCTAssertEqual(Double(header.width), Double(expected.width), accuracy: 1, sample.name)
                 XCTAssertEqual(Double(header.height), Double(expected.height), accuracy: 1, sample.name)
-                XCTAssertEqual(ExifReader.entryCount(in: thumbnail), 0, "\(sample.name): no EXIF in the cache")
+                XCTAssertEqual(ExifCounts.entries(in: thumbnail), 0, "\(sample.name): no EXIF in the cache")
             }
         }
         let verify = try WarmBinary.run(["cache", "verify", cacheDirectory])

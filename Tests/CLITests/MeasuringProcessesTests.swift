@@ -1,82 +1,89 @@
 import Downsample
 import Foundation
 @testable import WarmMetrics
+import WarmSupport
 import WarmTestSupport
 import XCTest
 
-/// Peaks measured the way `warm run --compare` and `warm demo` measure them
-/// by default: children forked by `warm measure-server` processes
-/// (`PeakIsolation.measuringProcesses`), with the real binary and libvips.
+/// Peaks measured as `warm run --compare`, `warm demo` and `warm report`
+/// measure them: every strategy run a child forked by a `warm measure-server`
+/// process, with the real binary and libvips.
 final class MeasuringProcessesTests: XCTestCase {
-    func measurer(pool: MeasuringPool, singleRunMinimumPixels: Int?, exactPeakRepeats: Int = 2) -> StrategyMeasurer {
-        // No close-call runs: the job counts below must not depend on noise.
-        StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: 300), thumbnailRepeats: 3, fullDecodeRepeats: 2,
-                                              isolation: .measuringProcesses(pool), closeCallRepeats: 0,
-                                              singleRunMinimumPixels: singleRunMinimumPixels, exactPeakRepeats: exactPeakRepeats))
+    static func photo(width: Int, height: Int) throws -> Data {
+        let small = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120,
+                                             bands: 3, as: CompositionEncoding(format: .jpeg))
+        return try ImageComposer.photo(small, size: PixelSize(width: width, height: height), as: CompositionEncoding(format: .jpeg))
     }
 
-    /// `data` measured by a new pool of two measuring processes, naive and renderer once each
-    /// with exact peaks; the record and how many jobs the pool answered.
-    func measureWithOneExactRun(_ data: Data, url: String) async -> (ImageMetricsRecord, jobs: Int) {
-        let pool = MeasuringPool(executablePath: WarmBinary.url.path, processes: 2)
-        let record = await measurer(pool: pool, singleRunMinimumPixels: nil, exactPeakRepeats: 1)
-            .measure(data: data, productId: 1, url: url)
-        return (record, pool.jobsAnswered)
+    func measurer(_ pool: MeasuringPool, encoder: ThumbnailEncoder = ThumbnailEncoder()) -> StrategyMeasurer {
+        StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: 300), encoder: encoder, pool: pool))
     }
 
-    func testWithExactPeaksNaiveAndRendererRunOnceAndAChildThatFellBackToVmHWMGetsTheUsualRepeats() async throws {
-        let data = try FreshProcessMeasurementTests.photo(width: 640, height: 480)
-        let (exact, exactJobs) = await measureWithOneExactRun(data, url: "https://example.test/exact.jpg")
-        XCTAssertNil(exact.error)
-        XCTAssertEqual(exact.peakMethod, .forkedProcess)
-        // naive 1 + renderer 1 (scoring after its span) + thumbnail 3.
-        XCTAssertEqual(exactJobs, 5)
-
-        // The measuring processes start with the watch switched off: their children read VmHWM.
-        setenv(PeakWatch.switchVariable, "0", 1)
-        defer { unsetenv(PeakWatch.switchVariable) }
-        let (fellBack, fallbackJobs) = await measureWithOneExactRun(data, url: "https://example.test/vmhwm.jpg")
-        XCTAssertNil(fellBack.error)
-        XCTAssertEqual(fellBack.peakMethod, .forkedProcessHighWaterMark)
-        // naive 1 + renderer 1 + thumbnail 3, then naive 1 + renderer 1 more: the repeats of a VmHWM reading.
-        XCTAssertEqual(fallbackJobs, 7)
-        XCTAssertNotNil(fellBack.strategies.renderer?.ssim, "the scores still come from renderer's first run")
+    func pool(_ executable: String = WarmBinary.url.path) -> MeasuringPool {
+        MeasuringPool(executablePath: executable, processes: 2)
     }
 
-    func testAnImageFromTheSingleRunPixelCountGetsOneRunOfNaiveAndRendererAndNoQualityJobOfItsOwn() async throws {
-        let data = try FreshProcessMeasurementTests.photo(width: 1280, height: 960)
-        let pool = MeasuringPool(executablePath: WarmBinary.url.path, processes: 2)
-        let once = await measurer(pool: pool, singleRunMinimumPixels: 1280 * 960)
-            .measure(data: data, productId: 1, url: "https://example.test/large.jpg")
-        XCTAssertNil(once.error)
-        // naive 1 + renderer 1 (scoring after its span) + thumbnail 3.
-        XCTAssertEqual(pool.jobsAnswered, 5)
-        XCTAssertNotNil(once.strategies.naive?.peakBytes)
-        XCTAssertNotNil(once.strategies.renderer?.peakBytes)
-
-        let below = await measurer(pool: pool, singleRunMinimumPixels: 1280 * 960 + 1)
-            .measure(data: data, productId: 1, url: "https://example.test/small.jpg")
-        XCTAssertNil(below.error)
-        // naive 2 + renderer 2 + thumbnail 3: below the count, the repeats as before.
-        XCTAssertEqual(pool.jobsAnswered, 5 + 7)
+    func testEveryStrategyGetsAPeakRendererIsAtLeastNaiveWithinTheNoiseAndThumbnailIsFarBelow() async throws {
+        let record = await measurer(pool()).measure(data: try Self.photo(width: 4032, height: 3024), productId: 1, url: "phone.jpg")
+        XCTAssertNil(record.error)
+        XCTAssertEqual(record.peakMethod, .forkedProcess)
+        let naive = try XCTUnwrap(record.strategies.naive?.peakBytes)
+        let renderer = try XCTUnwrap(record.strategies.renderer?.peakBytes)
+        let thumbnail = try XCTUnwrap(record.strategies.thumbnail?.peakBytes)
+        XCTAssertGreaterThanOrEqual(naive, 4032 * 3024 * 4, "naive holds the full bitmap")
+        XCTAssertGreaterThanOrEqual(renderer, naive - PeakComparison.noiseBytes)
+        XCTAssertGreaterThan(thumbnail, 0)
+        XCTAssertLessThan(thumbnail * 5, naive, "shrink-on-load never holds the full bitmap")
     }
 
-    func testQualityScoredInTheRendererRunsChildEqualsTheScoresOfUnmeasuredDecodes() async throws {
-        let data = try FreshProcessMeasurementTests.photo(width: 1280, height: 960)
-        let pool = MeasuringPool(executablePath: WarmBinary.url.path, processes: 2)
-        let forked = await measurer(pool: pool, singleRunMinimumPixels: nil)
-            .measure(data: data, productId: 2, url: "https://example.test/photo.jpg")
-        let inProcess = await StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: 300), thumbnailRepeats: 1,
-                                                                     fullDecodeRepeats: 1))
-            .measure(data: data, productId: 2, url: "https://example.test/photo.jpg", gate: MeasurementGate())
-        XCTAssertEqual(forked.peakMethod, .forkedProcess)
-        for kind in [StrategyKind.renderer, .thumbnail] {
-            let scored = try XCTUnwrap(forked.strategies[kind]?.ssim, "\(kind) has no SSIM")
-            XCTAssertGreaterThan(scored, 0.9)
-            // The same decodes and the same reference, wherever they ran: equal to the last digit.
-            XCTAssertEqual(scored, try XCTUnwrap(inProcess.strategies[kind]?.ssim), "\(kind)")
-            XCTAssertEqual(forked.strategies[kind]?.psnr, inProcess.strategies[kind]?.psnr, "\(kind)")
+    func testThumbnailIsTheShippedEngineWithTheRunsFormatAndQuality() async throws {
+        let data = try Self.photo(width: 1280, height: 960)
+        for encoder in [ThumbnailEncoder(format: .jpeg, quality: 82), ThumbnailEncoder(format: .webp, quality: 60)] {
+            let record = await measurer(pool(), encoder: encoder).measure(data: data, productId: nil, url: "photo.jpg")
+            let thumbnail = try XCTUnwrap(record.strategies.thumbnail)
+            let shipped = try encoder.encode(try ImageSource(data: data), target: DecodeTarget(longestSide: 300))
+            XCTAssertEqual(thumbnail.outputSHA256, SHA256Hex.digest(of: shipped.data), "\(encoder.format)")
+            XCTAssertEqual(thumbnail.retainedBytes, 300 * 225 * 4)
+            XCTAssertGreaterThan(try XCTUnwrap(thumbnail.ssim), 0.9)
+            XCTAssertGreaterThan(try XCTUnwrap(record.strategies.renderer?.ssim), 0.9)
+            XCTAssertNil(record.strategies.naive?.outputSHA256)
         }
-        XCTAssertNil(forked.strategies.naive?.ssim)
+    }
+
+    func testACorruptImageIsRecordedWithTheDecodersReasonFromTheChild() async throws {
+        let data = try Self.photo(width: 1280, height: 960)
+        let record = await measurer(pool()).measure(data: data.prefix(data.count / 3), productId: nil, url: "cut.jpg")
+        XCTAssertEqual(record.errorReason, "corrupt", record.error ?? "no error")
+        XCTAssertEqual(record.width, 1280)
+        XCTAssertNil(record.strategies.naive)
+    }
+
+    func testARefusedImageNeverReachesAChild() async throws {
+        let pool = pool()
+        let record = await measurer(pool).measure(data: Data("<html>not an image</html>".utf8), productId: nil, url: "page.html")
+        XCTAssertEqual(record.errorReason, "not-an-image", record.error ?? "no error")
+        XCTAssertEqual(pool.jobsAnswered, 0)
+    }
+
+    /// The first measuring process dies on its first job (as a child crashing
+    /// mid-decode would take its answer with it); the next image is measured in full.
+    func testACrashInAMeasuringProcessFailsOnlyThatImagesMeasurement() async throws {
+        let directory = try makeTemporaryDirectory()
+        let mark = directory.appendingPathComponent("crashed").path
+        let script = directory.appendingPathComponent("crash-once.sh")
+        try """
+            #!/bin/sh
+            if mkdir "\(mark)" 2>/dev/null; then read line; kill -SEGV $$; fi
+            exec "\(WarmBinary.url.path)" "$@"
+            """.write(to: script, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(script.path, 0o755), 0)
+        let measurer = StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: 300),
+                                                             pool: MeasuringPool(executablePath: script.path, processes: 1)))
+        let data = try Self.photo(width: 640, height: 480)
+        let first = await measurer.measure(data: data, productId: nil, url: "first.jpg")
+        XCTAssertEqual(first.errorReason, "measurement-failed", first.error ?? "no error")
+        let second = await measurer.measure(data: data, productId: nil, url: "second.jpg")
+        XCTAssertNil(second.error)
+        XCTAssertTrue(second.isComplete)
     }
 }

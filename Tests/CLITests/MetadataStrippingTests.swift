@@ -13,9 +13,9 @@ final class MetadataStrippingTests: XCTestCase {
         let sources = try HostileImages.all().filter { ["gps-phone-jpeg", "gps-phone-webp", "huge-exif"].contains($0.name) }
         XCTAssertEqual(sources.count, 3)
         for source in sources {
-            XCTAssertGreaterThanOrEqual(ExifReader.entryCount(in: source.data), 5, "\(source.name) carries EXIF, so the test can fail")
+            XCTAssertGreaterThanOrEqual(ExifCounts.entries(in: source.data), 5, "\(source.name) carries EXIF, so the test can fail")
         }
-        XCTAssertEqual(sources.filter { ExifReader.gpsEntryCount(in: $0.data) == 5 }.count, 3, "each carries a GPS position")
+        XCTAssertEqual(sources.filter { ExifCounts.gpsEntries(in: $0.data) == 5 }.count, 3, "each carries a GPS position")
         let server = try StaticCatalogServer(files: sources.map { ($0.name, $0.data) }, directory: directory)
         defer { server.stop() }
         let cacheDirectory = directory.appendingPathComponent("cache").path
@@ -35,8 +35,8 @@ final class MetadataStrippingTests: XCTestCase {
             for entry in entries {
                 let label = "\(source.name) \(entry.variant.name)"
                 let data = try Data(contentsOf: URL(fileURLWithPath: try XCTUnwrap(entry.absolutePath, label)))
-                XCTAssertEqual(ExifReader.entryCount(in: data), 0, "\(label): no EXIF entry at all")
-                XCTAssertEqual(ExifReader.gpsEntryCount(in: data), 0, "\(label): no GPS")
+                XCTAssertEqual(ExifCounts.entries(in: data), 0, "\(label): no EXIF entry at all")
+                XCTAssertEqual(ExifCounts.gpsEntries(in: data), 0, "\(label): no GPS")
                 XCTAssertFalse(try ImageSource(data: data).header.hasExif, "\(label): libvips finds no EXIF either")
                 XCTAssertNil(data.range(of: Data("WarmTestPhone".utf8)), "\(label): the camera make is gone")
                 XCTAssertNil(data.range(of: Data("Exif\0\0".utf8)), "\(label): no EXIF header")

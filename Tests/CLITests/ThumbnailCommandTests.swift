@@ -1,6 +1,7 @@
 import Downsample
 import Foundation
 import WarmTestSupport
+import ImageSamples
 import XCTest
 
 /// `warm thumbnail` as a user runs it: the real binary on real files.
@@ -23,7 +24,7 @@ final class ThumbnailCommandTests: XCTestCase {
         XCTAssertEqual(header.format, .jpeg)
         XCTAssertEqual(PixelSize(width: header.width, height: header.height), PixelSize(width: 225, height: 300))
         XCTAssertFalse(header.hasExif)
-        XCTAssertEqual(ExifReader.entryCount(in: output), 0)
+        XCTAssertEqual(ExifCounts.entries(in: output), 0)
     }
 
     func testOneBadFileIsNamedAndTheOthersAreStillDone() throws {

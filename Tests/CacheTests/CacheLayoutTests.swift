@@ -1,4 +1,5 @@
 import Foundation
+import WarmSupport
 import XCTest
 @testable import Cache
 import CacheTestSupport

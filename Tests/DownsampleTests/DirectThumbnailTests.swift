@@ -56,7 +56,7 @@ final class DirectThumbnailTests: XCTestCase {
         let data = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 500, height: 333), width: 500, height: 333,
                                             bands: 3, as: CompositionEncoding(format: .jpeg, quality: 95))
         let source = try ImageSource(data: data)
-        let decoded = try ThumbnailAtDecode().decode(source, target: target)
+        let decoded = try ThumbnailAtDecode.libvipsPath.decode(source, target: target)
         for (outOfRange, nearest) in [(0, 1), (-7, 1), (101, 100), (500, 100)] {
             XCTAssertEqual(direct(source, quality: outOfRange)?.data, direct(source, quality: nearest)?.data,
                            "direct path, quality \(outOfRange)")
@@ -111,7 +111,7 @@ final class DirectThumbnailTests: XCTestCase {
             let thumbnail = try XCTUnwrap(direct(source, quality: 90), "\(name): refused")
             // The libvips path: the same decode and Lanczos3 resample, flattened
             // onto white, then libvips' encoder.
-            let decoded = try ThumbnailAtDecode().decode(source, target: target)
+            let decoded = try ThumbnailAtDecode.libvipsPath.decode(source, target: target)
             let reference = try ImageSource(data: try decoded.encoded(as: .jpeg, quality: 90))
             let back = try ImageSource(data: thumbnail.data)
             XCTAssertEqual(back.header.bands, reference.header.bands, "\(name): bands")

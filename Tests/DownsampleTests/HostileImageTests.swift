@@ -15,7 +15,7 @@ final class HostileImageTests: XCTestCase {
             do {
                 let source = try ImageSource(data: sample.data)
                 // Larger than every sample: never upscaled, so the output is the upright size.
-                let image = try ThumbnailAtDecode().decode(source, target: DecodeTarget(longestSide: 1000))
+                let image = try ThumbnailAtDecode.libvipsPath.decode(source, target: DecodeTarget(longestSide: 1000))
                 outcome = .decodes(upright: image.size)
             } catch {
                 outcome = .refused(reasonCode: error.reasonCode)
@@ -61,7 +61,7 @@ final class HostileImageTests: XCTestCase {
             let source = try ImageSource(data: sample.data)
             XCTAssertEqual(source.header.exifOrientation, value)
             XCTAssertEqual(source.header.orientation, 1)
-            let image = try ThumbnailAtDecode().decode(source, target: DecodeTarget(longestSide: 100))
+            let image = try ThumbnailAtDecode.libvipsPath.decode(source, target: DecodeTarget(longestSide: 100))
             let topLeft = TestImages.pixel(image, image.rgbaPixels(), x: 10, y: 10)
             XCTAssertGreaterThan(topLeft[0], 200, "orientation \(value): red stays top-left, got \(topLeft)")
             XCTAssertLessThan(topLeft[1], 60, "orientation \(value): got \(topLeft)")
@@ -73,19 +73,19 @@ final class HostileImageTests: XCTestCase {
             let sample = try XCTUnwrap(try HostileImages.all().first { $0.name == name })
             let source = try ImageSource(data: sample.data)
             XCTAssertTrue(source.header.hasExif, "\(name): the source has EXIF, so the checks below can fail")
-            let image = try ThumbnailAtDecode().decode(source, target: DecodeTarget(longestSide: 100))
+            let image = try ThumbnailAtDecode.libvipsPath.decode(source, target: DecodeTarget(longestSide: 100))
             for format in OutputFormat.allCases {
                 let encoded = try image.encoded(as: format)
-                XCTAssertEqual(ExifReader.entryCount(in: encoded), 0, "\(name) -> \(format)")
+                XCTAssertEqual(ExifCounts.entries(in: encoded), 0, "\(name) -> \(format)")
                 XCTAssertFalse(encoded.range(of: Data("WarmTestPhone".utf8)) != nil, "\(name) -> \(format): the camera's make leaked")
                 XCTAssertFalse(try ImageSource(data: encoded).header.hasExif, "\(name) -> \(format)")
             }
         }
         let gps = try HostileImages.phoneJPEGWithGPS()
-        XCTAssertEqual(ExifReader.entryCount(in: gps), 9, "make, model, orientation, date and 5 GPS tags")
-        XCTAssertEqual(ExifReader.gpsEntryCount(in: gps), 5)
+        XCTAssertEqual(ExifCounts.entries(in: gps), 9, "make, model, orientation, date and 5 GPS tags")
+        XCTAssertEqual(ExifCounts.gpsEntries(in: gps), 5)
         let webp = try HostileImages.phoneWebPWithGPS()
-        XCTAssertEqual(ExifReader.entryCount(in: webp), 9, "the EXIF chunk of a WebP is read too")
-        XCTAssertEqual(ExifReader.gpsEntryCount(in: webp), 5)
+        XCTAssertEqual(ExifCounts.entries(in: webp), 9, "the EXIF chunk of a WebP is read too")
+        XCTAssertEqual(ExifCounts.gpsEntries(in: webp), 5)
     }
 }

@@ -36,7 +36,7 @@ final class OrientationTests: XCTestCase {
         let source = try ImageSource(data: data)
         XCTAssertEqual(source.header.exifOrientation, 9)
         XCTAssertEqual(source.header.orientation, 1)
-        let image = try ThumbnailAtDecode().decode(source, target: DecodeTarget(longestSide: 40))
+        let image = try ThumbnailAtDecode.libvipsPath.decode(source, target: DecodeTarget(longestSide: 40))
         XCTAssertEqual(image.size, PixelSize(width: 40, height: 20))
         assertColour(TestImages.pixel(image, image.rgbaPixels(), x: 5, y: 5), [255, 0, 0], "top-left")
     }

@@ -21,7 +21,7 @@ final class StrategyTests: XCTestCase {
             XCTAssertEqual(renderer.size, PixelSize(width: 300, height: 225), "\(format)")
             XCTAssertEqual(renderer.retainedBytes, 270_000, "\(format)")
 
-            let thumbnail = try ThumbnailAtDecode().decode(source, target: target)
+            let thumbnail = try ThumbnailAtDecode.libvipsPath.decode(source, target: target)
             XCTAssertEqual(thumbnail.size, PixelSize(width: 300, height: 225), "\(format)")
             XCTAssertEqual(thumbnail.retainedBytes, 270_000, "\(format)")
             XCTAssertEqual(thumbnail.bands, 4)
@@ -37,7 +37,7 @@ final class StrategyTests: XCTestCase {
                 let data = try TestImages.large(size, as: CompositionEncoding(format: .jpeg, orientationTag: tag))
                 let source = try ImageSource(data: data)
                 let renderer = try RendererResize().decode(source, target: target)
-                let thumbnail = try ThumbnailAtDecode().decode(source, target: target)
+                let thumbnail = try ThumbnailAtDecode.libvipsPath.decode(source, target: target)
                 XCTAssertLessThanOrEqual(abs(renderer.width - thumbnail.width), 1, "\(size) tag \(tag)")
                 XCTAssertLessThanOrEqual(abs(renderer.height - thumbnail.height), 1, "\(size) tag \(tag)")
                 XCTAssertEqual(max(thumbnail.width, thumbnail.height), 300, "\(size) tag \(tag)")
@@ -56,13 +56,13 @@ final class StrategyTests: XCTestCase {
 
     func testStrategiesAreSafeToRunFromManyTasksAtOnce() async throws {
         let inputs = try (0..<8).map { try TestImages.jpeg(width: 400 + $0 * 37, height: 300 + $0 * 11, seed: UInt64($0)) }
-        let serial = try inputs.map { try ThumbnailAtDecode().decode(try ImageSource(data: $0), target: DecodeTarget(longestSide: 64)).rgbaPixels() }
+        let serial = try inputs.map { try ThumbnailAtDecode.libvipsPath.decode(try ImageSource(data: $0), target: DecodeTarget(longestSide: 64)).rgbaPixels() }
         let concurrent = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
             for (index, data) in inputs.enumerated() {
                 group.addTask {
                     let source = try ImageSource(data: data)
                     _ = try NaiveDecode().decode(source, target: DecodeTarget(longestSide: 64))
-                    return (index, try ThumbnailAtDecode().decode(source, target: DecodeTarget(longestSide: 64)).rgbaPixels())
+                    return (index, try ThumbnailAtDecode.libvipsPath.decode(source, target: DecodeTarget(longestSide: 64)).rgbaPixels())
                 }
             }
             var results = [[UInt8]](repeating: [], count: inputs.count)

@@ -90,3 +90,8 @@ enum TestImages {
         return 0
     }
 }
+
+extension ThumbnailAtDecode {
+    /// The engine's libvips path, lossless: PNG output never takes the direct path, and keeps alpha.
+    static let libvipsPath = ThumbnailAtDecode(encoder: ThumbnailEncoder(format: .png))
+}

@@ -157,6 +157,10 @@ final class MemoryReportTests: XCTestCase {
         let comparison = PeakComparison(records: [lower, equal, higher, small, MetricsFixtures.failed(url: "e")])
         XCTAssertEqual(comparison.renderer.images, 4)
         XCTAssertEqual(comparison.renderer.atLeastNaive, 3)
+        XCTAssertEqual(comparison.renderer.atLeastNaiveWithinNoise, 3, "900 KB short is more than the stated noise")
+        var close = lower
+        close.strategies.renderer?.peakBytes = 96_000_000 - PeakComparison.noiseBytes
+        XCTAssertEqual(PeakComparison(records: [close]).renderer.atLeastNaiveWithinNoise, 1, "a shortfall within the noise passes")
         XCTAssertEqual(comparison.renderer.largestShortfallBytes, 900_000)
         XCTAssertEqual(comparison.renderer.largestShortfallFraction, 900_000 / 96_000_000, accuracy: 1e-12)
         XCTAssertEqual(comparison.thumbnail.images, 3)
@@ -167,22 +171,27 @@ final class MemoryReportTests: XCTestCase {
         XCTAssertTrue(report.markdown().contains("renderer's peak is at least naive's on 1 of 2 images"), report.markdown())
     }
 
-    func testMethodSectionDescribesHowThePeaksWereMeasured() {
-        var fresh = MetricsFixtures.record(url: "a", naive: 48_000_000, renderer: 270_000, thumbnail: 270_000)
-        fresh.peakMethod = .freshProcess
+    func testMethodSectionDescribesForkedChildrenAndStillReadsOlderMethods() throws {
+        var forked = MetricsFixtures.record(url: "a", naive: 48_000_000, renderer: 270_000, thumbnail: 270_000)
+        forked.peakMethod = .forkedProcess
         let context = MemoryReport.Context(metricsPaths: ["run.jsonl"], generatedAt: Date(timeIntervalSince1970: 0))
-        let freshText = MemoryReport(records: [fresh], cacheLimitBytes: 100_000_000, context: context).markdown()
-        XCTAssertTrue(freshText.contains("fresh processes of its own"), freshText)
-        XCTAssertTrue(freshText.contains("in a fresh process that ran only this strategy on this image"), freshText)
-        XCTAssertFalse(freshText.contains("in one process, while the measurer holds"), freshText)
-        XCTAssertFalse(freshText.contains("mix peak methods"), freshText)
+        let forkedText = MemoryReport(records: [forked], cacheLimitBytes: 100_000_000, context: context).markdown()
+        XCTAssertTrue(forkedText.contains("forked from a measuring process"), forkedText)
+        XCTAssertTrue(forkedText.contains(PeakComparison.noiseText), forkedText)
+        XCTAssertFalse(forkedText.contains("older version"), forkedText)
 
-        let inProcess = MetricsFixtures.record(url: "b", naive: 48_000_000, renderer: 270_000, thumbnail: 270_000)
-        let inProcessText = MemoryReport(records: [inProcess], cacheLimitBytes: 100_000_000, context: context).markdown()
-        XCTAssertTrue(inProcessText.contains("in one process, while the measurer holds"), inProcessText)
-        XCTAssertFalse(inProcessText.contains("fresh processes of its own"), inProcessText)
-
-        let mixed = MemoryReport(records: [fresh, inProcess], cacheLimitBytes: 100_000_000, context: context).markdown()
-        XCTAssertTrue(mixed.contains("mix peak methods (vmhwm, fresh-process)") || mixed.contains("mix peak methods (fresh-process, vmhwm)"), mixed)
+        // A record as an older version wrote it, read back from a metrics file.
+        var old = MetricsFixtures.record(url: "b", naive: 48_000_000, renderer: 270_000, thumbnail: 270_000)
+        old.peakMethod = .residentHighWaterMark
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("old-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let line = String(decoding: JSONLinesWriter.line(for: old), as: UTF8.self)
+        XCTAssertTrue(line.contains("\"peakMethod\":\"vmhwm\""), line)
+        try line.write(toFile: file, atomically: true, encoding: .utf8)
+        let read = try JSONLinesReader.read(path: file)
+        XCTAssertEqual(read.first?.peakMethod, .residentHighWaterMark)
+        let mixed = MemoryReport(records: [forked] + read, cacheLimitBytes: 100_000_000, context: context).markdown()
+        XCTAssertTrue(mixed.contains("written by an older version"), mixed)
+        XCTAssertTrue(mixed.contains("mix peak methods (forked-process, vmhwm)"), mixed)
     }
 }

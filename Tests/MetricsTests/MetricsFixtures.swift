@@ -15,10 +15,18 @@ enum MetricsFixtures {
         }
     }()
 
-    /// `data` measured as a run measures it (`MetricsRecorder`): a `StrategyMeasurer`
-    /// for one size, holding the process-wide `MeasurementGate`'s exclusive permit.
+    /// Measuring processes of the `warm` binary `swift build` put beside the test binary.
+    static let pool: MeasuringPool = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("warm").path), directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return MeasuringPool(executablePath: directory.appendingPathComponent("warm").path, processes: 2)
+    }()
+
+    /// `data` measured as a run measures it (`MetricsRecorder`): a `StrategyMeasurer` for one size.
     static func measure(_ data: Data, productId: Int? = nil, url: String, longestSide: Int = 300) async -> ImageMetricsRecord {
-        await StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: longestSide)))
+        await StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: longestSide), pool: pool))
             .measure(data: data, productId: productId, url: url)
     }
 

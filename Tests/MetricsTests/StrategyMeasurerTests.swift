@@ -30,7 +30,7 @@ final class StrategyMeasurerTests: XCTestCase {
         try XCTSkipUnless(MetricsFixtures.canResetPeakRSS, "/proc/self/clear_refs is not writable here")
         let record = await MetricsFixtures.measure(MetricsFixtures.phoneJPEG, url: "phone.jpg")
         XCTAssertNil(record.error)
-        XCTAssertEqual(record.peakMethod, .residentHighWaterMark)
+        XCTAssertEqual(record.peakMethod, .forkedProcess)
         let naive = try XCTUnwrap(record.strategies.naive)
         let thumbnail = try XCTUnwrap(record.strategies.thumbnail)
         XCTAssertEqual(naive.retainedBytes, 48_771_072)
@@ -54,19 +54,8 @@ final class StrategyMeasurerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(rendererPeak, naive.retainedBytes + renderer.retainedBytes)
         // ...and decodes exactly as naive does, so its peak is naive's, within
         // run-to-run noise (measured here: up to 1.3 MB, 1.5%, on this 4032x3024 JPEG).
-        XCTAssertGreaterThanOrEqual(rendererPeak, naivePeak - naivePeak / 33, "renderer peak \(rendererPeak), naive peak \(naivePeak)")
+        XCTAssertGreaterThanOrEqual(rendererPeak, naivePeak - PeakComparison.noiseBytes, "renderer peak \(rendererPeak), naive peak \(naivePeak)")
         XCTAssertEqual(renderer.retainedBytes, 270_000)
-    }
-
-    func testForcedFallbackMeasuresLibvipsTrackedMemoryAndSaysSo() async throws {
-        let data = try MetricsFixtures.image(width: 1200, height: 900, as: CompositionEncoding(format: .jpeg))
-        let measurer = StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: 300), preferredPeakMethod: .vipsTracked))
-        let record = await measurer.measure(data: data, productId: nil, url: "fallback.jpg")
-        XCTAssertEqual(record.peakMethod, .vipsTracked)
-        let naive = try XCTUnwrap(record.strategies.naive)
-        XCTAssertGreaterThanOrEqual(try XCTUnwrap(naive.peakBytes), 1200 * 900 * 4, "libvips tracks the bitmap it allocates")
-        let line = String(decoding: JSONLinesWriter.line(for: record), as: UTF8.self)
-        XCTAssertTrue(line.contains("\"peakMethod\":\"vips-tracked\""), line)
     }
 
     func testTruncatedImageGivesARecordWithTheErrorAndTheHeader() async throws {

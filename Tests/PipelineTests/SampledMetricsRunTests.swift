@@ -19,6 +19,9 @@ final class SampledMetricsRunTests: XCTestCase {
         var configuration = TestCatalog.configuration(server, cache: directory.appendingPathComponent("cache"))
         configuration.compare = .oneIn(4)
         configuration.metricsPath = metricsPath
+        // Peaks are measured in children of the `warm` binary's measuring processes, built beside this test binary.
+        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        configuration.measuringPool = MeasuringPool(executablePath: bin.appendingPathComponent("warm").path, processes: 2)
 
         let first = try await WarmPipeline.run(configuration, progress: .logLines)
         let records = try JSONLinesReader.read(path: metricsPath)

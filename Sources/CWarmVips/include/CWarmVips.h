@@ -37,9 +37,7 @@ void warm_vips_set_vector(int enabled);
 char *warm_error_take(void);
 void warm_free(void *p);
 
-/// Bytes libvips currently holds in tracked allocations (pixel buffers), and
-/// the process-wide high-water mark of that figure.
-size_t warm_tracked_mem(void);
+/// The process-wide high-water mark of libvips' tracked allocations (pixel buffers).
 size_t warm_tracked_mem_highwater(void);
 
 // --- images ----------------------------------------------------------------
@@ -216,10 +214,6 @@ int warm_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *
 /// EXIF orientation from an EXIF block or a whole JPEG file; 0 when absent.
 /// Values outside 1..8 are returned as they are.
 int warm_exif_orientation(const void *data, size_t len);
-/// Number of EXIF entries found in an EXIF block or a whole JPEG file.
-int warm_exif_entry_count(const void *data, size_t len);
-/// Number of entries in the GPS IFD of an EXIF block or a whole JPEG file.
-int warm_exif_gps_entry_count(const void *data, size_t len);
 
 // --- GLib ------------------------------------------------------------------
 
@@ -255,34 +249,5 @@ int warm_limit_address_space(size_t bytes);
 /// pipe2(fds, O_CLOEXEC) (a GNU extension Swift's Glibc module does not
 /// export): a pipe no child inherits unless it is dup2'ed onto its stdio.
 int warm_pipe_cloexec(int fds[2]);
-
-// --- exact peak of a measuring child (WarmPeakWatch.c) ---------------------
-
-/// Child side: the socket (one end of a socketpair made before the fork)
-/// over which warm_peak_watch_start hands the parent its watch.
-void warm_peak_watch_set_channel(int fd);
-
-/// Child side: the first call installs a seccomp filter that hands every call
-/// able to lower this process's resident memory to the parent before it runs,
-/// and sends the parent the filter's listener; then marks a span's start.
-/// Returns the process's exact resident KiB now, or -1 (no channel, seccomp
-/// refused: the caller measures another way).
-long warm_peak_watch_start(void);
-
-/// Child side: ends the span; returns the exact peak resident KiB since
-/// warm_peak_watch_start (including now), or -1.
-long warm_peak_watch_end(void);
-
-/// Parent side: serves child `pid`'s watch (received over `channel`) and reads
-/// its reply pipe `reply` into `buffer` until the child has exited and the
-/// pipe is at its end. Returns the reply's length, -1 when it did not fit in
-/// `capacity`; `released` (if not NULL) gets the number of releasing calls read.
-long warm_peak_watch_serve(int channel, int pid, int reply, unsigned char *buffer, size_t capacity, long *released);
-
-/// Runs this program again (/proc/self/exe, `argv`) with address-space
-/// randomisation off (personality ADDR_NO_RANDOMIZE). Returns 0 when it is
-/// already off, -1 when it cannot be turned off or the exec failed (the
-/// process then goes on as it was); does not return otherwise.
-int warm_exec_self_without_aslr(char *const argv[]);
 
 #endif

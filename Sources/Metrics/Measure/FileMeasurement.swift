@@ -1,8 +1,7 @@
 import Downsample
 import Foundation
 
-/// Measures local image files one by one (each under the gate's exclusive
-/// permit) and writes their records as JSON Lines as it goes: the offline way
+/// Measures local image files one by one and writes their records as JSON Lines as it goes: the offline way
 /// to get metrics without crawling (`warm report --measure`). The file path
 /// stands in for the URL.
 public enum FileMeasurement {
@@ -12,7 +11,6 @@ public enum FileMeasurement {
     ///   - progress: called after each image.
     /// - Returns: the records, in `files` order.
     public static func measure(files: [String], configuration: StrategyMeasurer.Configuration, writingTo output: String,
-                               gate: MeasurementGate = .shared,
                                progress: @Sendable (ImageMetricsRecord) -> Void = { _ in }) async throws(MetricsFileError) -> [ImageMetricsRecord] {
         let writer = try JSONLinesWriter(path: output)
         let measurer = StrategyMeasurer(configuration: configuration)
@@ -21,11 +19,11 @@ public enum FileMeasurement {
             let record: ImageMetricsRecord
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: file))
-                record = await measurer.measure(data: data, productId: nil, url: file, gate: gate)
+                record = await measurer.measure(data: data, productId: nil, url: file)
             } catch {
                 record = ImageMetricsRecord(productId: nil, url: file, format: nil, sourceBytes: 0, width: nil, height: nil,
                                             orientation: nil, targetLongestSide: configuration.target.longestSide,
-                                            peakMethod: configuration.preferredPeakMethod,
+                                            peakMethod: .forkedProcess,
                                             error: "the file cannot be read: \(error.localizedDescription)", errorReason: "unreadable-file")
             }
             try await writer.append(record)

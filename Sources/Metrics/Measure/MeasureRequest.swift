@@ -1,111 +1,140 @@
 import Downsample
 import Foundation
+import WarmSupport
 
 /// One job for a measuring process (`MeasuringServer`), sent as one JSON
-/// line: measure one strategy once on one image file, or score renderer's
-/// and thumbnail's output against the Lanczos3 reference (unmeasured), or
-/// both: a strategy run with `scoresQuality` scores after its span, reusing
-/// its own output, so that renderer's full decode and resample are not done
-/// again just to be scored (on a 4032x3024 JPEG, a quality job of its own
-/// took 1.2-1.4 s, the renderer run 0.4-0.5 s).
+/// line: measure one strategy once on one image file. With `scoresQuality`
+/// the child also scores renderer and thumbnail against the Lanczos3
+/// reference after its span, reusing its own output.
 public struct MeasureRequest: Sendable, Hashable, Codable {
-    public enum Job: String, Sendable, Hashable, Codable {
-        case naive, renderer, thumbnail, quality
-
-        init(_ kind: StrategyKind) {
-            switch kind {
-            case .naive: self = .naive
-            case .renderer: self = .renderer
-            case .thumbnail: self = .thumbnail
-            }
-        }
-
-        var strategy: StrategyKind? {
-            switch self {
-            case .naive: return .naive
-            case .renderer: return .renderer
-            case .thumbnail: return .thumbnail
-            case .quality: return nil
-            }
-        }
-    }
-
-    public var job: Job
+    public var strategy: StrategyKind
     public var imagePath: String
     public var targetLongestSide: Int
     public var maxPixels: Int
     public var maxEncodedBytes: Int
-    public var peakMethod: PeakMethod
-    /// A strategy job that also answers the quality scores once its span is measured.
+    /// The run's output format and quality: what the thumbnail engine encodes.
+    public var format: OutputFormat
+    public var quality: Int
     public var scoresQuality: Bool?
 
-    init(job: Job, imagePath: String, target: DecodeTarget, limits: DecodeLimits, peakMethod: PeakMethod,
-         scoresQuality: Bool = false) {
-        self.scoresQuality = scoresQuality ? true : nil
-        self.job = job
+    init(strategy: StrategyKind, imagePath: String, configuration: StrategyMeasurer.Configuration, scoresQuality: Bool = false) {
+        self.strategy = strategy
         self.imagePath = imagePath
-        self.targetLongestSide = target.longestSide
-        self.maxPixels = limits.maxPixels
-        self.maxEncodedBytes = limits.maxEncodedBytes
-        self.peakMethod = peakMethod
+        targetLongestSide = configuration.target.longestSide
+        maxPixels = configuration.limits.maxPixels
+        maxEncodedBytes = configuration.limits.maxEncodedBytes
+        format = configuration.encoder.format
+        quality = configuration.encoder.quality
+        self.scoresQuality = scoresQuality ? true : nil
     }
 
     var target: DecodeTarget { DecodeTarget(longestSide: targetLongestSide) }
     var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxEncodedBytes: maxEncodedBytes) }
+    var encoder: ThumbnailEncoder { ThumbnailEncoder(format: format, quality: quality) }
 }
 
-/// What a measuring process answers to one `MeasureRequest`: a strategy's
-/// report, quality scores, or why the job failed.
+/// What a measuring child answers: the strategy's metrics, or why it failed
+/// (`error` from the decoder, `failure` when the child itself did not answer).
 public struct MeasureReply: Sendable, Equatable, Codable {
     public struct Scores: Sendable, Equatable, Codable {
         public var ssim: Double?
         public var psnr: Double?
     }
 
-    public var report: IsolatedStrategyRun.Report?
+    public var metrics: ImageMetricsRecord.StrategyMetrics?
+    public var error: String?
+    public var errorReason: String?
     /// Renderer's and thumbnail's scores, by strategy name.
     public var scores: [String: Scores]?
-    /// Why the measuring process could not answer (the child crashed, ...).
     public var failure: String?
 }
 
 extension MeasureRequest {
-    /// Runs the job in this process (a forked child of `MeasuringServer`).
+    /// Runs the job in this process (a child forked by `MeasuringServer`).
     func runHere() -> MeasureReply {
-        if let kind = job.strategy {
-            let run = IsolatedStrategyRun(kind: kind, imagePath: imagePath, target: target, limits: limits,
-                                          preferredPeakMethod: peakMethod)
-            let (report, measured) = run.measureHere()
-            guard scoresQuality == true, let measured else { return MeasureReply(report: report) }
-            return MeasureReply(report: report, scores: scores(of: measured.source, given: [kind: measured.output]))
+        StrategyMeasurer.prepareProcess()
+        let source: ImageSource
+        do {
+            source = try ImageSource(data: try Data(contentsOf: URL(fileURLWithPath: imagePath)), limits: limits)
+        } catch let error as DownsampleError {
+            return MeasureReply(error: error.description, errorReason: error.reasonCode)
+        } catch {
+            return MeasureReply(error: "the image file cannot be read: \(error.localizedDescription)", errorReason: "unreadable-file")
         }
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: imagePath)),
-              let source = try? ImageSource(data: data, limits: limits) else {
-            return MeasureReply(scores: [:])
+        ProcessMemory.faultInMappedFiles()
+        switch measureSpan(source) {
+        case .success(let (metrics, output)):
+            guard scoresQuality == true else { return MeasureReply(metrics: metrics) }
+            return MeasureReply(metrics: metrics, scores: scores(of: source, given: output))
+        case .failure(let error):
+            return MeasureReply(error: error.description, errorReason: error.reasonCode)
         }
-        return MeasureReply(scores: scores(of: source, given: [:]))
     }
 
-    /// Renderer's and thumbnail's SSIM and PSNR against the Lanczos3
-    /// reference (made from the naive bitmap), decoding unmeasured every
-    /// output not `given`.
-    private func scores(of source: ImageSource, given: [StrategyKind: DecodedImage]) -> [String: MeasureReply.Scores] {
-        let measurer = StrategyMeasurer(configuration: .init(target: target, limits: limits))
-        var outputs = given
-        for kind in StrategyKind.allCases where outputs[kind] == nil {
-            outputs[kind] = try? kind.strategy.decode(source, target: target)
+    /// What a strategy leaves: a bitmap, or the engine's encoded thumbnail.
+    enum Output {
+        case bitmap(DecodedImage)
+        case encoded(EncodedImage)
+    }
+
+    /// Runs the strategy between a reset of the peak and its reading, its
+    /// output kept alive until then (as a cache would keep it). Thumbnail is
+    /// the engine as the cache writer runs it: decode, resize and encode.
+    func measureSpan(_ source: ImageSource) -> Result<(ImageMetricsRecord.StrategyMetrics, Output), DownsampleError> {
+        ProcessAllocator.trim()
+        _ = ProcessMemory.resetPeak()
+        let rssBefore = ProcessMemory.resident()?.rssBytes ?? 0
+        let cpuBefore = ProcessMemory.cpuSeconds()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = Result { () throws(DownsampleError) -> Output in
+            switch strategy {
+            case .thumbnail: return .encoded(try encoder.encode(source, target: target))
+            case .naive, .renderer: return .bitmap(try strategy.strategy.decode(source, target: target))
+            }
         }
-        var record = ImageMetricsRecord(productId: nil, url: imagePath, format: source.header.format, sourceBytes: source.data.count,
-                                        width: nil, height: nil, orientation: nil, targetLongestSide: targetLongestSide,
-                                        peakMethod: peakMethod)
-        for (kind, output) in outputs {
-            record.strategies[kind] = .init(retainedBytes: output.retainedBytes, peakBytes: 0, cpuSeconds: 0,
-                                            wallSeconds: 0, outputWidth: output.width, outputHeight: output.height)
+        let wall = clock.now - started
+        let cpuSeconds = ProcessMemory.cpuSeconds() - cpuBefore
+        let peakBytes = withExtendedLifetime(result) { max(0, (ProcessMemory.resident()?.peakBytes ?? rssBefore) - rssBefore) }
+        return result.map { output in
+            var metrics = ImageMetricsRecord.StrategyMetrics(
+                retainedBytes: 0, peakBytes: peakBytes, cpuSeconds: max(0, cpuSeconds), wallSeconds: wall.inSeconds,
+                outputWidth: 0, outputHeight: 0)
+            switch output {
+            case .bitmap(let image):
+                (metrics.retainedBytes, metrics.outputWidth, metrics.outputHeight) = (image.retainedBytes, image.width, image.height)
+            case .encoded(let encoded):
+                // What the app holds once it decodes these bytes.
+                metrics.retainedBytes = encoded.size.width * encoded.size.height * 4
+                (metrics.outputWidth, metrics.outputHeight) = (encoded.size.width, encoded.size.height)
+                metrics.outputSHA256 = SHA256Hex.digest(of: encoded.data)
+            }
+            return (metrics, output)
         }
-        measurer.addQuality(to: &record, outputs: outputs, source: source)
+    }
+
+    /// Renderer's and thumbnail's SSIM and PSNR against a Lanczos3 reference
+    /// of their own output size, made from the naive bitmap; the thumbnail is
+    /// scored as the app sees it, its encoded bytes decoded. Unmeasured.
+    func scores(of source: ImageSource, given: Output) -> [String: MeasureReply.Scores] {
+        var outputs: [StrategyKind: DecodedImage] = [:]
+        var encoded: EncodedImage?
+        switch given {
+        case .bitmap(let image): outputs[strategy] = image
+        case .encoded(let image): encoded = image
+        }
+        guard let full = try? NaiveDecode().decode(source, target: target) else { return [:] }
+        if outputs[.renderer] == nil { outputs[.renderer] = try? RendererResize().decode(source, target: target) }
+        if let thumbnail = try? encoded ?? encoder.encode(source, target: target) {
+            outputs[.thumbnail] = try? ThumbnailAtDecode.decode(thumbnail)
+        }
         var scores: [String: MeasureReply.Scores] = [:]
+        var references: [PixelSize: DecodedImage] = [:]
         for kind in [StrategyKind.renderer, .thumbnail] {
-            if let metrics = record.strategies[kind] { scores[kind.rawValue] = .init(ssim: metrics.ssim, psnr: metrics.psnr) }
+            guard let output = outputs[kind] else { continue }
+            if references[output.size] == nil { references[output.size] = try? referenceImage(for: source, size: output.size, from: full) }
+            guard let reference = references[output.size], let score = ImageSimilarity.compare(output, to: reference) else { continue }
+            scores[kind.rawValue] = .init(ssim: score.ssim, psnr: score.psnr)
         }
         return scores
     }

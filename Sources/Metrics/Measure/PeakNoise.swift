@@ -30,15 +30,13 @@ public struct PeakNoise: Sendable, Equatable {
     public var peakMethod: PeakMethod
     public var spreads: [Spread]
 
-    /// Measures `data` `repeats` times with every strategy (holding the gate's
-    /// exclusive permit for each run) and collects the peaks.
-    public static func measure(data: Data, subject: String, target: DecodeTarget, repeats: Int,
-                               isolation: PeakIsolation = .inProcess, gate: MeasurementGate = .shared) async -> PeakNoise {
-        let measurer = StrategyMeasurer(configuration: .init(target: target, quality: false, isolation: isolation))
+    /// Measures `data` `repeats` times with every strategy and collects the peaks.
+    public static func measure(data: Data, subject: String, target: DecodeTarget, repeats: Int, pool: MeasuringPool) async -> PeakNoise {
+        let measurer = StrategyMeasurer(configuration: .init(target: target, scoresQuality: false, pool: pool))
         var samples: [StrategyKind: [Int]] = [:]
-        var method = PeakMethod.residentHighWaterMark
+        var method = PeakMethod.forkedProcess
         for run in 0..<repeats {
-            let record = await measurer.measure(data: data, productId: nil, url: "noise-\(run)", gate: gate)
+            let record = await measurer.measure(data: data, productId: nil, url: "noise-\(run)")
             method = record.peakMethod ?? method
             for kind in StrategyKind.allCases {
                 if let peak = record.strategies[kind]?.peakBytes { samples[kind, default: []].append(peak) }
@@ -52,12 +50,11 @@ public struct PeakNoise: Sendable, Equatable {
     /// (`ImageComposer`'s test pattern, enlarged to `size`), so the figure
     /// needs no input files.
     public static func measureSyntheticJPEG(size: PixelSize = PixelSize(width: 1600, height: 1200), target: DecodeTarget,
-                                            repeats: Int, isolation: PeakIsolation = .inProcess,
-                                            gate: MeasurementGate = .shared) async throws(DownsampleError) -> PeakNoise {
+                                            repeats: Int, pool: MeasuringPool) async throws(DownsampleError) -> PeakNoise {
         let small = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120,
                                              bands: 3, as: CompositionEncoding(format: .jpeg))
         let data = try ImageComposer.photo(small, size: size, as: CompositionEncoding(format: .jpeg))
         return await measure(data: data, subject: "a synthetic \(size) JPEG (\(data.count) bytes) at \(target.longestSide) px",
-                             target: target, repeats: repeats, isolation: isolation, gate: gate)
+                             target: target, repeats: repeats, pool: pool)
     }
 }

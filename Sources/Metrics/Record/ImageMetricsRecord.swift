@@ -91,9 +91,14 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         public var ssim: Double?
         /// PSNR of RGB against the reference, in dB, capped at 100; nil for naive.
         public var psnr: Double?
+        /// Thumbnail only: lowercase hex SHA-256 of the bytes the engine encoded,
+        /// the same as the cached file's for that image, size, format and quality.
+        public var outputSHA256: String?
 
         public init(retainedBytes: Int, peakBytes: Int?, cpuSeconds: Double?, wallSeconds: Double?,
-                    outputWidth: Int, outputHeight: Int, ssim: Double? = nil, psnr: Double? = nil) {
+                    outputWidth: Int, outputHeight: Int, ssim: Double? = nil, psnr: Double? = nil,
+                    outputSHA256: String? = nil) {
+            self.outputSHA256 = outputSHA256
             self.retainedBytes = retainedBytes
             self.peakBytes = peakBytes
             self.cpuSeconds = cpuSeconds
@@ -113,7 +118,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case retainedBytes, peakBytes, cpuSeconds, wallSeconds, outputWidth, outputHeight, ssim, psnr
+            case retainedBytes, peakBytes, cpuSeconds, wallSeconds, outputWidth, outputHeight, ssim, psnr, outputSHA256
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -126,6 +131,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
             try c.encode(outputHeight, forKey: .outputHeight)
             try c.encode(ssim, forKey: .ssim)
             try c.encode(psnr, forKey: .psnr)
+            try c.encodeIfPresent(outputSHA256, forKey: .outputSHA256)
         }
     }
 

@@ -1,7 +1,7 @@
 import Downsample
 import Foundation
 
-/// Reads metrics files, measures the peak's run-to-run noise, and writes the
+/// Reads metrics files, measures the peak's run-to-run noise (with a measuring pool), and writes the
 /// memory comparison report: the one path behind `warm report` and `warm demo`.
 public enum ReportGenerator {
     /// What was written.
@@ -12,12 +12,12 @@ public enum ReportGenerator {
 
     public static func generate(metricsPaths: [String], outputDirectory: String, cacheLimitBytes: Int = 100_000_000,
                                 noiseRepeats: Int = 10, defaultSize: Int = 300,
-                                noiseIsolation: PeakIsolation = .inProcess) async throws -> Output {
+                                noisePool: MeasuringPool? = nil) async throws -> Output {
         let records = ShardedRecords.inCatalogOrder(try JSONLinesReader.read(paths: metricsPaths))
         var noise: PeakNoise?
-        if noiseRepeats > 0 {
+        if noiseRepeats > 0, let noisePool {
             let target = DecodeTarget(longestSide: records.last?.targetLongestSide ?? defaultSize)
-            noise = try await PeakNoise.measureSyntheticJPEG(target: target, repeats: noiseRepeats, isolation: noiseIsolation)
+            noise = try await PeakNoise.measureSyntheticJPEG(target: target, repeats: noiseRepeats, pool: noisePool)
         }
         let report = MemoryReport(records: records, cacheLimitBytes: cacheLimitBytes,
                                   context: .init(metricsPaths: metricsPaths, noise: noise))

@@ -8,7 +8,7 @@ public enum CachedImageValidator {
     public static let decodesCompletely: ImageValidator = { data in
         do {
             let source = try ImageSource(data: data)
-            let image = try ThumbnailAtDecode().decode(
+            let image = try NaiveDecode().decode(
                 source, target: DecodeTarget(longestSide: max(source.header.uprightWidth, source.header.uprightHeight)))
             return .success(ImageDimensions(width: image.width, height: image.height))
         } catch {

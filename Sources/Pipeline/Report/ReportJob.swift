@@ -7,8 +7,8 @@ import WarmMetrics
 /// `metrics.jsonl` and `metrics.csv` beside the report), then writes the
 /// Markdown and HTML report from every metrics file.
 ///
-/// Cost: measuring is serial, about four full decodes per image (see
-/// `StrategyMeasurer`); the report itself reads the records once into memory.
+/// Cost: images are measured one at a time (see `StrategyMeasurer`); the
+/// report itself reads the records once into memory.
 public struct ReportJob: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// JSON Lines metrics files, in catalog order.
@@ -21,13 +21,13 @@ public struct ReportJob: Sendable {
         public var noiseRepeats: Int
         /// Longest upright side, for measuring and for the noise measurement.
         public var longestSide: Int
-        /// Where peaks are measured (the images and the noise).
-        public var isolation: PeakIsolation
+        /// The measuring processes (the images and the noise).
+        public var pool: MeasuringPool
 
         public init(metricsPaths: [String], measureInputs: [String] = [], outputDirectory: String,
                     cacheLimitBytes: Int = 100_000_000, noiseRepeats: Int = 10, longestSide: Int = 300,
-                    isolation: PeakIsolation = .inProcess) {
-            self.isolation = isolation
+                    pool: MeasuringPool) {
+            self.pool = pool
             self.metricsPaths = metricsPaths
             self.measureInputs = measureInputs
             self.outputDirectory = outputDirectory
@@ -69,7 +69,6 @@ public struct ReportJob: Sendable {
 
     /// - Parameter onMeasured: called after each measured image (for progress and per-image errors).
     public func run(onMeasured: @Sendable (ImageMetricsRecord) -> Void = { _ in }) async throws(Failure) -> Output {
-        StrategyMeasurer.prepareProcess()
         var metricsPaths = configuration.metricsPaths
         var written: [String] = []
         var measuredImages = 0
@@ -82,7 +81,7 @@ public struct ReportJob: Sendable {
                 let csv = directory.appendingPathComponent("metrics.csv").path
                 let measured = try await FileMeasurement.measure(
                     files: files, configuration: .init(target: DecodeTarget(longestSide: configuration.longestSide),
-                                                         isolation: configuration.isolation),
+                                                         pool: configuration.pool),
                     writingTo: jsonl, progress: onMeasured)
                 try CSVWriter.write(measured, to: csv)
                 measuredImages = measured.count
@@ -92,7 +91,7 @@ public struct ReportJob: Sendable {
             let report = try await ReportGenerator.generate(
                 metricsPaths: metricsPaths, outputDirectory: configuration.outputDirectory,
                 cacheLimitBytes: configuration.cacheLimitBytes, noiseRepeats: configuration.noiseRepeats,
-                defaultSize: configuration.longestSide, noiseIsolation: configuration.isolation)
+                defaultSize: configuration.longestSide, noisePool: configuration.pool)
             return Output(paths: written + report.paths, summary: report.summary, measuredImages: measuredImages)
         } catch let error as Failure {
             throw error

@@ -27,12 +27,8 @@ struct ImageWarmer: Sendable {
     /// Warms `job`. Throws only `CacheError.diskFull`, which stops the run.
     func warm(_ job: ImageJob) async throws(CacheError) -> ImageOutcome {
         guard let metrics else { return try await warm(job, measuring: false).outcome }
-        // While a run measures, a download and its decode hold a shared permit, so
-        // that a measurement (exclusive) never counts their buffers in its peak.
         let measuring = configuration.compare.includes(job.canonicalURL)
-        let warmed = try await MeasurementGate.shared.withSharedPermit { () async throws(CacheError) in
-            try await warm(job, measuring: measuring)
-        }
+        let warmed = try await warm(job, measuring: measuring)
         let outcome = warmed.outcome
         do throws(MetricsFileError) {
             if measuring {

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Downsample
 import Foundation
 import WarmMetrics
@@ -12,11 +13,8 @@ import WarmMetrics
 /// Images wait in a queue of downloaded bytes, so that warming goes on while
 /// measuring lags behind: `submit` returns at once unless `queueLimitBytes`
 /// are already waiting (then it waits for room: back-pressure on the fetch
-/// workers). `measurers` tasks take images from the queue: one per measuring
-/// process with `PeakIsolation.measuringProcesses` (each measurement's jobs
-/// run in forked children), one otherwise (in-process measurement holds the
-/// `MeasurementGate` exclusively). Memory: the queue's bytes plus one image's
-/// decodes per measurer.
+/// workers). `measurers` tasks take images from the queue, one per measuring
+/// process (each measurement's runs are forked children). Memory: the queue's bytes.
 final class MetricsRecorder: Sendable {
     let path: String
     private let writer: JSONLinesWriter
@@ -34,16 +32,15 @@ final class MetricsRecorder: Sendable {
         self.shard = shard
         let writer = try JSONLinesWriter(path: path)
         self.writer = writer
+        let pool = configuration.measuringPool ?? MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: 1)
         let measurer = StrategyMeasurer(configuration: .init(
             target: DecodeTarget(longestSide: Self.targetLongestSide(configuration)), limits: configuration.limits,
-            thumbnailRepeats: configuration.thumbnailRepeats, fullDecodeRepeats: configuration.fullDecodeRepeats,
-            isolation: configuration.measurementIsolation, singleRunMinimumPixels: configuration.singleRunMinimumPixels,
-            exactPeakRepeats: configuration.exactPeakRepeats))
+            encoder: ThumbnailEncoder(format: configuration.format, quality: configuration.quality),
+            thumbnailRepeats: configuration.thumbnailRepeats, fullDecodeRepeats: configuration.fullDecodeRepeats, pool: pool))
         self.measurer = measurer
         let queue = MeasuringQueue(limitBytes: queueLimitBytes)
         self.queue = queue
-        let width: Int
-        if case .measuringProcesses(let pool) = configuration.measurementIsolation { width = pool.processes } else { width = 1 }
+        let width = pool.processes
         measurers = Task {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<width {

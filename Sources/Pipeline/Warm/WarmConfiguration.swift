@@ -42,16 +42,11 @@ public struct WarmConfiguration: Sendable {
     /// (`--allow-host`). The API's own host is always allowed, and so are the
     /// hosts its first page names, at public addresses only (`HostPolicy`).
     public var allowedHosts: [HostPattern]
-    /// Where compared images' peaks are measured (`--measure-in-process`, ...).
-    public var measurementIsolation: PeakIsolation
+    /// The measuring processes compared images are measured in (nil: the run cannot measure).
+    public var measuringPool: MeasuringPool?
     /// Runs per image of naive and renderer, and of thumbnail-at-decode (lowest peak kept; `--measure-repeats`).
     public var fullDecodeRepeats: Int
     public var thumbnailRepeats: Int
-    /// Runs per image of naive and renderer when peaks are read exactly (one by
-    /// default; `--measure-repeats` sets it to its first count as well).
-    public var exactPeakRepeats: Int
-    /// Images of at least this many pixels get one run each of naive and renderer (`--measure-once-from-pixels`).
-    public var singleRunMinimumPixels: Int?
     /// After a run that saw the whole product list, remove cache entries no
     /// listed product has pointed at for longer than this (`--prune-after`;
     /// 0: whatever this run did not see); nil: never prune.
@@ -67,8 +62,7 @@ public struct WarmConfiguration: Sendable {
                 limits: DecodeLimits = .default, maxAgeSeconds: Double = 12 * 3600, maxCacheBytes: Int? = nil,
                 compare: CompareSelection = .none, metricsPath: String? = nil, summaryPath: String? = nil,
                 prometheusPath: String? = nil, shard: CacheShard? = nil, allowedHosts: [HostPattern] = [],
-                measurementIsolation: PeakIsolation = .inProcess, measureRepeats: (full: Int, thumbnail: Int)? = nil,
-                singleRunMinimumPixels: Int? = StrategyMeasurer.Configuration.defaultSingleRunMinimumPixels,
+                measuringPool: MeasuringPool? = nil, measureRepeats: (full: Int, thumbnail: Int)? = nil,
                 pruneAfterSeconds: Double? = 7 * 86400, cacheFaults: FaultInjector? = nil) {
         self.apiURL = apiURL
         self.cacheDirectory = cacheDirectory
@@ -88,12 +82,9 @@ public struct WarmConfiguration: Sendable {
         self.prometheusPath = prometheusPath
         self.shard = shard
         self.allowedHosts = allowedHosts
-        self.measurementIsolation = measurementIsolation
-        let defaults = StrategyMeasurer.Configuration(target: DecodeTarget(longestSide: sizes.min() ?? 300))
-        self.fullDecodeRepeats = measureRepeats?.full ?? defaults.fullDecodeRepeats
-        self.thumbnailRepeats = measureRepeats?.thumbnail ?? defaults.thumbnailRepeats
-        self.exactPeakRepeats = measureRepeats?.full ?? defaults.exactPeakRepeats
-        self.singleRunMinimumPixels = singleRunMinimumPixels
+        self.measuringPool = measuringPool
+        self.fullDecodeRepeats = measureRepeats?.full ?? StrategyMeasurer.Configuration.defaultFullDecodeRepeats
+        self.thumbnailRepeats = measureRepeats?.thumbnail ?? StrategyMeasurer.Configuration.defaultThumbnailRepeats
         self.pruneAfterSeconds = pruneAfterSeconds
         self.cacheFaults = cacheFaults
     }

@@ -1,0 +1,24 @@
+import CWarmVips
+import Foundation
+
+/// Lowercase hex SHA-256, computed by GLib through the CWarmVips shim (no
+/// swift-crypto, to keep the dependency list short): the cache's keys, the
+/// origin's ETags and the metrics' `outputSHA256`.
+public enum SHA256Hex {
+    public static func digest(of text: String) -> String {
+        digest(of: Data(text.utf8))
+    }
+
+    public static func digest(of data: Data) -> String {
+        data.withUnsafeBytes { digest(ofBytes: $0) }
+    }
+
+    public static func digest(ofBytes bytes: UnsafeRawBufferPointer) -> String {
+        guard let raw = warm_sha256_hex(bytes.baseAddress, bytes.count) else {
+            // GLib only fails to allocate; there is no sensible digest without it.
+            fatalError("GLib could not compute a SHA-256 digest")
+        }
+        defer { warm_free(raw) }
+        return String(cString: raw)
+    }
+}
