@@ -107,7 +107,12 @@ public struct MemoryReport: Sendable {
         let all = records.count
         let sized = records.filter { $0.measured && $0.isComplete && $0.sourcePixels != nil }
         let checked = sized.count
-        let agreeing = sized.filter { $0.strategies.naive?.retainedBytes == ($0.sourcePixels ?? 0) * 4 }.count
+        // A loop, not `filter`: Swift 6.3.1's optimizer crashes (CopyPropagation) on the closure form in release builds.
+        var agreeing = 0
+        for record in sized {
+            let expected = (record.sourcePixels ?? 0) * 4
+            if record.strategies[.naive]?.retainedBytes == expected { agreeing += 1 }
+        }
         let oneIn = measured > 0 ? ", about one in \(ReportFormat.number(Double(all) / Double(measured), decimals: 0)) (chosen by URL hash: `--compare sample` or `--compare-one-in`)" : ""
         return "Sample: peaks measured for \(ReportFormat.count(measured)) of \(ReportFormat.count(all)) images\(oneIn). The other \(ReportFormat.count(all - measured)) were warmed but not measured: their records hold retained bytes computed without decoding again, from the source's header and the stored thumbnail's size (naive: source width x height x 4; renderer: its target-size canvas, width x height x 4; thumbnail: the stored thumbnail's width x height x 4, the same decode as thumbnail-at-decode's). The memory-cache tables, the LRU simulation and the retained-bytes charts cover all \(ReportFormat.count(comparison.comparedCount)) decoded images; the peak, CPU, throughput and quality figures and the peak chart cover the \(ReportFormat.count(comparison.measuredCount)) measured ones. Check of the rule on the measured images: naive's measured retained bytes equal width x height x 4 on \(ReportFormat.count(agreeing)) of \(ReportFormat.count(checked))."
     }
