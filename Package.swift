@@ -144,6 +144,7 @@ let package = Package(
             dependencies: [
                 "CatalogServer", "Crawl", "Fetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tests/Support/WarmTestSupport"),
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import WarmTestSupport
 import XCTest
 
 /// `warm cache serve DIR --port 0` as a child process: started, its URL read
@@ -10,12 +11,7 @@ final class OriginProcess: @unchecked Sendable {
     let process: Process
     let baseURL: String
 
-    struct Answer: Sendable {
-        var status: Int
-        var headers: [String: String]
-        var body: Data
-        func header(_ name: String) -> String? { headers[name.lowercased()] }
-    }
+    typealias Answer = OriginAnswer
 
     init(cache: String, _ test: XCTestCase) throws {
         process = Process()
@@ -51,34 +47,11 @@ final class OriginProcess: @unchecked Sendable {
     }
 
     static func thumbnailQuery(url: String, size: Int, format: String? = nil) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return "/v1/thumbnail?url=\(url.addingPercentEncoding(withAllowedCharacters: allowed)!)&size=\(size)"
-            + (format.map { "&format=\($0)" } ?? "")
+        OriginRequests.thumbnailPath(url: url, size: size, format: format)
     }
 
     func get(_ pathAndQuery: String, headers: [(String, String)] = []) async throws -> Answer {
-        var request = HTTPClientRequest(url: baseURL + pathAndQuery)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
-        let body = try await response.body.collect(upTo: 1 << 24)
-        var fields: [String: String] = [:]
-        for header in response.headers { fields[header.name.lowercased()] = header.value }
-        return Answer(status: Int(response.status.code), headers: fields, body: Data(body.readableBytesView))
+        try await OriginRequests.get(baseURL + pathAndQuery, headers: headers, timeout: .seconds(20))
     }
 }
 
-/// The quoted first 32 hex digits of the SHA-256 of `data`, by coreutils (not the server's code).
-func sha256ETag(of data: Data) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    let input = Pipe(), output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    input.fileHandleForWriting.write(data)
-    try input.fileHandleForWriting.close()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return "\"" + text.prefix(32) + "\""
-}

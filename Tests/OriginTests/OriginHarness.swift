@@ -15,12 +15,7 @@ struct OriginHarness {
     let origin: Origin
     let running: RunningOrigin
 
-    struct Answer {
-        var status: Int
-        var headers: [String: String]
-        var body: Data
-        func header(_ name: String) -> String? { headers[name.lowercased()] }
-    }
+    typealias Answer = OriginAnswer
 
     static func start(_ test: XCTestCase, writing entries: [(url: String, variant: CacheVariant, data: Data)],
                       configuration: OriginConfiguration = OriginConfiguration()) async throws -> OriginHarness {
@@ -51,40 +46,15 @@ struct OriginHarness {
         await origin.close()
     }
 
-    /// `/v1/thumbnail?url=<encoded>&size=N[&format=F]`.
     static func thumbnailPath(url: String, size: Int, format: String? = nil) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let encoded = url.addingPercentEncoding(withAllowedCharacters: allowed)!
-        return "/v1/thumbnail?url=\(encoded)&size=\(size)" + (format.map { "&format=\($0)" } ?? "")
+        OriginRequests.thumbnailPath(url: url, size: size, format: format)
     }
 
     func get(_ pathAndQuery: String, head: Bool = false, headers: [(String, String)] = []) async throws -> Answer {
-        var request = HTTPClientRequest(url: running.baseURL + pathAndQuery)
-        if head { request.method = .HEAD }
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        let body = try await response.body.collect(upTo: 1 << 24)
-        var fields: [String: String] = [:]
-        for header in response.headers { fields[header.name.lowercased()] = header.value }
-        return Answer(status: Int(response.status.code), headers: fields, body: Data(body.readableBytesView))
+        try await OriginRequests.get(running.baseURL + pathAndQuery, head: head, headers: headers, timeout: .seconds(10))
     }
 }
 
-/// SHA-256 by another implementation than the server's (coreutils), as the ETag's first 32 hex digits, quoted.
-func expectedETag(of data: Data) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    let input = Pipe(), output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    input.fileHandleForWriting.write(data)
-    try input.fileHandleForWriting.close()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return "\"" + text.prefix(32) + "\""
-}
 
 /// One request written byte for byte on a new connection (no client library
 /// to normalise it), and the status line's code and the whole answer as text.

@@ -2,6 +2,7 @@ import Cache
 import CacheTestSupport
 import Foundation
 import Origin
+import WarmTestSupport
 import XCTest
 
 /// The origin in the test process on 127.0.0.1, over a cache written through `DiskCache`.
@@ -26,7 +27,7 @@ final class OriginServerTests: XCTestCase {
         XCTAssertEqual(answer.body, jpeg)
         XCTAssertEqual(answer.header("Content-Type"), "image/jpeg")
         XCTAssertEqual(answer.header("Content-Length"), "3000")
-        XCTAssertEqual(answer.header("ETag"), try expectedETag(of: jpeg))
+        XCTAssertEqual(answer.header("ETag"), try OriginRequests.expectedETag(of: jpeg))
         XCTAssertEqual(answer.header("Cache-Control"), "public, max-age=86400, stale-while-revalidate=604800")
         XCTAssertNil(answer.header("Vary"), "a named format does not depend on Accept")
         let modified = try XCTUnwrap(answer.header("Last-Modified"))
