@@ -603,3 +603,9 @@ int warm_limit_address_space(size_t bytes) {
 
 int warm_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
+#include <spawn.h>
+
+int warm_spawn_actions_close_from(void *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
+}
+

@@ -52,6 +52,9 @@ public struct ChildProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let input { posix_spawn_file_actions_adddup2(&actions, input.readEnd, 0) }
         if let output { posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1) }
+        // Nothing else this process holds reaches the child, close-on-exec or not (Foundation's
+        // `Process` leaves a socket open that it watches to learn when its child is gone).
+        _ = warm_spawn_actions_close_from(&actions, 3)
 
         let pid = spawn(path, arguments: arguments, environment: environment, actions: &actions)
         // The child's ends live on in the child only.

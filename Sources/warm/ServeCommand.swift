@@ -44,8 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seed choosing which URLs --faults hits (same seed, same URLs).")
     var faultSeed: UInt64 = 1
 
-    @Flag(help: ArgumentHelp("Stop when the parent process goes away (used by `warm demo`).", visibility: .hidden))
-    var exitWithParent = false
+    @Option(help: ArgumentHelp("Stop when this process is no longer the parent (used by `warm demo`).", visibility: .hidden))
+    var parentPid: Int32?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
@@ -68,8 +68,11 @@ struct ServeCommand: AsyncParsableCommand {
         if let plan { logger.info("fault mode: \(plan) (seed \(faultSeed))") }
         // Written unbuffered: a parent (`warm demo`) waits for this line.
         FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
-        let service = CatalogService(server: server, exitWithParent: exitWithParent)
-        try await ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigint, .sigterm],
+        let service = CatalogService(server: server, parentPID: parentPid)
+        // Returning (its parent is gone) ends the group as a shutdown does, not as a failure.
+        let configured = ServiceGroupConfiguration.ServiceConfiguration(
+            service: service, successTerminationBehavior: .gracefullyShutdownGroup)
+        try await ServiceGroup(configuration: .init(services: [configured], gracefulShutdownSignals: [.sigint, .sigterm],
                                                     logger: logger)).run()
     }
 }
@@ -79,7 +82,7 @@ extension ServeCommand {
     /// to the options it names, so the two cannot drift apart.
     static func childArguments(products: Int, port: Int, imageMix: CatalogImageMix) -> [String] {
         [configuration.commandName!, "--port", String(port), "--products", String(products),
-         "--image-mix", imageMix.rawValue, "--exit-with-parent"]
+         "--image-mix", imageMix.rawValue, "--parent-pid", String(getpid())]
     }
 }
 

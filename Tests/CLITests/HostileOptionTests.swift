@@ -142,7 +142,14 @@ final class HostileOptionTests: XCTestCase {
         while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let stillRunning = process.isRunning
         if stillRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        // Foundation's `Process` learns of the exit when a socket the child inherited closes: a
+        // grandchild still holding it (the demo's catalog server, once) would hang the test.
+        let reapDeadline = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < reapDeadline { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning {
+            return Outcome(status: 255, signalled: true, stillRunning: false,
+                           stderr: "not gone 30 s after SIGKILL: a child it started still holds its descriptors")
+        }
         let stderr = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: place)
         return Outcome(status: process.terminationStatus, signalled: !stillRunning && process.terminationReason == .uncaughtSignal,

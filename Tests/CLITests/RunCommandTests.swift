@@ -127,6 +127,23 @@ final class RunCommandTests: XCTestCase {
         XCTAssertTrue(free, "port \(port) is still held after the demo was killed")
     }
 
+    /// The demo hands its catalog server its own pid: a server that looked its parent up once
+    /// could see the reaper instead, if the demo was killed just as the server started, and
+    /// then it never stopped (it held a CI run until the time limit).
+    func testTheDemosServerStopsWhenTheProcessNamedAsItsParentIsNot() async throws {
+        let server = Process()
+        server.executableURL = WarmBinary.url
+        server.arguments = ["serve", "--port", "0", "--products", "1", "--parent-pid", "1"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        for _ in 0..<300 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        if server.isRunning { server.terminate() }
+        XCTAssertFalse(server.isRunning, "warm serve --parent-pid 1 still runs after 30 s")
+        server.waitUntilExit()
+        XCTAssertEqual(server.terminationStatus, 0)
+    }
+
     func testSecondConcurrentRunExitsAtOnceWithTheLockedStatus() throws {
         let directory = try makeTemporaryDirectory()
         let held = try CacheLock.acquire(root: directory.path)

@@ -250,4 +250,9 @@ int warm_limit_address_space(size_t bytes);
 /// export): a pipe no child inherits unless it is dup2'ed onto its stdio.
 int warm_pipe_cloexec(int fds[2]);
 
+/// posix_spawn_file_actions_addclosefrom_np(actions, from) (glibc 2.34, not
+/// exported to Swift): the child closes every descriptor from `from` up.
+/// `actions` is a posix_spawn_file_actions_t *.
+int warm_spawn_actions_close_from(void *actions, int from);
+
 #endif
