@@ -42,11 +42,15 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     /// A short stable token for grouping failures (`DownsampleError.reasonCode`); nil when no error.
     public var errorReason: String?
     public var strategies: Strategies
+    /// The variants the run wrote to the cache for this image (every size in
+    /// every format); nil when the record comes from elsewhere (`warm measure`,
+    /// files written before variants were recorded).
+    public var variants: [VariantMetrics]?
 
     public init(productId: Int?, url: String, shard: String? = nil, format: ImageFormat?, sourceBytes: Int,
                 width: Int?, height: Int?, orientation: Int?, targetLongestSide: Int, peakMethod: PeakMethod?,
                 measured: Bool = true, error: String? = nil, errorReason: String? = nil,
-                strategies: Strategies = Strategies()) {
+                strategies: Strategies = Strategies(), variants: [VariantMetrics]? = nil) {
         self.productId = productId
         self.url = url
         self.shard = shard
@@ -61,6 +65,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         self.error = error
         self.errorReason = errorReason
         self.strategies = strategies
+        self.variants = variants
     }
 
     /// True when every strategy decoded (the images the comparison tables use).
@@ -177,7 +182,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case productId, url, shard, format, sourceBytes, width, height, orientation, targetLongestSide,
-             peakMethod, measured, error, errorReason, strategies
+             peakMethod, measured, error, errorReason, strategies, variants
     }
 
     public init(from decoder: any Decoder) throws {
@@ -197,6 +202,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         error = try c.decodeIfPresent(String.self, forKey: .error)
         errorReason = try c.decodeIfPresent(String.self, forKey: .errorReason)
         strategies = try c.decode(Strategies.self, forKey: .strategies)
+        variants = try c.decodeIfPresent([VariantMetrics].self, forKey: .variants)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -215,5 +221,32 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         try c.encode(error, forKey: .error)
         try c.encode(errorReason, forKey: .errorReason)
         try c.encode(strategies, forKey: .strategies)
+        try c.encodeIfPresent(variants, forKey: .variants)
     }
+}
+
+/// One cache variant of an image (a size in a format) as the run encoded and stored it.
+public struct VariantMetrics: Sendable, Equatable, Codable {
+    /// `jpeg`, `webp`, `avif` or `png`.
+    public var format: String
+    /// The requested longest side (`--size`).
+    public var size: Int
+    public var width: Int
+    public var height: Int
+    /// Encoded bytes, as cached.
+    public var bytes: Int
+    /// CPU time of this variant's encode alone (the decode and resize it shares are not in it).
+    public var encodeCPUSeconds: Double?
+
+    public init(format: String, size: Int, width: Int, height: Int, bytes: Int, encodeCPUSeconds: Double?) {
+        self.format = format
+        self.size = size
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+        self.encodeCPUSeconds = encodeCPUSeconds
+    }
+
+    /// What the variant takes on a device once decoded: width x height x 4 (RGBA).
+    public var decodedBytes: Int { width * height * 4 }
 }
