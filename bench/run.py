@@ -20,7 +20,10 @@ What it does, in order:
      the images that server served (fetched once into files);
   5. `warm report --measure` on a subset: the three decode strategies;
   6. peak RSS of `warm run` over 1,336 and 13,360 products (fresh caches);
-  7. writes reports/benchmarks.md (and the raw numbers as JSON in the work dir).
+  7. `warm run --format jpeg` against `--format jpeg,webp,avif` (fresh caches,
+     alternating): what WebP and AVIF beside JPEG cost per image; skipped, with
+     a note in the report, when the binary does not accept several formats;
+  8. writes reports/benchmarks.md (and the raw numbers as JSON in the work dir).
 
 Timings are wall-clock of whole processes (start-up included) measured with
 time.perf_counter(); CPU seconds are the children's user+system time. "Other
@@ -490,14 +493,14 @@ def empty_trash():
         shutil.rmtree(TRASH.pop(), ignore_errors=True)
 
 
-def warm_run(warm, api, cache_dir, summary_path, server_pid, env=None):
+def warm_run(warm, api, cache_dir, summary_path, server_pid, env=None, extra_args=()):
     """One `warm run` with a fresh cache under /usr/bin/time; returns timing,
     max RSS (time -v) and the JSON summary."""
     retire(cache_dir)
     time_file = summary_path + ".time"
     argv = ["/usr/bin/time", "-f", "%M", "-o", time_file,
             warm, "run", "--api", api, "--cache-dir", cache_dir, "--size", str(SIZE), "--no-progress",
-            "--summary", summary_path]
+            "--summary", summary_path, *extra_args]
     for stale in (summary_path, time_file):
         if os.path.exists(stale):
             os.remove(stale)
@@ -514,7 +517,8 @@ def warm_run(warm, api, cache_dir, summary_path, server_pid, env=None):
     # Exit 2 (some images failed) still has a summary; anything else is a failed run.
     run["failed"] = run["rc"] not in (0, 2) or run["summary"] is None
     if run["failed"]:
-        FAILURES.append({"what": f"warm run --api {api}" + (f" ({' '.join(k for k in (env or {}) if k.startswith('MALLOC'))})" if env else ""),
+        FAILURES.append({"what": f"warm run --api {api}" + (f" {' '.join(extra_args)}" if extra_args else "")
+                         + (f" ({' '.join(k for k in (env or {}) if k.startswith('MALLOC'))})" if env else ""),
                          "rc": run["rc"], "log": run.get("stderr_log"), "wall": run["wall"]})
         log(f"warm run FAILED: exit {run['rc']} after {run['wall']:.1f} s (stderr: {run.get('stderr_log')})")
     retire(cache_dir)
@@ -610,6 +614,112 @@ def bench_rss(args, warm, work, results):
         empty_trash()
 
 
+# --- three formats against JPEG alone -------------------------------------------------
+
+THREE_FORMATS = "jpeg,webp,avif"
+
+
+def accepts_three_formats(warm):
+    """(True, "") when this warm writes several formats in one run (issue 26), else (False, why).
+    Probed against a loopback port nothing listens on: a binary that cannot parse the value exits 64
+    (usage) before any request; one that can fails later, on the unreachable API."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as cache:
+        try:
+            out = subprocess.run([warm, "run", "--api", f"http://127.0.0.1:{port}", "--cache-dir", cache,
+                                  "--format", THREE_FORMATS, "--no-progress", "--summary", os.path.join(cache, "s.json")],
+                                 capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            return False, "the probe against an unreachable API did not finish in 300 s"
+    if out.returncode == 64:
+        lines = [line.strip() for line in out.stderr.splitlines() if line.strip()]
+        return False, lines[0] if lines else "exit 64 (usage)"
+    return True, ""
+
+
+def bench_formats(args, warm, work, results):
+    """`warm run --format jpeg` against `warm run --format jpeg,webp,avif`, fresh caches, alternating,
+    against one `warm serve`: what writing WebP and AVIF beside JPEG costs per image."""
+    accepted, why = accepts_three_formats(warm)
+    if not accepted:
+        message = (f"Three formats against JPEG alone: not measured, `{os.path.relpath(warm, REPO)}` does not accept "
+                   f"`--format {THREE_FORMATS}` ({why}).")
+        log(message)
+        results["formats_skipped"] = message
+        return
+    server = CatalogServer(warm, args.products)
+    try:
+        log(f"warm serve --products {args.products}: {server.url} after {server.start_seconds:.1f} s")
+        cache, summary = os.path.join(work, "cache-formats"), os.path.join(work, "summary-formats.json")
+        # Untimed: the server makes and keeps every image, the binary and libheif are loaded.
+        warm_run(warm, server.url, cache, summary, server.process.pid, extra_args=["--format", THREE_FORMATS])
+        results["formats_load_before"] = wait_for_quiet(args.max_load, args.max_wait)
+        runs = {"jpeg": [], THREE_FORMATS: []}
+        for repeat in range(args.formats_repeats):
+            order = ["jpeg", THREE_FORMATS] if repeat % 2 == 0 else [THREE_FORMATS, "jpeg"]
+            for formats in order:
+                run = warm_run(warm, server.url, cache, summary, server.process.pid, extra_args=["--format", formats])
+                if run["failed"]:
+                    continue
+                s = run["summary"]
+                log(f"formats repeat {repeat + 1} --format {formats}: {run['wall']:.2f} s wall, {run['cpu']:.2f} s CPU, "
+                    f"{s['imagesDownloaded']} images, {s['variantsWritten']} variants, {s['bytesWritten'] / 1e6:.1f} MB written, "
+                    f"server CPU {run['extra_cpu']:.2f} s, other {run['other_cpu']:.2f} s")
+                runs[formats].append(run)
+        results["formats_runs"] = runs
+        results["formats_products"] = args.products
+    finally:
+        server.stop()
+        empty_trash()
+
+
+def write_formats_section(results, add):
+    """The report's "Three formats against JPEG alone" section (or why it was not measured)."""
+    if results.get("formats_skipped"):
+        add("## Three formats against JPEG alone")
+        add("")
+        add(results["formats_skipped"])
+        add("")
+        return
+    runs = results.get("formats_runs") or {}
+    one, three = runs.get("jpeg"), runs.get(THREE_FORMATS)
+    if not one or not three:
+        return
+    add("## Three formats against JPEG alone")
+    add("")
+    add(f"`warm run --api URL --cache-dir FRESH --size {SIZE} --no-progress --format F` against `warm serve --products "
+        f"{results['formats_products']:,}`, F = `jpeg` and F = `{THREE_FORMATS}` (every image decoded once, each format "
+        f"encoded from that decode), {min(len(one), len(three))} repeats each, alternating, after an untimed run that "
+        "made the server make every image. Per image: the median divided by the summary's imagesDownloaded. "
+        "CPU is warm's and its workers' (the server's is apart).")
+    add("")
+    add("| `--format` | runs | images | variants | median wall | min - max | median CPU | wall per image | "
+        "CPU per image | server CPU | bytes written per image |")
+    add("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    medians = {}
+    for formats, rs in (("jpeg", one), (THREE_FORMATS, three)):
+        wall, cpu = stats([r["wall"] for r in rs]), stats([r["cpu"] for r in rs])
+        images = statistics.median(r["summary"]["imagesDownloaded"] for r in rs)
+        written = statistics.median(r["summary"]["bytesWritten"] for r in rs)
+        medians[formats] = {"wall": wall["median"], "cpu": cpu["median"], "images": images}
+        add(f"| `{formats}` | {len(rs)} | {images:,.0f} | {statistics.median(r['summary']['variantsWritten'] for r in rs):,.0f} | "
+            f"{fmt_s(wall['median'])} | {wall['min']:.2f} - {wall['max']:.2f} | {fmt_s(cpu['median'])} | "
+            f"{wall['median'] / images * 1000:.1f} ms | {cpu['median'] / images * 1000:.1f} ms | "
+            f"{statistics.median(r['extra_cpu'] for r in rs):.1f} s | {written / images / 1000:.1f} KB |")
+    add("")
+    a, b = medians[THREE_FORMATS], medians["jpeg"]
+    wall_pairs = paired_ratio([r["wall"] for r in three], [r["wall"] for r in one])
+    results["formats_wall_ratio"] = a["wall"] / b["wall"]
+    results["formats_cpu_ratio"] = a["cpu"] / b["cpu"]
+    add(f"Three formats / JPEG alone: **{results['formats_wall_ratio']:.2f}x** wall (per repeat {wall_pairs['median']:.2f}, "
+        f"{wall_pairs['min']:.2f} - {wall_pairs['max']:.2f}), **{results['formats_cpu_ratio']:.2f}x** CPU; WebP and AVIF "
+        f"add {(a['wall'] / a['images'] - b['wall'] / b['images']) * 1000:.1f} ms of wall and "
+        f"{(a['cpu'] / a['images'] - b['cpu'] / b['images']) * 1000:.1f} ms of CPU per image.")
+    add("")
+
+
 # --- the three strategies ----------------------------------------------------------
 
 def bench_strategies(args, warm, manifest, work, results):
@@ -682,7 +792,7 @@ def write_report(args, results, path):
     add(f"- libvips: `{m['vips']}`; ImageMagick: `{m['imagemagick']}`; Pillow {m['pillow']}; "
         f"OpenCV {m.get('opencv', 'not measured')}; pyvips-binary: {m.get('pyvips', 'not measured')}; Python {m['python']}")
     loads = [("thumbnails", results.get("thumbnail_load_before")), ("end to end", results.get("e2e_load_before")),
-             ("large catalog", results.get("rss_large_load_before"))]
+             ("large catalog", results.get("rss_large_load_before")), ("three formats", results.get("formats_load_before"))]
     add("- load average (1/5/15 min) when each timed section started: "
         + "; ".join(f"{n} {l[0]:.2f} / {l[1]:.2f} / {l[2]:.2f}" for n, l in loads if l))
     add("")
@@ -842,6 +952,8 @@ def write_report(args, results, path):
             add(f"| `{setting}` | 1 | {fmt_s(r['wall'])} | {fmt_s(r['cpu'])} | {fmt_mb(r['summary']['peakResidentBytes'])} |")
         add("")
 
+    write_formats_section(results, add)
+
     if "strategy_records" in results:
         records = [r for r in results["strategy_records"] if not r.get("error")]
         add("## The three decode strategies (`warm report --measure`)")
@@ -999,7 +1111,9 @@ def main():
     parser.add_argument("--max-load", type=float, default=1.0, help="wait before timing while the 1-min load is above this")
     parser.add_argument("--max-wait", type=int, default=120, help="seconds to wait for the load to fall")
     parser.add_argument("--skip", nargs="*", default=[], help="thumbnail tools to leave out (e.g. magick-seq)")
-    parser.add_argument("--sections", nargs="*", default=["thumbnails", "e2e", "rss", "strategies"],
+    parser.add_argument("--formats-repeats", type=int,
+                        help="warm run --format jpeg / jpeg,webp,avif pairs (default 5; --quick 2)")
+    parser.add_argument("--sections", nargs="*", default=["thumbnails", "e2e", "rss", "formats", "strategies"],
                         help="what to run (default: all)")
     parser.add_argument("--no-install", action="store_true", help="do not apt-get/pip install missing peers")
     parser.add_argument("--report-only", action="store_true",
@@ -1010,6 +1124,7 @@ def main():
     args.repeats = args.repeats or (3 if q else 5)
     args.slow_repeats = min(args.repeats, args.slow_repeats or 3)
     args.e2e_repeats = args.e2e_repeats or (2 if q else 5)
+    args.formats_repeats = args.formats_repeats or (2 if q else 5)
     args.products = args.products or (400 if q else 1336)
     args.large_products = args.large_products or (4000 if q else 13360)
 
@@ -1058,6 +1173,9 @@ def main():
         save()
     if "rss" in args.sections:
         bench_rss(args, warm, args.work_dir, results)
+        save()
+    if "formats" in args.sections:
+        bench_formats(args, warm, args.work_dir, results)
         save()
     if "strategies" in args.sections:
         bench_strategies(args, warm, manifest, args.work_dir, results)
