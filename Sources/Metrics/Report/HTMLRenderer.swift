@@ -76,6 +76,10 @@ enum HTMLRenderer {
                     return (kind, pixels: pixels, bytes: bytes)
                 }
             })
+        case .variantBytes(let variants):
+            return SVGChart.bars(variants.rows.compactMap { row in
+                row.size.map { (label: "\(row.format) \($0) px", format: row.format, bytes: row.bytesP50) }
+            })
         }
     }
 

@@ -4,7 +4,8 @@ import Downsample
 /// catalog order: the seeds' table (total and average memory-cache use, how
 /// many images fit in the cache, improvement over naive), the transient,
 /// time and quality figures beside it, a per-format breakdown, the LRU
-/// simulation and the failures.
+/// simulation, the failures and, when the run wrote several formats, each
+/// variant's bytes, encode CPU and decoded memory.
 ///
 /// The strategy tables cover only images all three strategies decoded, so
 /// that every column sums over the same images. Retained bytes (the seeds'
@@ -52,6 +53,8 @@ public struct MemoryComparison: Sendable {
     public var peakMethods: [PeakMethod]
     public var columns: [Column]
     public var formats: [FormatRow]
+    /// The variants the run wrote, by format and size; nil unless they come in two formats or more.
+    public var variants: VariantStatistics?
 
     public init(records: [ImageMetricsRecord], cacheLimitBytes: Int) {
         self.cacheLimitBytes = cacheLimitBytes
@@ -97,6 +100,7 @@ public struct MemoryComparison: Sendable {
                                  StrategyStatistics(kind: kind, metrics: complete.compactMap { $0.strategies[kind] })
                              })
         }
+        variants = VariantStatistics(records: records, cacheLimitBytes: cacheLimitBytes)
     }
 
     /// True when some compared images have retained bytes only (a sampled run).

@@ -56,17 +56,24 @@ public struct MemoryReport: Sendable {
     // MARK: The document
 
     var document: ReportDocument {
-        let n = ReportFormat.count(comparison.comparedCount)
-        return ReportDocument(title: "Memory comparison: naive decode, renderer resize, thumbnail-at-decode", sections: [
-            ReportDocument.Section(title: "Summary", blocks: [.paragraph(introText)]),
-            ReportDocument.Section(title: "Memory-cache use for the catalog (N = \(n))", blocks: [
-                .paragraph("What a memory cache holding every decoded image would use: the sum, over the catalog, of the bytes of the bitmap each strategy keeps (retained bytes = output width x height x 4, read from the bitmap libvips really allocated)."),
-                .table(seedsTable),
-                .paragraph("Both ways the seeds state an improvement: \"times smaller\" is naive / strategy; \"less memory\" is (naive - strategy) / naive, the seeds' \"96.42% less\". The seeds' own improvement row (112%, 2,422%) is naive / strategy - 1."),
-                .table(Self.seedsReference),
-                .chart(.retainedDistribution, caption: "Retained bytes per image, by strategy (log axis; box: p25-p75, line: median, dots: images)"),
-                .chart(.retainedVersusPixels, caption: "Retained bytes against source pixels (log-log): naive grows with the source, renderer and thumbnail stay at the target size"),
-            ]),
+        ReportDocument(title: "Memory comparison: naive decode, renderer resize, thumbnail-at-decode",
+                       sections: [ReportDocument.Section(title: "Summary", blocks: [.paragraph(introText)]), catalogSection]
+                           + [variantSection].compactMap { $0 } + laterSections)
+    }
+
+    private var catalogSection: ReportDocument.Section {
+        ReportDocument.Section(title: "Memory-cache use for the catalog (N = \(ReportFormat.count(comparison.comparedCount)))", blocks: [
+            .paragraph("What a memory cache holding every decoded image would use: the sum, over the catalog, of the bytes of the bitmap each strategy keeps (retained bytes = output width x height x 4, read from the bitmap libvips really allocated)."),
+            .table(seedsTable),
+            .paragraph("Both ways the seeds state an improvement: \"times smaller\" is naive / strategy; \"less memory\" is (naive - strategy) / naive, the seeds' \"96.42% less\". The seeds' own improvement row (112%, 2,422%) is naive / strategy - 1."),
+            .table(Self.seedsReference),
+            .chart(.retainedDistribution, caption: "Retained bytes per image, by strategy (log axis; box: p25-p75, line: median, dots: images)"),
+            .chart(.retainedVersusPixels, caption: "Retained bytes against source pixels (log-log): naive grows with the source, renderer and thumbnail stay at the target size"),
+        ])
+    }
+
+    private var laterSections: [ReportDocument.Section] {
+        [
             ReportDocument.Section(title: "Transient memory, time and quality", blocks: [
                 .paragraph("Peak transient memory is the most memory the process gained while one strategy decoded one image, its output still alive (see How this was measured). CPU is process user + system time. SSIM and PSNR compare each output with a Lanczos3 resample of the full decode at the same size; naive is that full decode, so it has none."),
                 .table(besideTable),
@@ -81,7 +88,7 @@ public struct MemoryReport: Sendable {
             ]),
             ReportDocument.Section(title: "Images and failures", blocks: failureBlocks),
             ReportDocument.Section(title: "How this was measured", blocks: methodBlocks),
-        ])
+        ]
     }
 
     /// The seeds' two peak claims, checked image by image, with the measured noise beside them.

@@ -15,6 +15,8 @@ struct ReportDocument: Sendable {
         case peakDistribution
         /// Retained bytes against source pixels, log-log.
         case retainedVersusPixels
+        /// Median encoded bytes of each format at each size, as bars.
+        case variantBytes(VariantStatistics)
     }
 
     enum Block: Sendable {

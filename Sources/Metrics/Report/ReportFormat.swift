@@ -18,6 +18,11 @@ enum ReportFormat {
         return megabytes(Double(bytes))
     }
 
+    /// Encoded files, in decimal kilobytes with one decimal: 10,538 bytes -> "10.5 KB".
+    static func kilobytes(_ bytes: Int) -> String {
+        grouped(Double(bytes) / 1_000, decimals: 1) + " KB"
+    }
+
     /// A reduction in percent as a signed change: 96.42 -> "-96.42%", -5 -> "+5.00%".
     static func change(_ reductionPercent: Double) -> String {
         (reductionPercent >= 0 ? "-" : "+") + grouped(abs(reductionPercent), decimals: 2) + "%"

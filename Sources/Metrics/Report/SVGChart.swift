@@ -59,6 +59,24 @@ enum SVGChart {
         return svg + "</svg>"
     }
 
+    static let formatColours = ["jpeg": "#1f6fb2", "webp": "#2e8b57", "avif": "#8e44ad", "png": "#7f8c8d"]
+
+    /// One horizontal bar per entry on a linear axis from 0, its value written at its end.
+    static func bars(_ entries: [(label: String, format: String, bytes: Int)]) -> String {
+        guard let largest = entries.map(\.bytes).max(), largest > 0 else { return empty("No variants to plot.") }
+        let width = 1000.0, left = 130.0, right = 110.0, barHeight = 22.0, gap = 8.0, top = 10.0
+        let height = top + Double(entries.count) * (barHeight + gap) + 10
+        let scale = (width - left - right) / Double(largest)
+        var svg = header(width: width, height: height, label: "median bytes per variant by format and size")
+        for (row, entry) in entries.enumerated() {
+            let y = top + Double(row) * (barHeight + gap), length = max(1, Double(entry.bytes) * scale)
+            svg += text(x: left - 10, y: y + barHeight * 0.7, anchor: "end", entry.label, bold: true)
+            svg += "<rect x=\"\(f(left))\" y=\"\(f(y))\" width=\"\(f(length))\" height=\"\(f(barHeight))\" fill=\"\(formatColours[entry.format] ?? "#444")\"/>"
+            svg += text(x: left + length + 6, y: y + barHeight * 0.7, anchor: "start", ReportFormat.kilobytes(entry.bytes))
+        }
+        return svg + "</svg>"
+    }
+
     // MARK: Pieces
 
     /// A distinct shape per strategy, so that renderer and thumbnail, which
