@@ -7,19 +7,17 @@ import XCTest
 /// records the test makes, and a report over one format or none must not change.
 final class VariantReportTests: XCTestCase {
     static let formats = ["jpeg", "webp", "avif"]
-    /// 1 MB: five 300 px variants (270,000 bytes decoded each) do not all fit, five 150 px ones do.
+    /// 1 MB: three 300 px variants (270,000 bytes decoded each) fit, eleven 150 px ones (67,800 each) all do.
     static let cacheLimitBytes = 1_000_000
     static let context = MemoryReport.Context(metricsPaths: ["run.jsonl"], generatedAt: Date(timeIntervalSince1970: 0))
 
-    /// Five decoded images and one failure, in catalog order, none carrying variants.
-    static let plainRecords: [ImageMetricsRecord] = [
-        MetricsFixtures.record(url: "u1", naive: 48_000_000, renderer: 270_000, thumbnail: 270_000),
-        MetricsFixtures.record(url: "u2", naive: 30_000_000, renderer: 270_000, thumbnail: 270_000),
-        MetricsFixtures.failed(url: "broken"),
-        MetricsFixtures.record(url: "u3", naive: 20_000_000, renderer: 270_000, thumbnail: 270_000, format: .png),
-        MetricsFixtures.record(url: "u4", naive: 10_000_000, renderer: 270_000, thumbnail: 270_000),
-        MetricsFixtures.record(url: "u5", naive: 12_000_000, renderer: 270_000, thumbnail: 270_000),
-    ]
+    /// Eleven decoded images (enough for p90 to be neither the median nor the largest) and one failure, in
+    /// catalog order, none carrying variants.
+    static let plainRecords: [ImageMetricsRecord] = (1...11).map { image in
+        MetricsFixtures.record(url: "u\(image)", naive: 1_000_000 * (image % 4 + 1), renderer: 270_000, thumbnail: 270_000,
+                               format: image == 3 ? .png : .jpeg)
+    } + [MetricsFixtures.failed(url: "broken")]
+    static let decodedImages = 11
 
     /// `plainRecords`, each decoded image given a 150 px and a 300 px variant in every one of `formats`
     /// (bytes growing unevenly from image to image, WebP and AVIF smaller than JPEG); the failure gets none.
@@ -31,13 +29,17 @@ final class VariantReportTests: XCTestCase {
             guard record.isComplete else { return record }
             image += 1
             var record = record
-            record.variants = formats.flatMap { format in
-                [(150, 150, 113), (300, 300, 225)].map { size, width, height in
-                    VariantMetrics(format: format, size: size, width: width, height: height,
-                                   bytes: Int(Double((10_000 + 1_537 * image * image) * size / 300) * factor[format]!),
-                                   encodeCPUSeconds: cpuSeconds[format]! * Double(image) * Double(size) / 300)
+            var variants: [VariantMetrics] = []
+            for format in formats {
+                for (size, width, height) in [(150, 150, 113), (300, 300, 225)] {
+                    let jpegBytes = (10_000 + 1_537 * image * image) * size / 300
+                    let bytes = Int(Double(jpegBytes) * factor[format]!)
+                    let cpu = cpuSeconds[format]! * Double(image * size) / 300
+                    variants.append(VariantMetrics(format: format, size: size, width: width, height: height,
+                                                   bytes: bytes, encodeCPUSeconds: cpu))
                 }
             }
+            record.variants = variants
             return record
         }
     }
@@ -52,7 +54,7 @@ final class VariantReportTests: XCTestCase {
         let variants = try XCTUnwrap(report.comparison.variants)
         XCTAssertEqual(variants.formats, Self.formats)
         XCTAssertEqual(variants.sizes, [150, 300])
-        XCTAssertEqual(variants.imageCount, 5, "the failed image wrote no variant")
+        XCTAssertEqual(variants.imageCount, Self.decodedImages, "the failed image wrote no variant")
         let markdown = report.markdown(), html = report.html()
 
         for format in Self.formats {
@@ -61,7 +63,7 @@ final class VariantReportTests: XCTestCase {
                 let bytes = written.map(\.bytes), cpu = written.compactMap { $0.encodeCPUSeconds.map { $0 * 1000 } }
                 let decoded = written.map { $0.width * $0.height * 4 }
                 let row = try XCTUnwrap(variants.rows.first { $0.format == format && $0.size == size })
-                XCTAssertEqual(row.images, 5)
+                XCTAssertEqual(row.images, Self.decodedImages)
                 XCTAssertEqual(row.bytesP50, nearestRank(bytes, 50))
                 XCTAssertEqual(row.bytesP90, nearestRank(bytes, 90))
                 XCTAssertEqual(row.totalBytes, bytes.reduce(0, +))
@@ -70,17 +72,17 @@ final class VariantReportTests: XCTestCase {
                 XCTAssertEqual(row.decodedBytesP50, nearestRank(decoded, 50))
                 XCTAssertEqual(row.totalDecodedBytes, decoded.reduce(0, +))
                 // Every variant of a size costs the same here, so a strict LRU holds as many as the limit divides into.
-                XCTAssertEqual(row.cacheSimulation?.heldImages, min(5, Self.cacheLimitBytes / decoded[0]))
+                XCTAssertEqual(row.cacheSimulation?.heldImages, min(Self.decodedImages, Self.cacheLimitBytes / decoded[0]))
 
                 let jpegMedian = nearestRank(records.compactMap { $0.variants?.first { $0.format == "jpeg" && $0.size == size }?.bytes }, 50)
-                let line = "| \(format) | \(size) px | 5 | \(kilobytes(nearestRank(bytes, 50))) | \(kilobytes(nearestRank(bytes, 90))) | "
+                let line = "| \(format) | \(size) px | \(Self.decodedImages) | \(kilobytes(nearestRank(bytes, 50))) | \(kilobytes(nearestRank(bytes, 90))) | "
                     + "\(megabytes(bytes.reduce(0, +))) | \(String(format: "%.2f", Double(nearestRank(bytes, 50)) / Double(jpegMedian)))x | "
                     + "\(String(format: "%.1f", nearestRank(cpu, 50))) | \(String(format: "%.1f", nearestRank(cpu, 90))) |"
                 XCTAssertTrue(markdown.contains(line), "missing row: \(line)\n\(markdown)")
                 XCTAssertTrue(html.contains(">\(kilobytes(nearestRank(bytes, 50)))</td>"), "HTML lacks \(format) \(size) px's median")
                 XCTAssertTrue(html.contains(">\(kilobytes(nearestRank(bytes, 50)))</text>"), "the bar chart lacks \(format) \(size) px's median")
                 let memory = "| \(format) | \(size) px | \(megabytes(nearestRank(decoded, 50))) | \(megabytes(decoded.reduce(0, +))) | "
-                    + "\(min(5, Self.cacheLimitBytes / decoded[0])) |"
+                    + "\(min(Self.decodedImages, Self.cacheLimitBytes / decoded[0])) |"
                 XCTAssertTrue(markdown.contains(memory), "missing row: \(memory)")
             }
             // Per image, each image's two sizes summed.
@@ -91,9 +93,9 @@ final class VariantReportTests: XCTestCase {
             XCTAssertEqual(sum.totalBytes, sums.reduce(0, +))
             XCTAssertEqual(sum.encodeCPUMillisecondsP90 ?? 0,
                            nearestRank(perImage.map { $0.reduce(0) { $0 + ($1.encodeCPUSeconds ?? 0) * 1000 } }, 90), accuracy: 1e-9)
-            XCTAssertTrue(markdown.contains("| \(format) | all sizes, per image | 5 | \(kilobytes(nearestRank(sums, 50))) |"), markdown)
+            XCTAssertTrue(markdown.contains("| \(format) | all sizes, per image | \(Self.decodedImages) | \(kilobytes(nearestRank(sums, 50))) |"), markdown)
         }
-        XCTAssertTrue(markdown.contains("## Which format: bytes, encode CPU and decoded memory per variant (N = 5)"), markdown)
+        XCTAssertTrue(markdown.contains("## Which format: bytes, encode CPU and decoded memory per variant (N = \(Self.decodedImages))"), markdown)
         XCTAssertTrue(markdown.contains("the seeds fit 1,034 thumbnails in a 100 MB cache"), "the seeds' figure beside ours")
         XCTAssertEqual(html.components(separatedBy: "<svg").count - 1, 4, "the three strategy charts and the bar chart")
         XCTAssertTrue(html.contains("aria-label=\"median bytes per variant by format and size\""))
@@ -104,7 +106,7 @@ final class VariantReportTests: XCTestCase {
         let plain = Self.report(Self.plainRecords)
         XCTAssertNil(plain.comparison.variants)
         let titles = plain.markdown().split(separator: "\n").filter { $0.hasPrefix("## ") }
-        XCTAssertEqual(titles, ["## Summary", "## Memory-cache use for the catalog (N = 5)", "## Transient memory, time and quality",
+        XCTAssertEqual(titles, ["## Summary", "## Memory-cache use for the catalog (N = \(Self.decodedImages))", "## Transient memory, time and quality",
                                 "## By format", "## Memory-cache simulation (strict LRU)", "## Images and failures",
                                 "## How this was measured"])
         XCTAssertEqual(plain.html().components(separatedBy: "<svg").count - 1, 3)

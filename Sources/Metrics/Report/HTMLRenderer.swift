@@ -77,8 +77,9 @@ enum HTMLRenderer {
                 }
             })
         case .variantBytes(let variants):
-            return SVGChart.bars(variants.rows.compactMap { row in
-                row.size.map { (label: "\(row.format) \($0) px", format: row.format, bytes: row.bytesP50) }
+            // Grouped by size, so that the formats to choose between sit side by side.
+            return SVGChart.bars(variants.sizes.flatMap { size in
+                variants.rows.filter { $0.size == size }.map { (label: "\($0.format) \(size) px", format: $0.format, bytes: $0.bytesP50) }
             })
         }
     }

@@ -66,11 +66,6 @@ public struct VariantStatistics: Sendable, Equatable {
         self.rows = rows
     }
 
-    /// The size rows of one format, without the summed row.
-    public func rows(of format: String) -> [Row] {
-        rows.filter { $0.format == format && $0.size != nil }
-    }
-
     /// - Parameter decoded: in catalog order; nil for the summed row.
     private static func row(format: String, size: Int?, bytes: [Int], cpu: [Double], decoded: [Int]?,
                             cacheLimitBytes: Int) -> Row {
