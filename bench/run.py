@@ -644,9 +644,8 @@ def bench_formats(args, warm, work, results):
     against one `warm serve`: what writing WebP and AVIF beside JPEG costs per image."""
     accepted, why = accepts_three_formats(warm)
     if not accepted:
-        message = (f"Three formats against JPEG alone: not measured, `{os.path.relpath(warm, REPO)}` does not accept "
-                   f"`--format {THREE_FORMATS}` ({why}).")
-        log(message)
+        message = (f"Not measured: `{os.path.relpath(warm, REPO)}` does not accept `--format {THREE_FORMATS}` ({why}).")
+        log("three formats against JPEG alone: " + message)
         results["formats_skipped"] = message
         return
     server = CatalogServer(warm, args.products)
@@ -691,7 +690,7 @@ def write_formats_section(results, add):
     add("")
     add(f"`warm run --api URL --cache-dir FRESH --size {SIZE} --no-progress --format F` against `warm serve --products "
         f"{results['formats_products']:,}`, F = `jpeg` and F = `{THREE_FORMATS}` (every image decoded once, each format "
-        f"encoded from that decode), {min(len(one), len(three))} repeats each, alternating, after an untimed run that "
+        f"encoded from that decode), {min(len(one), len(three))} run(s) each, alternating, after an untimed run that "
         "made the server make every image. Per image: the median divided by the summary's imagesDownloaded. "
         "CPU is warm's and its workers' (the server's is apart).")
     add("")
@@ -709,6 +708,11 @@ def write_formats_section(results, add):
             f"{wall['median'] / images * 1000:.1f} ms | {cpu['median'] / images * 1000:.1f} ms | "
             f"{statistics.median(r['extra_cpu'] for r in rs):.1f} s | {written / images / 1000:.1f} KB |")
     add("")
+    variants = {f: statistics.median(r["summary"]["variantsWritten"] for r in rs) for f, rs in (("jpeg", one), (THREE_FORMATS, three))}
+    if variants[THREE_FORMATS] != 3 * variants["jpeg"]:
+        add(f"Warning: the three-format runs wrote {variants[THREE_FORMATS]:,.0f} variants against JPEG's {variants['jpeg']:,.0f}, "
+            "not three times as many: the ratios below do not measure three formats.")
+        add("")
     a, b = medians[THREE_FORMATS], medians["jpeg"]
     wall_pairs = paired_ratio([r["wall"] for r in three], [r["wall"] for r in one])
     results["formats_wall_ratio"] = a["wall"] / b["wall"]
