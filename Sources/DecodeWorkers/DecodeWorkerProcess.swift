@@ -15,23 +15,21 @@ import Glibc
 /// crash takes down one image instead of the run, and the memory limit
 /// applies to one decode.
 public enum DecodeWorkerProcess {
-    /// Test hook (fault injection, like the cache's fault points): with
-    /// `WARM_DECODER_FAULT=crash:MARK`, the worker raises SIGSEGV on an image
-    /// whose path or first 64 KiB contain MARK, as a codec crash would. Debug
-    /// builds also misbehave towards the parent: `garbage:MARK` (bytes that
-    /// are no frame), `huge-length:MARK` (a blob of 2^63 bytes announced),
-    /// `hang:MARK` (closes its output and sleeps), `sleep:MARK` (just sleeps).
+    /// Test hook, debug builds only (docs/faults-and-hostile-input.md): with
+    /// `WARM_DECODER_FAULT=KIND:MARK`, the worker misbehaves on an image whose
+    /// path or first 64 KiB contain MARK: `crash` (SIGSEGV, as a codec crash),
+    /// `garbage` (bytes that are no frame), `huge-length` (a blob of 2^63 bytes
+    /// announced), `hang` (closes its output and sleeps), `sleep`.
     static let fault: (kind: String, marker: Data)? = {
+        #if DEBUG
         guard let spec = ProcessInfo.processInfo.environment["WARM_DECODER_FAULT"],
               let colon = spec.firstIndex(of: ":") else { return nil }
         let kind = String(spec[..<colon])
-        #if DEBUG
-        let kinds = ["crash", "garbage", "huge-length", "hang", "sleep"]
-        #else
-        let kinds = ["crash"]
-        #endif
-        guard kinds.contains(kind) else { return nil }
+        guard ["crash", "garbage", "huge-length", "hang", "sleep"].contains(kind) else { return nil }
         return (kind, Data(spec[spec.index(after: colon)...].utf8))
+        #else
+        return nil
+        #endif
     }()
 
     /// Serves requests until standard input closes; returns the exit status.

@@ -7,14 +7,8 @@ import Foundation
 /// The shrunk image keeps at least 1.5 times the output's sides, as Pillow's
 /// `draft()` does: why 1.5 and not libvips' 2 is in bench/findings.md, section 7.
 public enum ShrinkOnLoad {
-    /// The shrunk image's sides must stay at least this many times the
-    /// output's. Overridable with `WARM_JPEG_SHRINK_RATIO` (>= 1) for experiments.
-    public static let minimumRatio: Double = {
-        if let text = ProcessInfo.processInfo.environment["WARM_JPEG_SHRINK_RATIO"], let value = Double(text), value >= 1 {
-            return value
-        }
-        return 1.5
-    }()
+    /// The shrunk image's sides must stay at least this many times the output's.
+    public static let minimumRatio = 1.5
 
     /// The largest of 8, 4, 2 and 1 that keeps both sides of a `stored`-size
     /// JPEG at least `minimumRatio` times `output` (both as stored, before

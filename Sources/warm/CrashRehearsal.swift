@@ -1,19 +1,21 @@
 import Cache
 import Foundation
 
-/// `WARM_CRASH_REHEARSAL=<fault point>` (hidden; tests and operators rehearsing
-/// a crash): when the cache reaches that step (for example
-/// `afterPrunedRowsDeleted`), `warm run` prints a line to stderr and stops
-/// there until it is killed, so a `kill -9` lands at exactly that instant.
+/// Debug builds only (docs/faults-and-hostile-input.md): with
+/// `WARM_CRASH_REHEARSAL=<fault point>` (for example `afterPrunedRowsDeleted`),
+/// `warm run` prints a line to stderr at that step of the cache and waits
+/// there to be killed, so a test's `kill -9` lands at exactly that instant.
 enum CrashRehearsal {
-    static let variable = "WARM_CRASH_REHEARSAL"
-
     static func injector(environment: [String: String]) -> FaultInjector? {
-        guard let name = environment[variable], let point = FaultPoint(rawValue: name) else { return nil }
+        #if DEBUG
+        guard let name = environment["WARM_CRASH_REHEARSAL"], let point = FaultPoint(rawValue: name) else { return nil }
         return { reached in
             guard reached == point else { return nil }
             FileHandle.standardError.write(Data("warm: crash rehearsal: stopped at \(point.rawValue), waiting to be killed\n".utf8))
             while true { pause() }
         }
+        #else
+        return nil
+        #endif
     }
 }

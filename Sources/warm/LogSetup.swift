@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// swift-log writes to standard error, one plain line per event (cron and
-/// journald friendly); `WARM_LOG_LEVEL=debug` shows more.
+/// journald friendly), at the level `WARM_LOG_LEVEL` names (`warm --help`).
 enum LogSetup {
     private static let bootstrapped: Void = {
         LoggingSystem.bootstrap { label in

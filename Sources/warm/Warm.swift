@@ -6,6 +6,9 @@ struct Warm: AsyncParsableCommand {
         abstract: "Warm an image cache with downsampled thumbnails, and measure what downsampling saves.",
         discussion: """
             Exit status: \(ExitStatus.documentation)
+
+            Environment: WARM_LOG_LEVEL (trace, debug, info, notice, warning, error or critical; default info) \
+            sets which log lines reach standard error; debug adds one per retried download.
             """,
         subcommands: [
             DemoCommand.self, RunCommand.self, ServeCommand.self, CacheCommand.self,

@@ -8,7 +8,7 @@ import XCTest
 /// are skipped as sRGB already.
 final class ShrinkOnLoadTests: XCTestCase {
     func testJPEGShrinkKeepsOneAndAHalfTimesTheOutputForTheResample() {
-        XCTAssertEqual(ShrinkOnLoad.minimumRatio, 1.5, "the default (WARM_JPEG_SHRINK_RATIO unset)")
+        XCTAssertEqual(ShrinkOnLoad.minimumRatio, 1.5)
         let fitted = { (w: Int, h: Int) in ShrinkOnLoad.jpegFactor(stored: PixelSize(width: w, height: h),
                                                                     output: PixelSize(width: 300, height: 225)) }
         XCTAssertEqual(fitted(4032, 3024), 8, "1/8 is 504x378, at least 450x337.5")
