@@ -59,8 +59,7 @@ let package = Package(
         // (Named WarmMetrics because swift-metrics, pulled in by Hummingbird, owns the
         // module name "Metrics"; the folder keeps the project's fixed layout.)
         .target(
-            // CWarmVips for the measuring child's exact peak (a seccomp watch, WarmPeakWatch.c).
-            name: "WarmMetrics", dependencies: ["Downsample", "CWarmVips", "ChildProcesses", "WarmSupport"], path: "Sources/Metrics"),
+            name: "WarmMetrics", dependencies: ["Downsample", "ChildProcesses", "WarmSupport"], path: "Sources/Metrics"),
         // Fetch stage: HTTP client with retries, limits, conditional requests.
         .target(
             name: "Fetch",
@@ -134,7 +133,9 @@ let package = Package(
 
         // Test support, never linked into `warm`: the hostile and odd image set
         // (also the image fuzzer's seeds: fuzz/Package.swift links this folder).
-        .target(name: "ImageSamples", dependencies: ["Downsample", "CLibExif"], path: "Tests/Support/ImageSamples"),
+        .target(name: "ImageSamples", dependencies: ["Downsample", "CLibExif", "CTestImages"], path: "Tests/Support/ImageSamples"),
+        // libvips calls only tests need (CMYK, profiles, 16 bits, animations).
+        .target(name: "CTestImages", dependencies: ["CLibVips"], path: "Tests/Support/CTestImages"),
         // Tests' shorthand for the cache's keyed calls with URL text (shipped code holds CanonicalURLs).
         .target(name: "CacheTestSupport", dependencies: ["Cache"], path: "Tests/Support/CacheTestSupport"),
         // Helpers more than one test target uses: catalog and fixture servers on

@@ -17,7 +17,8 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
         .target(name: "WarmSupport", dependencies: ["CWarmVips"], path: "Sources/WarmSupport"),
         .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport"], path: "Sources/Downsample"),
-        .target(name: "ImageSamples", dependencies: ["Downsample", "CLibExif"], path: "Sources/ImageSamples"),
+        .target(name: "CTestImages", dependencies: ["CLibVips"], path: "Sources/CTestImages"),
+        .target(name: "ImageSamples", dependencies: ["Downsample", "CLibExif", "CTestImages"], path: "Sources/ImageSamples"),
         // ProductPage and Product (Sources/Crawl), CanonicalURL and CacheError (Sources/Cache).
         .target(name: "PageParsing", path: "Sources/PageParsing"),
         .target(name: "CFuzzerDriver"),

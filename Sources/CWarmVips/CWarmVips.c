@@ -15,33 +15,22 @@ static void warm_drop_log(const gchar *domain, GLogLevelFlags level, const gchar
 int warm_vips_init(const char *argv0, int threads_per_image) {
     if (VIPS_INIT(argv0 ? argv0 : "warm"))
         return -1;
-    if (!g_getenv("WARM_VIPS_WARNINGS"))
-        g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
-                          warm_drop_log, NULL);
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION, warm_drop_log, NULL);
     if (threads_per_image > 0)
         vips_concurrency_set(threads_per_image);
-    // The operation cache would keep decoded images alive after use; a batch
-    // job decodes each image once, so it only costs memory.
+    // The operation cache would keep decoded images alive after use; each image is decoded once.
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
-    // ORC (libvips' run-time SIMD compiler) 0.4.33, the version Debian 12
-    // ships, has thread-safety bugs fixed in 0.4.34; a benchmark run of warm
-    // died once with SIGSEGV inside liborc (bench/findings.md). A nightly job
-    // must not crash: the C paths cost about 3% wall time on the corpus.
-    if (!g_getenv("WARM_VIPS_ORC"))
-        vips_vector_set_enabled(FALSE);
+    // Debian 12's ORC 0.4.33 crashes when threads compile at once; the
+    // decode workers, one image at a time each, turn it back on.
+    vips_vector_set_enabled(FALSE);
     return 0;
 }
-
-void warm_vips_set_vector(int enabled) { vips_vector_set_enabled(enabled ? TRUE : FALSE); }
 
 char *warm_error_take(void) { return vips_error_buffer_copy(); }
 
 void warm_free(void *p) { g_free(p); }
-
-
-size_t warm_tracked_mem_highwater(void) { return vips_tracked_get_mem_highwater(); }
 
 // --- images ----------------------------------------------------------------
 
@@ -122,7 +111,7 @@ int warm_icc_profile_is_srgb(const void *profile, size_t len) {
     return 0;
 }
 
-int warm_image_icc_is_srgb(VipsImage *image) {
+static int warm_image_icc_is_srgb(VipsImage *image) {
     const void *data = NULL;
     size_t len = 0;
     if (!vips_image_get_typeof(image, VIPS_META_ICC_NAME) ||
@@ -175,14 +164,6 @@ int warm_alpha_is_opaque(VipsImage *image, int *opaque) {
 
 size_t warm_image_sizeof(VipsImage *image) { return VIPS_IMAGE_SIZEOF_IMAGE(image); }
 
-char *warm_image_loader(VipsImage *image) {
-    const char *loader = NULL;
-    if (vips_image_get_typeof(image, VIPS_META_LOADER) &&
-        !vips_image_get_string(image, VIPS_META_LOADER, &loader) && loader)
-        return g_strdup(loader);
-    return NULL;
-}
-
 const void *warm_image_exif(VipsImage *image, size_t *len) {
     const void *data = NULL;
     *len = 0;
@@ -208,11 +189,8 @@ int warm_to_srgb(VipsImage *in, WarmAlphaMode alpha, VipsImage **out) {
     VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 6);
     VipsImage *x = in;
 
-    // Colour management: embedded profile, or CMYK with libvips' built-in
-    // CMYK profile as fallback. A broken profile is not worth failing the
-    // image for: fall back to plain colourspace conversion below.
-    // A profile that is sRGB already (most JPEGs that carry one) is not
-    // transformed: lcms would build a transform per image to change nothing.
+    // A broken profile falls back to the plain conversion below; an sRGB one
+    // is skipped (lcms would build a transform per image to change nothing).
     gboolean cmyk = vips_image_get_interpretation(x) == VIPS_INTERPRETATION_CMYK;
     gboolean srgb_profile = !cmyk && vips_image_get_format(x) == VIPS_FORMAT_UCHAR &&
                             vips_image_get_interpretation(x) == VIPS_INTERPRETATION_sRGB &&
@@ -283,10 +261,6 @@ int warm_to_srgb(VipsImage *in, WarmAlphaMode alpha, VipsImage **out) {
     g_object_ref(*out);
     g_object_unref(base);
     return 0;
-}
-
-int warm_to_srgba(VipsImage *in, VipsImage **out) {
-    return warm_to_srgb(in, WARM_ALPHA_ALWAYS, out);
 }
 
 int warm_autorot(VipsImage *in, int orientation, VipsImage **out) {
@@ -385,14 +359,8 @@ int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_err
     return result;
 }
 
-// A PNG bound for an output without alpha, at exactly width x height:
-// flattened onto white at full size, then resized (Lanczos3) in 8 bits.
-// libvips' thumbnail instead premultiplies into floats, resizes the floats and
-// unpremultiplies: the same pixels (flattening onto a constant and resizing
-// are both linear) for about 8 ms more per 1170x2532 screenshot. Returns 1,
-// and nothing in *out, for what this path does not take (not 8-bit, not
-// sRGB or grey, a non-sRGB profile, more than one page): the caller then
-// goes through warm_thumbnail_memory.
+// Flattening onto white and resizing are both linear, so flattening first
+// gives libvips' thumbnail's pixels without its float premultiply.
 int warm_png_flat_resized(const void *buf, size_t len, int width, int height, int fail_on_error, VipsImage **out) {
     *out = NULL;
     VipsImage *image = warm_image_from_source(vips_source_new_from_memory(buf, len), fail_on_error, 1);
@@ -475,39 +443,10 @@ int warm_flatten(VipsImage *in, double r, double g, double b, VipsImage **out) {
     return result;
 }
 
-int warm_cast(VipsImage *in, VipsBandFormat format, VipsImage **out) {
-    return vips_cast(in, out, format, NULL);
-}
-
-int warm_colourspace(VipsImage *in, VipsInterpretation interpretation, VipsImage **out) {
-    return vips_colourspace(in, out, interpretation, NULL);
-}
-
-int warm_copy_interpretation(VipsImage *in, VipsInterpretation interpretation, VipsImage **out) {
-    return vips_copy(in, out, "interpretation", interpretation, NULL);
-}
-
-int warm_icc_export(VipsImage *in, const char *profile, VipsImage **out) {
-    // vips_icc_export needs a PCS image; import with the sRGB fallback first.
-    VipsImage *lab = NULL;
-    if (vips_icc_import(in, &lab, "input_profile", "srgb", "embedded", TRUE, NULL))
-        return -1;
-    int result = vips_icc_export(lab, out, "output_profile", profile, NULL);
-    g_object_unref(lab);
-    return result;
-}
-
 int warm_copy_set_orientation(VipsImage *in, int orientation, VipsImage **out) {
     if (vips_copy(in, out, NULL))
         return -1;
     vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);
-    return 0;
-}
-
-int warm_copy_set_page_height(VipsImage *in, int page_height, VipsImage **out) {
-    if (vips_copy(in, out, NULL))
-        return -1;
-    vips_image_set_int(*out, VIPS_META_PAGE_HEIGHT, page_height);
     return 0;
 }
 
@@ -552,14 +491,7 @@ int warm_exif_orientation(const void *data, size_t len) {
     return orientation;
 }
 
-// --- GLib ------------------------------------------------------------------
-
-char *warm_sha256_hex(const void *data, size_t len) {
-    return g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *) data, len);
-}
-
-// --- glibc allocator (measurement) ----------------------------------------
-// Added for WarmMetrics' peak measurement (see the header).
+// --- glibc allocator ------------------------------------------------------
 
 #if defined(__GLIBC__)
 #include <malloc.h>

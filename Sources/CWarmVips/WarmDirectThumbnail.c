@@ -1,18 +1,7 @@
-// JPEG, PNG or WebP in, JPEG thumbnail out, without libvips' pipeline:
-// libjpeg (at a DCT scale) or libpng decodes row by row, each row flattened
-// onto white, a separable Lanczos3 resample streams the rows to the exact
-// size; libwebp decodes straight at the output size (its own scaling, which
-// libvips' thumbnail uses for WebP too); the result is turned upright and
-// libjpeg encodes it.
-//
-// Why by hand: on a 2-core box libvips' per-image cost (operations built by
-// name, a region pipeline, the resample kernel built per image) was most of a
-// server-sized JPEG's time: 9.1-9.5 ms per image through vips_jpegload +
-// vips_resize + vips_jpegsave in a C loop over 288 server JPEGs, against
-// 2.2 ms decode + 0.5 ms encode with libjpeg alone; and libvips' flatten and
-// resize took about a third of a 1170x2532 PNG screenshot's 54 ms
-// (bench/findings.md, section 8). libvips stays the path for everything these
-// do not take: they answer 1 and the caller goes through libvips.
+// JPEG, PNG or WebP in, JPEG thumbnail out, without libvips' pipeline, whose
+// per-image cost was most of a server-sized JPEG's time (bench/findings.md,
+// sections 8 and 12). Whatever these do not take, they answer 1 for, and the
+// caller goes through libvips.
 #include "CWarmVips.h"
 
 #include <math.h>
@@ -38,8 +27,7 @@ static double warm_lanczos3(double x) {
 }
 
 // The taps of a Lanczos3 resample from `in` to `out` samples (out <= in),
-// pixel centres aligned: output x samples the input around (x + 0.5) * in /
-// out - 0.5, the kernel stretched by in / out. Each output's taps sum to 1.
+// pixel centres aligned, the kernel stretched by in / out; each output's sum to 1.
 typedef struct {
     int *start;
     int *count;
@@ -88,14 +76,11 @@ static int warm_taps_make(int in, int out, WarmTaps *taps) {
     return 0;
 }
 
-// Reads the next input row (RGB, 3 bytes a pixel) into `row`. A decoder
-// error leaves by longjmp, to the caller of warm_resampler_run, which then
-// frees the resampler.
+// Reads the next RGB input row into `row`; a decoder error leaves by longjmp.
 typedef void (*WarmRowReader)(void *context, unsigned char *row);
 
-// A resample from in_w x in_h RGB to out_w x out_h (both sides shrinking or
-// staying) that holds only the input rows one output row needs: a ring of
-// them, as many as the vertical kernel is tall.
+// A shrinking resample that holds only the input rows one output row needs:
+// a ring as tall as the vertical kernel.
 typedef struct {
     WarmTaps across, down;
     int in_w, in_h, out_w, out_h;
@@ -151,11 +136,9 @@ static inline unsigned char warm_round_uchar(float v) {
     return v <= 0 ? 0 : v >= 255 ? 255 : (unsigned char) v;
 }
 
-// As libvips' resize does it: vertically first, rounded to 8 bits, then
-// horizontally. The vertical pass runs along whole rows (one sum per byte,
-// independent of each other); the horizontal one sums 4-float pixels with four
-// partial sums, so that the additions do not wait on each other. Reads every
-// input row up to the last one an output row needs; the caller reads the rest.
+// Vertically first, rounded to 8 bits, then horizontally, as libvips' resize
+// does; four partial sums, so that the additions do not wait on each other.
+// The caller reads the input rows after the last one an output row needs.
 __attribute__((target_clones("avx2", "default")))
 static void warm_resampler_run(WarmResampler *r, WarmRowReader read, void *context, unsigned char *out) {
     size_t span = (size_t) r->in_w * 3;
@@ -205,8 +188,7 @@ static void warm_resampler_run(WarmResampler *r, WarmRowReader read, void *conte
 
 // --- upright and encode --------------------------------------------------------
 
-// The stored RGB image turned upright by EXIF `orientation` (1-8; others
-// leave it as it is). Upright is height x width for 5-8.
+// The stored RGB image turned upright by EXIF `orientation` (height x width for 5-8).
 static void warm_upright_rgb(const unsigned char *in, int w, int h, int orientation, unsigned char *out) {
     int uw = orientation >= 5 && orientation <= 8 ? h : w;
     int uh = orientation >= 5 && orientation <= 8 ? w : h;
@@ -353,9 +335,8 @@ int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width,
     info.scale_denom = (unsigned int) shrink;
     info.out_color_space = JCS_RGB;
     jpeg_start_decompress(&info);
-    // libvips' jpegload gives the scaled image floor(side / shrink) pixels a
-    // side where libjpeg decodes ceil(side / shrink): the partial last row
-    // and column are left out, so that both paths resample the same pixels.
+    // The partial last row and column are left out, as libvips' jpegload
+    // does, so that both paths resample the same pixels.
     int w = (int) info.image_width / shrink, h = (int) info.image_height / shrink;
     if (info.output_components != 3 || w < width || h < height)
         longjmp(error.jump, 1);
@@ -457,9 +438,7 @@ int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     // libpng warns of the widespread 2009 "sRGB IEC61966-2.1" profile as a
     // "known incorrect sRGB profile"; it is sRGB for this purpose.
     png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
-    // zlib's Adler-32 of the image data was a tenth of a screenshot's decode
-    // time (perf); the chunks' CRC-32, which libpng still checks, covers the
-    // same bytes.
+    // The chunks' CRC-32, still checked, covers the bytes Adler-32 would.
     png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
     png_read_info(png, info);
     png_uint_32 w, h;

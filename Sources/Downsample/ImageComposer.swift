@@ -1,8 +1,8 @@
 import CWarmVips
 import Foundation
 
-/// How `ImageComposer` encodes an image it makes: the odd cases a real catalog
-/// holds (EXIF orientation, CMYK, 16-bit, progressive, embedded ICC).
+/// How `ImageComposer` encodes an image it makes (the odder cases tests need,
+/// CMYK, profiles, 16 bits and animations, are made by Tests/Support).
 public struct CompositionEncoding: Sendable, Hashable {
     public var format: ImageFormat
     public var quality: Int
@@ -10,26 +10,12 @@ public struct CompositionEncoding: Sendable, Hashable {
     public var orientationTag: Int?
     /// Progressive (interlaced) JPEG / interlaced PNG.
     public var progressive: Bool
-    /// Convert to CMYK with libvips' built-in profile (JPEG, TIFF).
-    public var cmyk: Bool
-    /// 16 bits per sample (PNG, TIFF).
-    public var sixteenBit: Bool
-    /// Embed this ICC profile ("srgb", or a path) with the pixels transformed to it.
-    public var iccProfile: String?
-    /// Frames of an animation (GIF, WebP): the pixels hold this many frames of
-    /// equal height stacked top to bottom. 1: a still image.
-    public var frameCount: Int
 
-    public init(format: ImageFormat, quality: Int = 85, orientationTag: Int? = nil, progressive: Bool = false,
-                cmyk: Bool = false, sixteenBit: Bool = false, iccProfile: String? = nil, frameCount: Int = 1) {
+    public init(format: ImageFormat, quality: Int = 85, orientationTag: Int? = nil, progressive: Bool = false) {
         self.format = format
         self.quality = quality
         self.orientationTag = orientationTag
         self.progressive = progressive
-        self.cmyk = cmyk
-        self.sixteenBit = sixteenBit
-        self.iccProfile = iccProfile
-        self.frameCount = max(1, frameCount)
     }
 }
 
@@ -93,23 +79,11 @@ public enum ImageComposer {
 
     static func encode(_ image: VipsImageHandle, as encoding: CompositionEncoding) throws(DownsampleError) -> Data {
         var image = image
-        if encoding.format == .jpeg || (encoding.cmyk && encoding.format == .tiff) {
-            if image.hasAlpha { image = try image.flattened().orEncodeFailure(encoding) }
-        }
-        if encoding.cmyk {
-            image = try image.iccExported(profile: "cmyk").orEncodeFailure(encoding)
-        } else if let profile = encoding.iccProfile {
-            image = try image.iccExported(profile: profile).orEncodeFailure(encoding)
-        }
-        if encoding.sixteenBit {
-            let wide: VipsInterpretation = image.bands <= 2 ? VIPS_INTERPRETATION_GREY16 : VIPS_INTERPRETATION_RGB16
-            image = try image.colourspace(wide).orEncodeFailure(encoding)
+        if encoding.format == .jpeg && image.hasAlpha {
+            image = try image.flattened().orEncodeFailure(encoding)
         }
         if let tag = encoding.orientationTag {
             image = try image.withOrientationTag(tag).orEncodeFailure(encoding)
-        }
-        if encoding.frameCount > 1 {
-            image = try image.withPageHeight(image.height / encoding.frameCount).orEncodeFailure(encoding)
         }
         let q = encoding.quality
         let suffix: String

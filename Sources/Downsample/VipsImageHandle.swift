@@ -67,7 +67,6 @@ final class VipsImageHandle: @unchecked Sendable {
         return wrap(status, out).map { $0 }
     }
 
-    /// A memory image from raw 8- or 16-bit samples (generated and test images).
     /// A new in-memory 8-bit bitmap of zeros, its pages already written.
     static func blankCanvas(width: Int, height: Int, bands: Int) -> Result<VipsImageHandle, VipsFailure> {
         var out: UnsafeMutablePointer<VipsImage>?
@@ -80,11 +79,12 @@ final class VipsImageHandle: @unchecked Sendable {
         return .success(())
     }
 
+    /// A memory image from a copy of raw 8-bit samples.
     static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int,
-                           sixteenBit: Bool = false, interpretation: VipsInterpretation) -> Result<VipsImageHandle, VipsFailure> {
+                           interpretation: VipsInterpretation) -> Result<VipsImageHandle, VipsFailure> {
         let image = pixels.withUnsafeBytes { raw in
             warm_image_new_from_pixels(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands),
-                                       sixteenBit ? VIPS_FORMAT_USHORT : VIPS_FORMAT_UCHAR, interpretation)
+                                       VIPS_FORMAT_UCHAR, interpretation)
         }
         guard let image else { return .failure(VipsFailure(VipsRuntime.takeError())) }
         return .success(VipsImageHandle(image))
@@ -114,12 +114,6 @@ final class VipsImageHandle: @unchecked Sendable {
     /// Bytes of the whole image as a bitmap: width x height x bands x sample size.
     var bitmapBytes: Int { Int(warm_image_sizeof(pointer)) }
 
-    var loaderName: String? {
-        guard let raw = warm_image_loader(pointer) else { return nil }
-        defer { warm_free(raw) }
-        return String(cString: raw)
-    }
-
     /// The raw EXIF block, if the file has one.
     var exifBlock: Data? {
         var length = 0
@@ -143,7 +137,7 @@ final class VipsImageHandle: @unchecked Sendable {
 
     // MARK: Operations (each returns a new image)
 
-    func toSRGBA() -> Result<VipsImageHandle, VipsFailure> { apply { warm_to_srgba($0, &$1) } }
+    func toSRGBA() -> Result<VipsImageHandle, VipsFailure> { apply { warm_to_srgb($0, WARM_ALPHA_ALWAYS, &$1) } }
     func toSRGB(alpha: WarmAlphaMode) -> Result<VipsImageHandle, VipsFailure> { apply { warm_to_srgb($0, alpha, &$1) } }
     func autorotated(orientation: Int) -> Result<VipsImageHandle, VipsFailure> {
         apply { warm_autorot($0, Int32(clamping: orientation), &$1) }
@@ -164,23 +158,8 @@ final class VipsImageHandle: @unchecked Sendable {
     func flattened(red: Double = 255, green: Double = 255, blue: Double = 255) -> Result<VipsImageHandle, VipsFailure> {
         apply { warm_flatten($0, red, green, blue, &$1) }
     }
-    func cast(sixteenBit: Bool) -> Result<VipsImageHandle, VipsFailure> {
-        apply { warm_cast($0, sixteenBit ? VIPS_FORMAT_USHORT : VIPS_FORMAT_UCHAR, &$1) }
-    }
-    func colourspace(_ interpretation: VipsInterpretation) -> Result<VipsImageHandle, VipsFailure> {
-        apply { warm_colourspace($0, interpretation, &$1) }
-    }
-    func withInterpretation(_ interpretation: VipsInterpretation) -> Result<VipsImageHandle, VipsFailure> {
-        apply { warm_copy_interpretation($0, interpretation, &$1) }
-    }
-    func iccExported(profile: String) -> Result<VipsImageHandle, VipsFailure> {
-        apply { warm_icc_export($0, profile, &$1) }
-    }
     func withOrientationTag(_ orientation: Int) -> Result<VipsImageHandle, VipsFailure> {
         apply { warm_copy_set_orientation($0, Int32(clamping: orientation), &$1) }
-    }
-    func withPageHeight(_ pageHeight: Int) -> Result<VipsImageHandle, VipsFailure> {
-        apply { warm_copy_set_page_height($0, Int32(clamping: pageHeight), &$1) }
     }
 
     /// Encodes with a libvips suffix and options, e.g. ".jpg[Q=85,strip]".

@@ -24,7 +24,7 @@ public enum VipsRuntime {
     /// Off by default: only a process that runs one pipeline at a time (a
     /// decode worker) turns it on.
     public static func setVector(_ enabled: Bool) {
-        warm_vips_set_vector(enabled ? 1 : 0)
+        vips_vector_set_enabled(enabled ? 1 : 0)
     }
 
     /// The libvips error buffer as one line, cleared afterwards. The buffer is
@@ -40,7 +40,4 @@ public enum VipsRuntime {
         }
         return unique.isEmpty ? fallback : unique.joined(separator: "; ")
     }
-
-    /// High-water mark of libvips' tracked pixel memory since the process started.
-    public static var trackedBytesHighWater: Int { Int(warm_tracked_mem_highwater()) }
 }

@@ -1,8 +1,8 @@
 import CWarmVips
 import Foundation
 
-/// Lowercase hex SHA-256, computed by GLib through the CWarmVips shim (no
-/// swift-crypto, to keep the dependency list short): the cache's keys, the
+/// Lowercase hex SHA-256, computed by GLib (already linked through libvips;
+/// no swift-crypto, to keep the dependency list short): the cache's keys, the
 /// origin's ETags and the metrics' `outputSHA256`.
 public enum SHA256Hex {
     public static func digest(of text: String) -> String {
@@ -14,11 +14,12 @@ public enum SHA256Hex {
     }
 
     public static func digest(ofBytes bytes: UnsafeRawBufferPointer) -> String {
-        guard let raw = warm_sha256_hex(bytes.baseAddress, bytes.count) else {
+        let start = bytes.baseAddress?.assumingMemoryBound(to: guchar.self)
+        guard let raw = g_compute_checksum_for_data(G_CHECKSUM_SHA256, start, gsize(bytes.count)) else {
             // GLib only fails to allocate; there is no sensible digest without it.
             fatalError("GLib could not compute a SHA-256 digest")
         }
-        defer { warm_free(raw) }
+        defer { g_free(raw) }
         return String(cString: raw)
     }
 }

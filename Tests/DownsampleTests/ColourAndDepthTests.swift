@@ -1,4 +1,5 @@
 import Downsample
+import ImageSamples
 import Foundation
 import XCTest
 
@@ -40,7 +41,7 @@ final class ColourAndDepthTests: XCTestCase {
 
     func testCMYKJPEGComesOutAsSRGB() throws {
         let data = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120, bands: 3,
-                                            as: CompositionEncoding(format: .jpeg, quality: 95, cmyk: true))
+                                            as: OddEncoding(format: .jpeg, quality: 95, cmyk: true))
         let source = try ImageSource(data: data)
         XCTAssertEqual(source.header.colourSpace, "cmyk")
         XCTAssertEqual(source.header.bands, 4)
@@ -59,7 +60,7 @@ final class ColourAndDepthTests: XCTestCase {
 
     func testSixteenBitPNGComesOutAsEightBit() throws {
         let data = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 120, height: 90), width: 120, height: 90, bands: 3,
-                                            as: CompositionEncoding(format: .png, sixteenBit: true))
+                                            as: OddEncoding(format: .png, sixteenBit: true))
         let source = try ImageSource(data: data)
         XCTAssertTrue(source.header.isSixteenBit)
         for kind in StrategyKind.allCases {
@@ -73,7 +74,7 @@ final class ColourAndDepthTests: XCTestCase {
 
     func testEmbeddedICCProfileIsAppliedAndNotCarriedOut() throws {
         let data = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 120, height: 90), width: 120, height: 90, bands: 3,
-                                            as: CompositionEncoding(format: .jpeg, quality: 95, iccProfile: "srgb"))
+                                            as: OddEncoding(format: .jpeg, quality: 95, iccProfile: "srgb"))
         let source = try ImageSource(data: data)
         XCTAssertTrue(source.header.hasICCProfile)
         let image = try ThumbnailAtDecode.libvipsPath.decode(source, target: target)

@@ -84,7 +84,7 @@ final class DirectThumbnailTests: XCTestCase {
                                                                           as: CompositionEncoding(format: .jpeg, quality: 95, orientationTag: 6,
                                                                                                   progressive: true))),
             ("sRGB-profile JPEG", try ImageComposer.encode(pixels: pattern, width: 500, height: 333, bands: 3,
-                                                           as: CompositionEncoding(format: .jpeg, quality: 95, iccProfile: "srgb"))),
+                                                           as: OddEncoding(format: .jpeg, quality: 95, iccProfile: "srgb"))),
             ("greyscale JPEG", try ImageComposer.encode(pixels: grey, width: 500, height: 333, bands: 1,
                                                         as: CompositionEncoding(format: .jpeg, quality: 95))),
             // PNGs shrink by less than 4x here: from 4x, libvips' resize box-shrinks
@@ -101,10 +101,10 @@ final class DirectThumbnailTests: XCTestCase {
             ("WebP with alpha", try ImageComposer.encode(pixels: alpha, width: 300, height: 200, bands: 4,
                                                          as: CompositionEncoding(format: .webp, quality: 95))),
             ("sRGB-profile WebP", try ImageComposer.encode(pixels: pattern, width: 500, height: 333, bands: 3,
-                                                           as: CompositionEncoding(format: .webp, quality: 95, iccProfile: "srgb"))),
+                                                           as: OddEncoding(format: .webp, quality: 95, iccProfile: "srgb"))),
             ("sRGB-profile PNG", try ImageComposer.encode(pixels: alpha.enumerated().filter { $0.offset % 4 != 3 }.map(\.element),
                                                           width: 300, height: 200, bands: 3,
-                                                          as: CompositionEncoding(format: .png, iccProfile: "srgb"))),
+                                                          as: OddEncoding(format: .png, iccProfile: "srgb"))),
         ]
         for (name, data) in sources {
             let source = try ImageSource(data: data)
@@ -126,16 +126,17 @@ final class DirectThumbnailTests: XCTestCase {
 
     func testFilesThatNeedLibvipsAreLeftToItAndStillThumbnailed() throws {
         let pattern = ImageComposer.pattern(width: 400, height: 300)
-        func made(_ encoding: CompositionEncoding) throws -> Data {
+        func made(_ encoding: OddEncoding) throws -> Data {
             try ImageComposer.encode(pixels: pattern, width: 400, height: 300, bands: 3, as: encoding)
         }
         let files: [(String, Data)] = [
-            ("CMYK JPEG", try made(CompositionEncoding(format: .jpeg, quality: 95, cmyk: true))),
-            ("Display P3 JPEG", try made(CompositionEncoding(format: .jpeg, quality: 95, iccProfile: "p3"))),
-            ("Display P3 PNG", try made(CompositionEncoding(format: .png, iccProfile: "p3"))),
-            ("16-bit PNG", try made(CompositionEncoding(format: .png, sixteenBit: true))),
-            ("interlaced PNG", try made(CompositionEncoding(format: .png, progressive: true))),
-            ("Display P3 WebP", try made(CompositionEncoding(format: .webp, quality: 95, iccProfile: "p3"))),
+            ("CMYK JPEG", try made(OddEncoding(format: .jpeg, quality: 95, cmyk: true))),
+            ("Display P3 JPEG", try made(OddEncoding(format: .jpeg, quality: 95, iccProfile: "p3"))),
+            ("Display P3 PNG", try made(OddEncoding(format: .png, iccProfile: "p3"))),
+            ("16-bit PNG", try made(OddEncoding(format: .png, sixteenBit: true))),
+            ("interlaced PNG", try ImageComposer.encode(pixels: pattern, width: 400, height: 300, bands: 3,
+                                                        as: CompositionEncoding(format: .png, progressive: true))),
+            ("Display P3 WebP", try made(OddEncoding(format: .webp, quality: 95, iccProfile: "p3"))),
         ]
         for (name, data) in files {
             let source = try ImageSource(data: data)

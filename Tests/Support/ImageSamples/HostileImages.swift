@@ -75,15 +75,15 @@ public enum HostileImages {
             HostileSample(name: "orientation-65535", data: try tagged(65535), outcome: decodes(200, 100)),
             HostileSample(name: "cmyk-jpeg", data: try ImageComposer.encode(
                 pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120, bands: 3,
-                as: CompositionEncoding(format: .jpeg, quality: 90, cmyk: true)), outcome: decodes(160, 120)),
+                as: OddEncoding(format: .jpeg, quality: 90, cmyk: true)), outcome: decodes(160, 120)),
             HostileSample(name: "sixteen-bit-png", data: try ImageComposer.encode(
                 pixels: ImageComposer.pattern(width: 120, height: 90), width: 120, height: 90, bands: 3,
-                as: CompositionEncoding(format: .png, sixteenBit: true)), outcome: decodes(120, 90)),
+                as: OddEncoding(format: .png, sixteenBit: true)), outcome: decodes(120, 90)),
             HostileSample(name: "animated-gif", data: try ImageComposer.encode(
-                pixels: frames, width: 120, height: 240, bands: 3, as: CompositionEncoding(format: .gif, frameCount: 3)),
+                pixels: frames, width: 120, height: 240, bands: 3, as: OddEncoding(format: .gif, frameCount: 3)),
                           outcome: decodes(120, 80)),
             HostileSample(name: "animated-webp", data: try ImageComposer.encode(
-                pixels: frames, width: 120, height: 240, bands: 3, as: CompositionEncoding(format: .webp, quality: 90, frameCount: 3)),
+                pixels: frames, width: 120, height: 240, bands: 3, as: OddEncoding(format: .webp, quality: 90, frameCount: 3)),
                           outcome: decodes(120, 80)),
             HostileSample(name: "gps-phone-jpeg", data: try phoneJPEGWithGPS(), outcome: decodes(240, 320)),
             HostileSample(name: "gps-phone-webp", data: try phoneWebPWithGPS(), outcome: decodes(320, 240)),
