@@ -22,7 +22,7 @@ final class CostLimitedLRUCacheTests: XCTestCase {
                 } else {
                     refused += 1
                     XCTAssertGreaterThan(cost, 1_000)
-                    XCTAssertFalse(cache.contains(key))
+                    XCTAssertFalse(cache.keysByRecency.contains(key))
                 }
             case 2:
                 if let value = cache.value(forKey: key) { XCTAssertEqual(value, key) }

@@ -4,10 +4,9 @@
 /// is refused. (NSCache's `totalCostLimit` is not strict: the seeds measured a
 /// 100 MB-limited NSCache holding well over 100 MB.)
 ///
-/// Every operation is O(1): a dictionary from key to slot, and a doubly
-/// linked recency list threaded through arrays of slots (no per-entry object).
-/// Written by hand: swift-collections has no LRU, and the report's simulation
-/// needs exactly this eviction rule.
+/// Every operation is O(1): a dictionary from key to slot, and a doubly linked
+/// recency list threaded through an array of slots. Written by hand:
+/// swift-collections has no LRU.
 public struct CostLimitedLRUCache<Key: Hashable, Value> {
     public let costLimit: Int
     public private(set) var totalCost = 0
@@ -32,10 +31,6 @@ public struct CostLimitedLRUCache<Key: Hashable, Value> {
     }
 
     public var count: Int { index.count }
-    public var isEmpty: Bool { index.isEmpty }
-
-    /// Whether `key` is cached, without counting as a use.
-    public func contains(_ key: Key) -> Bool { index[key] != nil }
 
     /// The cached value, made the most recently used; nil on a miss.
     public mutating func value(forKey key: Key) -> Value? {
@@ -78,7 +73,7 @@ public struct CostLimitedLRUCache<Key: Hashable, Value> {
         return removeSlot(slot)
     }
 
-    /// Keys from least to most recently used (O(n); for tests and reports).
+    /// Keys from least to most recently used (O(n)).
     public var keysByRecency: [Key] {
         var keys: [Key] = []
         var slot = leastRecent

@@ -2,20 +2,16 @@ import Downsample
 
 /// Compares new metrics with a baseline, image by image (matched by URL), and
 /// lists every way thumbnail-at-decode got worse: more retained bytes, a
-/// higher peak (beyond a noise allowance), lower SSIM, a different output
-/// size, or an image that decoded before and now fails. Peaks are compared
-/// only where both sides measured one: an image outside a run's measured
-/// sample (an unmeasured record) is compared on its computed retained bytes
-/// and output size, never counted as missing or as a peak regression.
+/// higher peak (beyond a noise allowance), lower SSIM, another output size, or
+/// a failure. Peaks are compared only where both sides measured one.
 public struct RegressionCheck: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// Relative growth allowed for retained and peak bytes (0.10: +10%).
         public var tolerance: Double
         /// SSIM below this is a regression, whatever the baseline held.
         public var minimumSSIM: Double
-        /// Absolute growth the peak may have on top of `tolerance`: the
-        /// run-to-run noise of a measured peak (page granularity, allocator
-        /// state), which a relative tolerance of a small peak cannot absorb.
+        /// Absolute growth the peak may have on top of `tolerance`: run-to-run
+        /// noise, which a relative tolerance of a small peak cannot absorb.
         public var peakAllowanceBytes: Int
 
         /// About three times the most a thumbnail peak moved between two

@@ -1,15 +1,10 @@
 import Downsample
 import Foundation
 
-/// Measures local image files one by one and writes their records as JSON Lines as it goes: the offline way
-/// to get metrics without crawling (`warm report --measure`). The file path
-/// stands in for the URL.
+/// Measures local image files one by one, writing their records to the JSON
+/// Lines file `output` as it goes (`warm report --measure`); the file path
+/// stands in for the URL, `files`' order for catalog order.
 public enum FileMeasurement {
-    /// - Parameters:
-    ///   - files: image files, in the order the report treats as catalog order.
-    ///   - output: JSON Lines file to write (replaced).
-    ///   - progress: called after each image.
-    /// - Returns: the records, in `files` order.
     public static func measure(files: [String], configuration: StrategyMeasurer.Configuration, writingTo output: String,
                                progress: @Sendable (ImageMetricsRecord) -> Void = { _ in }) async throws(MetricsFileError) -> [ImageMetricsRecord] {
         let writer = try JSONLinesWriter(path: output)

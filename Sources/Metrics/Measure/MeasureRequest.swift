@@ -52,7 +52,6 @@ public struct MeasureReply: Sendable, Equatable, Codable {
 extension MeasureRequest {
     /// Runs the job in this process (a child forked by `MeasuringServer`).
     func runHere() -> MeasureReply {
-        StrategyMeasurer.prepareProcess()
         let source: ImageSource
         do {
             source = try ImageSource(data: try Data(contentsOf: URL(fileURLWithPath: imagePath)), limits: limits)

@@ -5,25 +5,22 @@ import Foundation
 import Glibc
 #endif
 
-/// The measuring process (`warm measure-server`, hidden): started once per
-/// core for a measuring run, it loads everything a measurement needs and then
-/// forks one child per `MeasureRequest` read from standard input; the child
-/// runs the job and exits, this process writes its `MeasureReply` as one line.
+/// The measuring process (`warm measure-server`, hidden), one per core: it
+/// loads everything a measurement needs, then forks a child per
+/// `MeasureRequest` line on standard input and writes its `MeasureReply` line.
 ///
-/// Safe to fork because it stays single-threaded: libvips is started (type
-/// system, no threads; checked) and nothing is ever decoded here, so every
-/// child starts from the same state, with no worker thread, codec state or
-/// pixel buffer of an earlier image. The child answers through a pipe of its
-/// own, read after it exited, so a child that crashes mid-write breaks no framing.
+/// Safe to fork because it stays single-threaded (checked) and never decodes,
+/// so every child starts from the same state. A child answers through a pipe
+/// of its own, read after it exited: one that crashes mid-write breaks no framing.
 public enum MeasuringServer {
     /// The subcommand's name, as `warm` registers it (and serves before any thread starts).
     public static let commandName = "measure-server"
 
     static var commandLine: [String] { [commandName] }
 
-    /// Its environment: glibc's measuring settings from its first allocation
-    /// (`mallopt` comes after the runtime has allocated), and a zero top pad so
-    /// that the heap grows page by page.
+    /// Its environment: from glibc's first allocation, one arena (free pages in
+    /// other arenas hide growth), a fixed 64 KiB mmap threshold (the dynamic
+    /// one keeps freed bitmaps resident) and no top pad (the heap grows by pages).
     static func environment() -> [String: String] {
         let tunables = "glibc.malloc.arena_max=1:glibc.malloc.top_pad=0:glibc.malloc.mmap_threshold=65536"
         let inherited = ProcessInfo.processInfo.environment["GLIBC_TUNABLES"]
@@ -45,7 +42,6 @@ public enum MeasuringServer {
 
     /// Serves requests until standard input ends.
     public static func serve() throws(Failure) -> Never {
-        StrategyMeasurer.prepareProcess()
         do {
             try VipsRuntime.ensureStarted()
         } catch {

@@ -13,7 +13,6 @@ public struct PeakNoise: Sendable, Equatable {
         public var minBytes: Int { samplesBytes.min() ?? 0 }
         public var maxBytes: Int { samplesBytes.max() ?? 0 }
         public var medianBytes: Int { Percentile.of(samplesBytes.sorted(), 50) ?? 0 }
-        /// max - min.
         public var rangeBytes: Int { maxBytes - minBytes }
         /// Population standard deviation.
         public var standardDeviationBytes: Double {
@@ -46,9 +45,7 @@ public struct PeakNoise: Sendable, Equatable {
                          spreads: StrategyKind.allCases.map { Spread(kind: $0, samplesBytes: samples[$0] ?? []) })
     }
 
-    /// Measures the noise on a synthetic photograph-like JPEG made here
-    /// (`ImageComposer`'s test pattern, enlarged to `size`), so the figure
-    /// needs no input files.
+    /// Measures the noise on a synthetic photograph-like JPEG, so the figure needs no input files.
     public static func measureSyntheticJPEG(size: PixelSize = PixelSize(width: 1600, height: 1200), target: DecodeTarget,
                                             repeats: Int, pool: MeasuringPool) async throws(DownsampleError) -> PeakNoise {
         let small = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120,

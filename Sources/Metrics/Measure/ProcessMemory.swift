@@ -4,22 +4,10 @@ import Foundation
 import Glibc
 #endif
 
-/// The process's resident memory as Linux reports it, and the glibc settings
-/// that make it follow allocations closely enough to measure one decode: a
-/// fixed 64 KiB mmap threshold (glibc's dynamic one keeps freed bitmaps
-/// resident in the heap) and one arena (free pages in other threads' arenas hide growth).
+/// The process's resident memory and CPU time as Linux reports them, read
+/// around one strategy run (the allocator settings that make resident memory
+/// follow allocations are `MeasuringServer.environment()`'s).
 public enum ProcessMemory {
-    /// Applies the fixed mmap threshold and the one arena once per process (idempotent).
-    static func configureAllocator() {
-        _ = allocatorConfigured
-    }
-
-    private static let allocatorConfigured: Bool = {
-        let threshold = ProcessAllocator.fixMmapThreshold(bytes: 64 * 1024)
-        let arenas = ProcessAllocator.limitArenas(to: 1)
-        return threshold && arenas
-    }()
-
     /// Resets the kernel's peak RSS (`VmHWM`) to the current RSS. False when
     /// `/proc/self/clear_refs` cannot be written (old kernel, locked-down container).
     static func resetPeak() -> Bool {
@@ -50,10 +38,10 @@ public enum ProcessMemory {
         return Int(line.dropFirst(label.count).filter(\.isNumber))
     }
 
-    /// Makes every page of every file mapped into the process resident now
-    /// (binary, shared libraries), so that code first run during a measurement
-    /// is not paged in inside it. A fork does not copy the page tables of file
-    /// mappings: the measuring child calls it again. Returns the pages made resident.
+    /// Makes every page of every mapped file (binary, libraries) resident now,
+    /// so that code first run during a measurement is not paged in inside it.
+    /// A fork does not copy file mappings' page tables: the child calls it again.
+    /// Returns the pages made resident.
     @discardableResult
     static func faultInMappedFiles() -> Int {
         guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return 0 }

@@ -3,15 +3,10 @@ import Downsample
 import Foundation
 import WarmSupport
 
-/// Measures one image with each decode strategy: retained bytes, transient
-/// peak, CPU and wall time, output size, for renderer and thumbnail their
-/// SSIM/PSNR against a Lanczos3 reference, and the thumbnail's `outputSHA256`.
-///
-/// Every run of every strategy is a child forked by a measuring process
-/// (`MeasuringPool`, `MeasuringServer`): the lowest peak of `fullDecodeRepeats`
-/// runs of naive and of renderer and of `thumbnailRepeats` runs of thumbnail
-/// is kept. The first renderer run also scores quality, after its span.
-/// The image is handed over in a temporary file, removed afterwards.
+/// Measures one image with each decode strategy (an `ImageMetricsRecord`).
+/// Every run is a child forked by a measuring process (`MeasuringPool`,
+/// `MeasuringServer`), handed the image in a temporary file; the lowest peak
+/// of each strategy's repeats is kept, and the first renderer run also scores quality.
 public struct StrategyMeasurer: Sendable {
     public struct Configuration: Sendable, Hashable {
         public var target: DecodeTarget
@@ -37,7 +32,7 @@ public struct StrategyMeasurer: Sendable {
             self.pool = pool
         }
 
-        // Chosen from two whole-catalog runs' naive peaks: bench/findings.md, "One way to measure a peak".
+        // Chosen from two whole-catalog runs' naive peaks: bench/findings.md, section 14.
         public static let defaultThumbnailRepeats = 3
         public static let defaultFullDecodeRepeats = 2
 
@@ -50,12 +45,6 @@ public struct StrategyMeasurer: Sendable {
 
     public init(configuration: Configuration) {
         self.configuration = configuration
-    }
-
-    /// Sets the process's allocator up for measurement (`ProcessMemory`); the
-    /// measuring process and its children call it first thing.
-    public static func prepareProcess() {
-        ProcessMemory.configureAllocator()
     }
 
     /// Measures `data`; an image whose header is refused never reaches a child.

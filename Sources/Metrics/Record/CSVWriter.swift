@@ -1,10 +1,8 @@
 import Downsample
 import Foundation
 
-/// Flattens `ImageMetricsRecord`s into one CSV row per image (RFC 4180
-/// quoting), for spreadsheets: header fields, then for each strategy
-/// `<strategy>_retainedBytes`, `<strategy>_peakBytes`, ... Missing values are
-/// empty cells.
+/// `ImageMetricsRecord`s as CSV for spreadsheets, one row per image (RFC 4180
+/// quoting): header fields, then `<strategy>_retainedBytes`, ...; nil is an empty cell.
 public enum CSVWriter {
     static let strategyFields = ["retainedBytes", "peakBytes", "cpuSeconds", "wallSeconds",
                                  "outputWidth", "outputHeight", "ssim", "psnr"]

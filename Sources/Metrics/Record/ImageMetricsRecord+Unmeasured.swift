@@ -1,19 +1,12 @@
 import Downsample
 
 extension ImageMetricsRecord {
-    /// The record of an image a run warmed but did not measure: what is known
-    /// without decoding it again. Retained bytes are computed the way each
-    /// strategy allocates its RGBA bitmap (4 bytes a pixel): naive the whole
-    /// source, renderer its canvas of `DecodeTarget.outputSize(upright:)`, thumbnail the
-    /// thumbnail the run stored (the same decode as thumbnail-at-decode's).
-    /// Peaks, times and quality are nil, `peakMethod` too, and `measured` is false.
-    ///
-    /// - Parameters:
-    ///   - width, height: the source as stored, before orientation.
-    ///   - orientation: the EXIF orientation applied (1-8); nil when unknown
-    ///     (a record made from a cache entry), then whether the source stands
-    ///     turned is read from the thumbnail's shape.
-    ///   - thumbnailSize: the stored thumbnail at `targetLongestSide`.
+    /// The record of an image a run warmed but did not measure: retained bytes
+    /// computed as each strategy allocates its RGBA bitmap (naive the source,
+    /// renderer `DecodeTarget`'s canvas, thumbnail the stored `thumbnailSize`);
+    /// peaks, times, quality and `peakMethod` nil. `width` and `height` are as
+    /// stored; with no `orientation` (a cache entry's record) whether the source
+    /// stands turned is read from the thumbnail's shape.
     public static func unmeasured(productId: Int?, url: String, format: ImageFormat?, sourceBytes: Int, width: Int, height: Int,
                                   orientation: Int?, targetLongestSide: Int, thumbnailSize: PixelSize) -> ImageMetricsRecord {
         let turned: Bool

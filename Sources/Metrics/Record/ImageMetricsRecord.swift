@@ -2,18 +2,12 @@ import Downsample
 import Foundation
 
 /// What was measured for one catalog image: its header, and for each decode
-/// strategy the bytes it retains, the transient peak it needed, its CPU and
-/// wall time, its output size and (renderer, thumbnail) its quality against a
-/// Lanczos3 reference. One JSON Lines row per image; field names are fixed
-/// (reports, baselines and other tools read them).
-///
-/// A run that measures a sample also writes a record for each image warmed
-/// outside it (`measured: false`, see `unmeasured(...)`): retained bytes and
-/// output sizes computed from the header and the thumbnail's size, no peak,
-/// time or quality (those fields are null, and so is `peakMethod`).
+/// strategy its retained bytes, transient peak, CPU and wall time, output size
+/// and (renderer, thumbnail) quality. One JSON Lines row per image; field
+/// names are fixed (reports, baselines and other tools read them). An image a
+/// sampled run warmed but did not measure gets `unmeasured(...)`'s record.
 ///
 /// Every optional is written as an explicit `null`, so each row has every key.
-/// Files written before `measured` existed read as measured records.
 public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     public var productId: Int?
     public var url: String
@@ -25,17 +19,13 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     /// As stored, before orientation; nil when the header could not be read.
     public var width: Int?
     public var height: Int?
-    /// width x height; nil when the header could not be read.
-    var pixelCount: Int? { width.flatMap { width in height.map { width * $0 } } }
-    /// EXIF orientation the decoders applied (1-8); nil when the header could not be read
-    /// (or was not: an unmeasured record made from a cache entry).
+    /// EXIF orientation the decoders applied (1-8); nil when unknown.
     public var orientation: Int?
     /// The display size the strategies decoded for (longest upright side, pixels).
     public var targetLongestSide: Int
     /// How `peakBytes` was measured (see `PeakMethod`); nil when not measured.
     public var peakMethod: PeakMethod?
-    /// False for an image the run warmed but did not measure: its retained
-    /// bytes and output sizes are computed, its peaks, times and quality nil.
+    /// False for an image warmed but not measured (`unmeasured(...)`).
     public var measured: Bool
     /// Why the image (or one of its strategies) failed, as a sentence; nil when all three decoded.
     public var error: String?
@@ -79,8 +69,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         return width * height
     }
 
-    /// One strategy's measurements. All sizes are bytes or pixels, times are seconds.
-    /// Peak, times and quality are nil in an unmeasured record.
+    /// One strategy's measurements; peak, times and quality are nil in an unmeasured record.
     public struct StrategyMetrics: Sendable, Equatable, Codable {
         /// Bytes of the decoded bitmap the strategy keeps (what a memory cache holds).
         public var retainedBytes: Int

@@ -1,17 +1,10 @@
-/// Records of a sharded run, read from every shard's metrics file, put back
-/// into one catalog: each shard writes its share of the images in the order it
-/// measured them, so the files read one after another are not in catalog order.
-/// A sampled run's file is not in catalog order either: the records of images
-/// outside the sample are written as they are warmed, the sample's once measured.
+/// Records of sharded or sampled runs put back into one catalog: shards write
+/// their shares, and a sample its measured records, out of catalog order.
 public enum ShardedRecords {
-    /// Records in catalog order: sorted the way the newest-first product list
-    /// is (product id descending, records without a product id last, then by
-    /// URL). An unsharded run writes them in about that order, up to the jitter
-    /// of its concurrent workers and measurements, so every file is sorted: two
-    /// runs over one catalog then count "images that fit in a cache" over the
-    /// same sequence. Also drops a record whose URL an earlier one of another
-    /// shard already has (the same image measured by two runs of different
-    /// shard counts), so no image counts twice.
+    /// Records sorted as the newest-first product list is (product id
+    /// descending, none last, then URL), so that two runs over one catalog
+    /// count "images that fit in a cache" over the same sequence; a URL
+    /// already seen (two runs of different shard counts) is dropped.
     public static func inCatalogOrder(_ records: [ImageMetricsRecord]) -> [ImageMetricsRecord] {
         var seen = Set<String>()
         let unique = records.filter { seen.insert($0.url).inserted }
