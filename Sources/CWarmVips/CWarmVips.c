@@ -208,59 +208,45 @@ int warm_to_srgb(VipsImage *in, WarmAlphaMode alpha, VipsImage **out) {
     // Greyscale, 16-bit, Lab... to 8-bit sRGB (alpha is carried along).
     if (vips_image_get_interpretation(x) != VIPS_INTERPRETATION_sRGB ||
         vips_image_get_format(x) != VIPS_FORMAT_UCHAR) {
-        if (vips_colourspace(x, &t[1], VIPS_INTERPRETATION_sRGB, NULL)) {
-            g_object_unref(base);
-            return -1;
-        }
+        if (vips_colourspace(x, &t[1], VIPS_INTERPRETATION_sRGB, NULL))
+            goto fail;
         x = t[1];
     }
     if (vips_image_get_format(x) != VIPS_FORMAT_UCHAR) {
-        if (vips_cast_uchar(x, &t[2], NULL)) {
-            g_object_unref(base);
-            return -1;
-        }
+        if (vips_cast_uchar(x, &t[2], NULL))
+            goto fail;
         x = t[2];
     }
     int bands = vips_image_get_bands(x);
     if (bands > 4) {
-        if (vips_extract_band(x, &t[3], 0, "n", 4, NULL)) {
-            g_object_unref(base);
-            return -1;
-        }
+        if (vips_extract_band(x, &t[3], 0, "n", 4, NULL))
+            goto fail;
         x = t[3];
         bands = 4;
     } else if (bands != 3 && bands != 4) {
         vips_error("warm", "cannot make RGB from %d bands", bands);
-        g_object_unref(base);
-        return -1;
+        goto fail;
     }
     if (bands == 3 && alpha == WARM_ALPHA_ALWAYS) {
-        if (vips_bandjoin_const1(x, &t[5], 255.0, NULL)) {
-            g_object_unref(base);
-            return -1;
-        }
+        if (vips_bandjoin_const1(x, &t[5], 255.0, NULL))
+            goto fail;
         x = t[5];
     } else if (bands == 4 && alpha == WARM_ALPHA_FLATTEN_ON_WHITE) {
-        double white[3] = { 255, 255, 255 };
-        VipsArrayDouble *background = vips_array_double_new(white, 3);
-        int failed = vips_flatten(x, &t[5], "background", background, NULL);
-        vips_area_unref(VIPS_AREA(background));
-        if (failed) {
-            g_object_unref(base);
-            return -1;
-        }
+        if (warm_flatten(x, 255, 255, 255, &t[5]))
+            goto fail;
         x = t[5];
     }
     // Drop the (now stale) ICC profile: the pixels are sRGB.
-    if (vips_copy(x, &t[4], NULL)) {
-        g_object_unref(base);
-        return -1;
-    }
+    if (vips_copy(x, &t[4], NULL))
+        goto fail;
     vips_image_remove(t[4], VIPS_META_ICC_NAME);
     *out = t[4];
     g_object_ref(*out);
     g_object_unref(base);
     return 0;
+fail:
+    g_object_unref(base);
+    return -1;
 }
 
 int warm_autorot(VipsImage *in, int orientation, VipsImage **out) {
@@ -307,35 +293,20 @@ int warm_reference_resize(VipsImage *in, double hscale, double vscale, int opaqu
     VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 6);
     // The float image the resample reads: the colour bands alone when every
     // alpha is 255 (premultiplying by 255/255 changes no float), else premultiplied.
-    VipsImage *floats;
-    if (opaque) {
-        if (vips_extract_band(in, &t[0], 0, "n", bands - 1, NULL) ||
-            vips_cast(t[0], &t[1], VIPS_FORMAT_FLOAT, NULL)) {
-            g_object_unref(base);
-            return -1;
-        }
-        floats = t[1];
-    } else {
-        if (vips_premultiply(in, &t[1], NULL)) {
-            g_object_unref(base);
-            return -1;
-        }
-        floats = t[1];
-    }
+    if (opaque ? vips_extract_band(in, &t[0], 0, "n", bands - 1, NULL) || vips_cast(t[0], &t[1], VIPS_FORMAT_FLOAT, NULL)
+               : vips_premultiply(in, &t[1], NULL))
+        goto fail;
+    VipsImage *floats = t[1];
     // libvips' resize asks for the rows of its input more than once (its box
     // shrink's and its kernel's windows overlap), and each time the cast or the
     // premultiply is done again: rendered once into memory, when small enough.
     if (VIPS_IMAGE_SIZEOF_IMAGE(floats) <= materialize_limit) {
-        if (!(t[2] = vips_image_copy_memory(floats))) {
-            g_object_unref(base);
-            return -1;
-        }
+        if (!(t[2] = vips_image_copy_memory(floats)))
+            goto fail;
         floats = t[2];
     }
-    if (vips_resize(floats, &t[3], hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL)) {
-        g_object_unref(base);
-        return -1;
-    }
+    if (vips_resize(floats, &t[3], hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL))
+        goto fail;
     int failed;
     if (opaque)
         failed = vips_cast(t[3], &t[4], VIPS_FORMAT_UCHAR, NULL) || vips_bandjoin_const1(t[4], out, 255.0, NULL);
@@ -343,6 +314,9 @@ int warm_reference_resize(VipsImage *in, double hscale, double vscale, int opaqu
         failed = vips_unpremultiply(t[3], &t[4], NULL) || vips_cast(t[4], out, VIPS_FORMAT_UCHAR, NULL);
     g_object_unref(base);
     return failed ? -1 : 0;
+fail:
+    g_object_unref(base);
+    return -1;
 }
 
 int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out) {
@@ -366,6 +340,9 @@ int warm_png_flat_resized(const void *buf, size_t len, int width, int height, in
     VipsImage *image = warm_image_from_source(vips_source_new_from_memory(buf, len), fail_on_error, 1);
     if (!image)
         return -1;
+    VipsImage *base = vips_image_new();
+    VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 2);
+    t[0] = image;
     VipsInterpretation interpretation = vips_image_get_interpretation(image);
     int bands = vips_image_get_bands(image);
     gboolean colour = interpretation == VIPS_INTERPRETATION_sRGB && (bands == 3 || bands == 4);
@@ -374,56 +351,42 @@ int warm_png_flat_resized(const void *buf, size_t len, int width, int height, in
         vips_image_get_n_pages(image) != 1 ||
         (vips_image_get_typeof(image, VIPS_META_ICC_NAME) && !warm_image_icc_is_srgb(image)) ||
         width < 1 || height < 1) {
-        g_object_unref(image);
+        g_object_unref(base);
         return 1;
     }
-    VipsImage *base = vips_image_new();
-    VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 1);
     VipsImage *x = image;
     if (vips_image_hasalpha(image)) {
         double white[3] = { 255, 255, 255 };
         VipsArrayDouble *background = vips_array_double_new(white, colour ? 3 : 1);
-        int failed = vips_flatten(image, &t[0], "background", background, NULL);
+        int failed = vips_flatten(image, &t[1], "background", background, NULL);
         vips_area_unref(VIPS_AREA(background));
         if (failed) {
             g_object_unref(base);
-            g_object_unref(image);
             return -1;
         }
-        x = t[0];
+        x = t[1];
     }
     int result = 0;
-    if (vips_image_get_width(x) == width && vips_image_get_height(x) == height) {
-        *out = x;
-        g_object_ref(x);
-    } else {
+    if (vips_image_get_width(x) == width && vips_image_get_height(x) == height)
+        *out = g_object_ref(x);
+    else
         result = vips_resize(x, out, (double) width / vips_image_get_width(x),
                              "vscale", (double) height / vips_image_get_height(x),
                              "kernel", VIPS_KERNEL_LANCZOS3, NULL);
-    }
     g_object_unref(base);
-    g_object_unref(image);
     return result ? -1 : 0;
 }
 
 int warm_blank_canvas(int width, int height, int bands, VipsImage **out) {
-    VipsImage *black = NULL;
-    if (vips_black(&black, width, height, "bands", bands, NULL))
-        return -1;
-    VipsImage *uchar = NULL;
-    int failed = vips_cast_uchar(black, &uchar, NULL);
-    g_object_unref(black);
-    if (failed)
-        return -1;
-    VipsImage *tagged = NULL;
-    failed = vips_copy(uchar, &tagged, "interpretation", bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, NULL);
-    g_object_unref(uchar);
-    if (failed)
-        return -1;
-    uchar = tagged;
+    VipsImage *base = vips_image_new();
+    VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 3);
+    VipsInterpretation space = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
     // Written out, so its pages are resident from now on, as a drawing context's are.
-    *out = vips_image_copy_memory(uchar);
-    g_object_unref(uchar);
+    *out = NULL;
+    if (!vips_black(&t[0], width, height, "bands", bands, NULL) && !vips_cast_uchar(t[0], &t[1], NULL) &&
+        !vips_copy(t[1], &t[2], "interpretation", space, NULL))
+        *out = vips_image_copy_memory(t[2]);
+    g_object_unref(base);
     return *out ? 0 : -1;
 }
 
