@@ -59,10 +59,19 @@ final class MeasuringProcessesTests: XCTestCase {
     }
 
     func testARefusedImageNeverReachesAChild() async throws {
-        let pool = pool()
-        let record = await measurer(pool).measure(data: Data("<html>not an image</html>".utf8), productId: nil, url: "page.html")
+        let directory = try makeTemporaryDirectory()
+        let started = directory.appendingPathComponent("started").path
+        let script = directory.appendingPathComponent("mark-start.sh")
+        try """
+            #!/bin/sh
+            touch "\(started)"
+            exec "\(WarmBinary.url.path)" "$@"
+            """.write(to: script, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(script.path, 0o755), 0)
+        let record = await measurer(pool(script.path)).measure(data: Data("<html>not an image</html>".utf8), productId: nil,
+                                                               url: "page.html")
         XCTAssertEqual(record.errorReason, "not-an-image", record.error ?? "no error")
-        XCTAssertEqual(pool.jobsAnswered, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: started), "no measuring process was started")
     }
 
     /// The first measuring process dies on its first job (as a child crashing

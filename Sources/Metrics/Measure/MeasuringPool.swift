@@ -17,10 +17,6 @@ public final class MeasuringPool: Sendable {
     public let executablePath: String
     public let processes: Int
     private let slots: [Slot]
-    private let answered = Mutex(0)
-
-    /// Jobs answered so far (each a forked child, unless its process could not start).
-    public var jobsAnswered: Int { answered.withLock { $0 } }
 
     /// One measuring process (started on first use), used under its lock.
     private final class Slot: Sendable {
@@ -57,7 +53,6 @@ public final class MeasuringPool: Sendable {
                 }
             }
         }
-        answered.withLock { $0 += requests.count }
         return replies.withLock { $0.map { $0 ?? MeasureReply(failure: "no measuring process answered") } }
     }
 

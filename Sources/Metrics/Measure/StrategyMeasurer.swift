@@ -8,7 +8,7 @@ import WarmSupport
 /// `MeasuringServer`), handed the image in a temporary file; the lowest peak
 /// of each strategy's repeats is kept, and the first renderer run also scores quality.
 public struct StrategyMeasurer: Sendable {
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: Sendable {
         public var target: DecodeTarget
         public var limits: DecodeLimits
         /// The shipped engine with the run's output format and quality: the thumbnail strategy.
