@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(
             name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
-        // Thin, typed, non-variadic C wrappers over libvips/libexif/GLib calls Swift cannot make.
+        // Thin, typed, non-variadic C wrappers over the libvips, libexif and glibc calls Swift cannot make.
         // libjpeg, libpng and libwebp (dependencies of libvips-dev) directly for thumbnails written as JPEG.
         .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"],
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),

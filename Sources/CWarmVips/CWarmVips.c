@@ -28,16 +28,7 @@ int warm_vips_init(const char *argv0, int threads_per_image) {
     return 0;
 }
 
-char *warm_error_take(void) { return vips_error_buffer_copy(); }
-
-void warm_free(void *p) { g_free(p); }
-
 // --- images ----------------------------------------------------------------
-
-void warm_image_unref(VipsImage *image) {
-    if (image)
-        g_object_unref(image);
-}
 
 // Opens a source lazily (header only) and drops the caller's reference to it.
 static VipsImage *warm_image_from_source(VipsSource *source, int fail_on_error, int sequential) {
@@ -130,21 +121,6 @@ VipsImage *warm_image_new_from_pixels(const void *pixels, size_t len, int width,
     return image;
 }
 
-int warm_image_width(VipsImage *image) { return vips_image_get_width(image); }
-int warm_image_height(VipsImage *image) { return vips_image_get_height(image); }
-int warm_image_bands(VipsImage *image) { return vips_image_get_bands(image); }
-VipsBandFormat warm_image_format(VipsImage *image) { return vips_image_get_format(image); }
-VipsInterpretation warm_image_interpretation(VipsImage *image) { return vips_image_get_interpretation(image); }
-int warm_image_has_alpha(VipsImage *image) { return vips_image_hasalpha(image) ? 1 : 0; }
-int warm_image_has_icc(VipsImage *image) {
-    return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0 ? 1 : 0;
-}
-int warm_image_n_pages(VipsImage *image) { return vips_image_get_n_pages(image); }
-const char *warm_interpretation_nick(VipsInterpretation interpretation) {
-    const char *nick = vips_enum_nick(VIPS_TYPE_INTERPRETATION, interpretation);
-    return nick ? nick : "unknown";
-}
-
 int warm_alpha_is_opaque(VipsImage *image, int *opaque) {
     *opaque = 1;
     if (!vips_image_hasalpha(image))
@@ -163,16 +139,6 @@ int warm_alpha_is_opaque(VipsImage *image, int *opaque) {
 }
 
 size_t warm_image_sizeof(VipsImage *image) { return VIPS_IMAGE_SIZEOF_IMAGE(image); }
-
-const void *warm_image_exif(VipsImage *image, size_t *len) {
-    const void *data = NULL;
-    *len = 0;
-    if (vips_image_get_typeof(image, VIPS_META_EXIF_NAME) &&
-        !vips_image_get_blob(image, VIPS_META_EXIF_NAME, &data, len))
-        return data;
-    *len = 0;
-    return NULL;
-}
 
 const void *warm_image_data(VipsImage *image, size_t *len) {
     *len = 0;
@@ -258,11 +224,6 @@ int warm_autorot(VipsImage *in, int orientation, VipsImage **out) {
     int result = vips_autorot(tagged, out, NULL);
     g_object_unref(tagged);
     return result;
-}
-
-int warm_materialize(VipsImage *in, VipsImage **out) {
-    *out = vips_image_copy_memory(in);
-    return *out ? 0 : -1;
 }
 
 int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, VipsImage **out) {
@@ -484,13 +445,6 @@ int warm_malloc_trim(void) {
 #else
     return 0;
 #endif
-}
-
-#include <sys/resource.h>
-
-int warm_limit_address_space(size_t bytes) {
-    struct rlimit limit = { .rlim_cur = bytes, .rlim_max = bytes };
-    return setrlimit(RLIMIT_AS, &limit);
 }
 
 #include <fcntl.h>

@@ -76,8 +76,11 @@ public enum DecodeWorkerProcess {
     }
 
     private static func configure(_ settings: WorkerSettings) -> WorkerAnswer {
-        if let bytes = settings.memoryLimitBytes, warm_limit_address_space(bytes) != 0 {
-            return .failed(.decoderUnavailable(reason: "cannot set the memory limit: \(String(cString: strerror(errno)))"))
+        if let bytes = settings.memoryLimitBytes {
+            var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
+            guard setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 else {
+                return .failed(.decoderUnavailable(reason: "cannot set the memory limit: \(String(cString: strerror(errno)))"))
+            }
         }
         do {
             try VipsRuntime.ensureStarted()

@@ -27,7 +27,7 @@ extension ImageSource {
             return nil
         }
         guard status == 0, let buffer else { return nil }
-        defer { warm_free(buffer) }
+        defer { g_free(buffer) }
         return EncodedImage(data: Data(bytes: buffer, count: length), size: target.outputSize(for: header), format: .jpeg)
     }
 }

@@ -15,7 +15,7 @@ final class VipsImageHandle: @unchecked Sendable {
         self.pointer = pointer
     }
 
-    deinit { warm_image_unref(pointer) }
+    deinit { g_object_unref(pointer) }
 
     // MARK: Making images
 
@@ -103,21 +103,27 @@ final class VipsImageHandle: @unchecked Sendable {
 
     // MARK: Header
 
-    var width: Int { Int(warm_image_width(pointer)) }
-    var height: Int { Int(warm_image_height(pointer)) }
-    var bands: Int { Int(warm_image_bands(pointer)) }
-    var hasAlpha: Bool { warm_image_has_alpha(pointer) != 0 }
-    var hasICCProfile: Bool { warm_image_has_icc(pointer) != 0 }
-    var pageCount: Int { Int(warm_image_n_pages(pointer)) }
-    var isSixteenBit: Bool { warm_image_format(pointer) == VIPS_FORMAT_USHORT }
-    var interpretationName: String { String(cString: warm_interpretation_nick(warm_image_interpretation(pointer))) }
+    var width: Int { Int(vips_image_get_width(pointer)) }
+    var height: Int { Int(vips_image_get_height(pointer)) }
+    var bands: Int { Int(vips_image_get_bands(pointer)) }
+    var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+    var hasICCProfile: Bool { vips_image_get_typeof(pointer, VIPS_META_ICC_NAME) != 0 }
+    var pageCount: Int { Int(vips_image_get_n_pages(pointer)) }
+    var isSixteenBit: Bool { vips_image_get_format(pointer) == VIPS_FORMAT_USHORT }
+    /// libvips' short name for the colour space ("srgb", "cmyk", "b-w"...).
+    var interpretationName: String {
+        let nick = vips_enum_nick(vips_interpretation_get_type(), Int32(vips_image_get_interpretation(pointer).rawValue))
+        return nick.map { String(cString: $0) } ?? "unknown"
+    }
     /// Bytes of the whole image as a bitmap: width x height x bands x sample size.
     var bitmapBytes: Int { Int(warm_image_sizeof(pointer)) }
 
     /// The raw EXIF block, if the file has one.
     var exifBlock: Data? {
+        var bytes: UnsafeRawPointer?
         var length = 0
-        guard let bytes = warm_image_exif(pointer, &length), length > 0 else { return nil }
+        guard vips_image_get_typeof(pointer, VIPS_META_EXIF_NAME) != 0,
+              vips_image_get_blob(pointer, VIPS_META_EXIF_NAME, &bytes, &length) == 0, let bytes, length > 0 else { return nil }
         return Data(bytes: bytes, count: length)
     }
 
@@ -142,7 +148,9 @@ final class VipsImageHandle: @unchecked Sendable {
     func autorotated(orientation: Int) -> Result<VipsImageHandle, VipsFailure> {
         apply { warm_autorot($0, Int32(clamping: orientation), &$1) }
     }
-    func materialized() -> Result<VipsImageHandle, VipsFailure> { apply { warm_materialize($0, &$1) } }
+    func materialized() -> Result<VipsImageHandle, VipsFailure> {
+        Self.wrap(0, vips_image_copy_memory(pointer))
+    }
     func resized(hscale: Double, vscale: Double, kernel: VipsKernel) -> Result<VipsImageHandle, VipsFailure> {
         apply { warm_resize($0, hscale, vscale, kernel, &$1) }
     }
@@ -169,7 +177,7 @@ final class VipsImageHandle: @unchecked Sendable {
         guard warm_write_to_buffer(pointer, suffix, &buffer, &length) == 0, let buffer else {
             return .failure(VipsFailure(VipsRuntime.takeError()))
         }
-        defer { warm_free(buffer) }
+        defer { g_free(buffer) }
         return .success(Data(bytes: buffer, count: length))
     }
 }

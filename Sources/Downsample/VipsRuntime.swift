@@ -31,8 +31,8 @@ public enum VipsRuntime {
     /// process-wide, so under concurrency it can hold another image's message
     /// too; callers always add which image they were working on.
     static func takeError(or fallback: String = "unknown libvips error") -> String {
-        guard let raw = warm_error_take() else { return fallback }
-        defer { warm_free(raw) }
+        guard let raw = vips_error_buffer_copy() else { return fallback }
+        defer { g_free(raw) }
         var unique: [String] = []
         for line in String(cString: raw).split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)

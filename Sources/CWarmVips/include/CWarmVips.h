@@ -4,9 +4,9 @@
 // No policy lives here: Swift decides what to call and in which order.
 //
 // Ownership: every `VipsImage **out` is a new reference owned by the caller
-// (warm_image_unref); every `char *` and `void **buf` returned is the caller's
-// (warm_free). int results are 0 on success and -1 on failure, the reason then
-// in the libvips error buffer (warm_error_take).
+// (g_object_unref); every `void **buf` returned is the caller's (g_free). int
+// results are 0 on success and -1 on failure, the reason then in the libvips
+// error buffer (vips_error_buffer_copy).
 #ifndef CWARMVIPS_H
 #define CWARMVIPS_H
 
@@ -23,13 +23,7 @@
 /// the caller through the error buffer).
 int warm_vips_init(const char *argv0, int threads_per_image);
 
-/// Takes (copies and clears) the libvips error buffer. Caller frees.
-char *warm_error_take(void);
-void warm_free(void *p);
-
 // --- images ----------------------------------------------------------------
-
-void warm_image_unref(VipsImage *image);
 
 /// Opens encoded bytes lazily (header only), from a copy the image owns.
 /// `fail_on_error`: truncated or corrupt data is an error, not a grey image.
@@ -52,23 +46,11 @@ VipsImage *warm_image_new_from_pixels(const void *pixels, size_t len, int width,
                                       int bands, VipsBandFormat format,
                                       VipsInterpretation interpretation);
 
-int warm_image_width(VipsImage *image);
-int warm_image_height(VipsImage *image);
-int warm_image_bands(VipsImage *image);
-VipsBandFormat warm_image_format(VipsImage *image);
-VipsInterpretation warm_image_interpretation(VipsImage *image);
-int warm_image_has_alpha(VipsImage *image);
-int warm_image_has_icc(VipsImage *image);
-int warm_image_n_pages(VipsImage *image);
-/// libvips' short name ("srgb", "cmyk", "b-w"...). Static string: do not free.
-const char *warm_interpretation_nick(VipsInterpretation interpretation);
 /// Sets *opaque to 1 when the image has no alpha band or its alpha is 255 everywhere.
 int warm_alpha_is_opaque(VipsImage *image, int *opaque);
 /// Bytes of the whole image as a bitmap (width * height * bands * sample size).
 size_t warm_image_sizeof(VipsImage *image);
-/// The raw EXIF block, or NULL; valid while the image lives.
-const void *warm_image_exif(VipsImage *image, size_t *len);
-/// Pixel memory of a materialised image (warm_materialize); NULL otherwise.
+/// Pixel memory of an image in memory (vips_image_copy_memory); NULL otherwise.
 const void *warm_image_data(VipsImage *image, size_t *len);
 
 // --- operations ------------------------------------------------------------
@@ -85,9 +67,6 @@ int warm_to_srgb(VipsImage *in, WarmAlphaMode alpha, VipsImage **out);
 
 /// Upright for EXIF `orientation` (anything outside 1..8 is 1); the tag is removed.
 int warm_autorot(VipsImage *in, int orientation, VipsImage **out);
-
-/// Renders the (lazy) pipeline into a new memory bitmap.
-int warm_materialize(VipsImage *in, VipsImage **out);
 
 /// Resamples with separate scales and a kernel, alpha premultiplied around it.
 int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, VipsImage **out);
@@ -108,7 +87,7 @@ int warm_png_flat_resized(const void *buf, size_t len, int width, int height, in
 /// JPEG in, JPEG thumbnail out without libvips (WarmDirectThumbnail.c): libjpeg
 /// decodes at 1/`shrink`, a streamed Lanczos3 makes it exactly `width` x
 /// `height` (as stored), EXIF `orientation` turns it upright, libjpeg encodes
-/// it at `quality` without metadata. 0 and the bytes in *out (warm_free); 1
+/// it at `quality` without metadata. 0 and the bytes in *out (g_free); 1
 /// for what it does not take (a profile other than sRGB, CMYK, 12-bit, any
 /// libjpeg warning or error): the caller then goes through libvips.
 int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width, int height,
@@ -158,9 +137,6 @@ int warm_malloc_set_arena_max(int count);
 
 /// malloc_trim(0): 1 when memory was returned to the kernel.
 int warm_malloc_trim(void);
-
-/// setrlimit(RLIMIT_AS): an allocation past `bytes` fails. 0, or -1 and errno.
-int warm_limit_address_space(size_t bytes);
 
 // --- processes --------------------------------------------------------------
 
