@@ -2,10 +2,9 @@ import Downsample
 import Foundation
 import WarmSupport
 
-/// One job for a measuring process (`MeasuringServer`), sent as one JSON
-/// line: measure one strategy once on one image file. With `scoresQuality`
-/// the child also scores renderer and thumbnail against the Lanczos3
-/// reference after its span, reusing its own output.
+/// One job for a measuring process (`MeasuringServer`), one JSON line: one
+/// strategy once on one image file, and with `scoresQuality` renderer's and
+/// thumbnail's quality scored after the span.
 public struct MeasureRequest: Sendable, Hashable, Codable {
     public var strategy: StrategyKind
     public var imagePath: String
@@ -77,8 +76,7 @@ extension MeasureRequest {
     }
 
     /// Runs the strategy between a reset of the peak and its reading, its
-    /// output kept alive until then (as a cache would keep it). Thumbnail is
-    /// the engine as the cache writer runs it: decode, resize and encode.
+    /// output kept alive until then (as a cache would keep it).
     func measureSpan(_ source: ImageSource) -> Result<(ImageMetricsRecord.StrategyMetrics, Output), DownsampleError> {
         ProcessAllocator.trim()
         _ = ProcessMemory.resetPeak()

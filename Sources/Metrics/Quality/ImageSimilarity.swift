@@ -1,22 +1,16 @@
 import Downsample
 import Foundation
 
-/// How close a downsampled image is to its reference: SSIM on luma and PSNR
-/// on RGB, over same-size 8-bit RGBA bitmaps.
+/// How close a downsampled image is to its reference, over same-size 8-bit
+/// RGBA bitmaps composited over white (as a viewer shows them). Written by
+/// hand: no maintained Swift package computes SSIM on Linux. O(width x height)
+/// with integral images, a few MB of scratch for a 300x300 image.
 ///
-/// Written by hand (no maintained Swift package computes SSIM on Linux); both
-/// run in O(width x height) with integral images, a few MB of scratch for a
-/// 300x300 image.
-///
-/// - Alpha: pixels are first composited over white, so transparent areas
-///   compare as a viewer shows them, whatever colour they hold underneath.
-/// - SSIM (Wang et al. 2004): luma Y = (77R + 150G + 29B + 128) >> 8 (BT.601
-///   weights in integers), every 8x8 window at stride 1 with uniform weights,
-///   population (co)variances, K1 = 0.01, K2 = 0.03, L = 255; the result is
-///   the mean over all windows. Images smaller than 8 pixels on a side use a
-///   window as large as the image.
-/// - PSNR: 10 log10(255^2 / MSE) over the R, G and B samples, capped at
-///   `psnrCapDecibels` (identical images would be infinite, which JSON cannot hold).
+/// - SSIM (Wang et al. 2004) on BT.601 luma in integers, the mean over every
+///   8x8 window (smaller images: one window as large as the image) with uniform
+///   weights, K1 = 0.01, K2 = 0.03, L = 255.
+/// - PSNR over the R, G and B samples, capped at `psnrCapDecibels` (identical
+///   images would be infinite, which JSON cannot hold).
 public enum ImageSimilarity {
     public static let ssimWindow = 8
     public static let psnrCapDecibels = 100.0
