@@ -44,7 +44,7 @@ let package = Package(
             name: "ChildProcesses",
             dependencies: ["CWarmVips", .product(name: "NIOPosix", package: "swift-nio")]),
         // Decode stage: image sources, limits, the three strategies, encoders.
-        .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport"]),
+        .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport", "Placeholder"]),
         // Decode stage, run: worker processes (or threads here) behind Downsample's
         // ThumbnailDecoding; blocking pipe I/O on NIO's thread pool (already in the graph).
         // Apart from Downsample so that the fuzz package can keep compiling Downsample alone.

@@ -1,3 +1,4 @@
+import Foundation
 /// What the cache holds for one (URL, variant): the manifest row plus where
 /// its file is and whether that file was found intact when the entry was read.
 /// Times are seconds since 1970. Failure-only entries (the URL never produced a
@@ -32,6 +33,9 @@ public struct CacheEntry: Sendable, Hashable {
     /// Why the latest fetch of this URL failed (a sentence); nil after a success.
     public var lastError: String?
     public var failedAt: Double?
+    /// The source's placeholder, when the run that stored the file made one.
+    public var thumbHash: Data?
+    public var averageColor: String?
 
     /// Fresh: a usable file that has not expired. The pipeline skips fresh
     /// entries entirely and revalidates the rest.
@@ -67,5 +71,7 @@ extension CacheEntry {
         lastAccessAt = row.lastAccessAt
         lastError = row.lastError
         failedAt = row.failedAt
+        thumbHash = row.thumbHash
+        averageColor = row.averageColor
     }
 }

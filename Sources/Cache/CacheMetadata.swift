@@ -1,3 +1,4 @@
+import Foundation
 /// What the pipeline knows about a thumbnail it stores: the HTTP validators
 /// of the source, the source's and the output's sizes, and when it was fetched.
 /// `outputBytes` is not here: the cache takes it from the data it writes.
@@ -19,10 +20,15 @@ public struct CacheMetadata: Sendable, Hashable {
     /// When the entry stops being fresh, in seconds since 1970; nil means
     /// `fetchedAt + CacheConfiguration.maxAgeSeconds`.
     public var expiresAt: Double?
+    /// The source's ThumbHash and its average colour (`#rrggbb`), when the run made them.
+    public var thumbHash: Data?
+    public var averageColor: String?
 
     public init(etag: String? = nil, lastModified: String? = nil, sourceBytes: Int, sourceFormat: String,
                 sourceWidth: Int, sourceHeight: Int, outputWidth: Int, outputHeight: Int,
-                fetchedAt: Double, expiresAt: Double? = nil) {
+                fetchedAt: Double, expiresAt: Double? = nil, thumbHash: Data? = nil, averageColor: String? = nil) {
+        self.thumbHash = thumbHash
+        self.averageColor = averageColor
         self.etag = etag
         self.lastModified = lastModified
         self.sourceBytes = sourceBytes

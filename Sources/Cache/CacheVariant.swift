@@ -25,6 +25,9 @@ public struct CacheVariant: Sendable, Hashable, Codable, CustomStringConvertible
 
     public var description: String { name }
 
+    /// The format as the app manifest names it: `jpeg` for `jpg`, else the extension.
+    public var formatName: String { format == "jpg" ? "jpeg" : format }
+
     /// The format becomes part of a file name, so only a short lowercase
     /// alphanumeric extension is accepted (no "/", "..", or hidden names).
     public var isValid: Bool {

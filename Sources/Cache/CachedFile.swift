@@ -10,4 +10,10 @@ public struct CachedFile: Sendable {
     public var sha256Hex: String
     /// Whole seconds since 1970 (UTC) of the file's last modification (its install).
     public var modifiedAtSeconds: Int
+
+    /// The ETag `warm cache serve` sends for these bytes (and the app manifest lists).
+    public var etag: String { Self.etag(sha256Hex: sha256Hex) }
+
+    /// A strong ETag of 128 bits of the SHA-256: `"` + its first 32 hex digits + `"`.
+    public static func etag(sha256Hex: String) -> String { "\"" + sha256Hex.prefix(32) + "\"" }
 }

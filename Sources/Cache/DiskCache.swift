@@ -144,13 +144,14 @@ public final class DiskCache: Sendable {
     }
 
     /// The absolute path of a usable file of `longestSide` for `url`, for
-    /// `warm cache get`: jpg when several formats exist, else the first format
-    /// by name. Counts as an access.
-    public func path(for url: String, longestSide: Int,
+    /// `warm cache get`: in the format of file extension `format` when given,
+    /// else jpg when several formats exist, else the first format by name.
+    /// Counts as an access.
+    public func path(for url: String, longestSide: Int, format: String? = nil,
                      now: Double = Date().timeIntervalSince1970) throws(CacheError) -> String? {
         let canonical = try CanonicalURL(url)
         let candidates = try entries(forURL: canonical)
-            .filter { $0.variant.longestSide == longestSide && $0.fileIsPresent }
+            .filter { $0.variant.longestSide == longestSide && $0.fileIsPresent && (format == nil || $0.variant.format == format) }
             .sorted { ($0.variant.format == "jpg" ? "" : $0.variant.format) < ($1.variant.format == "jpg" ? "" : $1.variant.format) }
         guard let chosen = candidates.first else { return nil }
         try touch(url: canonical, variant: chosen.variant, now: now)
@@ -223,7 +224,8 @@ public final class DiskCache: Sendable {
                                 outputBytes: data.count, outputWidth: metadata.outputWidth,
                                 outputHeight: metadata.outputHeight, fetchedAt: metadata.fetchedAt,
                                 expiresAt: expiresAt, lastAccessAt: metadata.fetchedAt, lastError: nil, failedAt: nil,
-                                lastListedAt: max(previous?.lastListedAt ?? 0, metadata.fetchedAt))
+                                lastListedAt: max(previous?.lastListedAt ?? 0, metadata.fetchedAt),
+                                thumbHash: metadata.thumbHash, averageColor: metadata.averageColor)
                             try row.upsert(db)
                             try PrunedKey.delete(db, url: canonical, variant: variant)
                             stored = row

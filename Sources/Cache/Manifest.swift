@@ -52,6 +52,13 @@ enum Manifest {
                 table.column("prunedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v3: placeholder") { db in
+            // Old rows have none until a run decodes their image again.
+            try db.alter(table: ManifestRow.databaseTableName) { table in
+                table.add(column: "thumbHash", .blob)
+                table.add(column: "averageColor", .text)
+            }
+        }
         return migrator
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// One row of the manifest's `entry` table: what the cache knows about one
@@ -29,11 +30,16 @@ struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, PersistableRec
     /// pointing at `url` (or stored it); `prune(listedBefore:)` removes rows
     /// not listed since a cutoff.
     var lastListedAt: Double = 0
+    /// The source image's placeholder (the same on every variant of the URL);
+    /// nil before v3 and until a run decodes the image again.
+    var thumbHash: Data? = nil
+    /// `#rrggbb`.
+    var averageColor: String? = nil
 
     enum Columns: String, ColumnExpression, CaseIterable {
         case url, variant, productIds, path, etag, lastModified, sourceBytes, sourceFormat, sourceWidth,
              sourceHeight, outputBytes, outputWidth, outputHeight, fetchedAt, expiresAt, lastAccessAt,
-             lastError, failedAt, lastListedAt
+             lastError, failedAt, lastListedAt, thumbHash, averageColor
     }
 
     static func key(url: CanonicalURL, variant: CacheVariant) -> [String: any DatabaseValueConvertible] {
@@ -109,6 +115,8 @@ struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, PersistableRec
         case .lastError: lastError
         case .failedAt: failedAt
         case .lastListedAt: lastListedAt
+        case .thumbHash: thumbHash
+        case .averageColor: averageColor
         }
     }
 }

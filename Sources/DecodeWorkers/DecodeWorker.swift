@@ -73,10 +73,10 @@ final class DecodeWorker: @unchecked Sendable {
                     return .failure(error)
                 case .ready:
                     return .failure(.decoderUnavailable(reason: "the worker answered out of turn"))
-                case .thumbnails(let header, let sizes):
-                    guard sizes.count == frame.blobs.count else { return .failure(.decoderUnavailable(reason: "the worker's answer is incomplete")) }
-                    let images = zip(frame.blobs, sizes).map { EncodedImage(data: $0, size: $1, format: request.format) }
-                    return .success(Thumbnails(header: header, images: images))
+                case .thumbnails(let header, let facts, let placeholder):
+                    guard facts.count == frame.blobs.count else { return .failure(.decoderUnavailable(reason: "the worker's answer is incomplete")) }
+                    let images = zip(frame.blobs, facts).map { $1.image($0) }
+                    return .success(Thumbnails(header: header, images: images, placeholder: placeholder))
                 case .failed(let error):
                     return .failure(error)
                 case nil:

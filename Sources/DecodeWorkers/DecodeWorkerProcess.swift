@@ -58,7 +58,8 @@ public enum DecodeWorkerProcess {
                 injectFault(path: path, bytes: frame.blobs.first, frames: frames)
                 switch Result(catching: { () throws(DownsampleError) in try Thumbnails.make(from: input, request) }) {
                 case .success(let thumbnails):
-                    answer = .thumbnails(header: thumbnails.header, sizes: thumbnails.images.map(\.size))
+                    answer = .thumbnails(header: thumbnails.header, images: thumbnails.images.map(ImageFacts.init),
+                                         placeholder: thumbnails.placeholder)
                     blobs = thumbnails.images.map(\.data)
                 case .failure(let error):
                     answer = .failed(memoryLimit.map { error.blamingMemoryLimit($0) } ?? error)

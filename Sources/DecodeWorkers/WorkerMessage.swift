@@ -21,9 +21,24 @@ struct WorkerSettings: Codable, Sendable {
 }
 
 /// A worker's answer. For `.thumbnails` the frame's blobs are the encoded
-/// images, in the request's order.
+/// images, in the request's order, each described by one `ImageFacts`.
 enum WorkerAnswer: Codable {
     case ready
-    case thumbnails(header: ImageHeader, sizes: [PixelSize])
+    case thumbnails(header: ImageHeader, images: [ImageFacts], placeholder: ImagePlaceholder?)
     case failed(DownsampleError)
+}
+
+/// An encoded image without its bytes (they travel as a blob).
+struct ImageFacts: Codable, Sendable {
+    var size: PixelSize
+    var format: OutputFormat
+    var encodeCPUSeconds: Double?
+
+    init(_ image: EncodedImage) {
+        (size, format, encodeCPUSeconds) = (image.size, image.format, image.encodeCPUSeconds)
+    }
+
+    func image(_ data: Data) -> EncodedImage {
+        EncodedImage(data: data, size: size, format: format, encodeCPUSeconds: encodeCPUSeconds)
+    }
 }

@@ -4,59 +4,111 @@ import Foundation
 /// The one thumbnail engine: what the cache writer, `warm thumbnail` and the
 /// measured `thumbnail` strategy run. Output: upright, 8-bit sRGB, no metadata,
 /// alpha only when non-opaque and the format keeps it, `DecodeTarget.outputSize`.
-/// A JPEG, PNG or WebP bound for a JPEG goes through the direct path
-/// (`directThumbnail`) unless it needs libvips; everything else through libvips
-/// with shrink-on-load (`ShrinkOnLoad`). Memory: the shrunk bitmap plus the
-/// encoded bytes; the full-size bitmap never exists.
+/// Each target is decoded once and encoded in every one of `formats` from
+/// that bitmap. A JPEG, PNG or WebP bound for JPEG alone goes through the
+/// direct path (`directThumbnail`) unless it needs libvips; everything else
+/// through libvips with shrink-on-load (`ShrinkOnLoad`). Memory: the shrunk
+/// bitmap plus the encoded bytes; the full-size bitmap never exists.
 public struct ThumbnailEncoder: Sendable, Hashable {
-    public var format: OutputFormat
+    /// Every target is encoded in each, in this order; never empty.
+    public let formats: [OutputFormat]
+    /// JPEG's and WebP's quality (AVIF has its own: `OutputFormat.avifQuality`).
     public var quality: Int
 
     public init(format: OutputFormat = .jpeg, quality: Int = 82) {
-        self.format = format
+        self.init(formats: [format], quality: quality)
+    }
+
+    public init(formats: [OutputFormat], quality: Int = 82) {
+        var distinct: [OutputFormat] = []
+        for format in formats where !distinct.contains(format) { distinct.append(format) }
+        self.formats = distinct.isEmpty ? [.jpeg] : distinct
         self.quality = quality
     }
 
-    /// Decodes `source` at `target` and encodes it.
+    /// The first format: the one a single thumbnail is made in.
+    public var format: OutputFormat { formats[0] }
+
+    /// Decodes `source` at `target` and encodes it in the first format.
     /// - Throws: `.corrupt` when decoding fails, `.encodeFailed` when encoding does.
     public func encode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> EncodedImage {
         try encode(source, targets: [target])[0]
     }
 
-    /// One thumbnail per target, in order.
+    /// For each target in order, one thumbnail per format in `formats`' order.
     public func encode(_ source: ImageSource, targets: [DecodeTarget]) throws(DownsampleError) -> [EncodedImage] {
-        let encoded: Result<[EncodedImage], DownsampleError> = source.data.withUnsafeBytes { memory in
-            Result { () throws(DownsampleError) in
-                var images: [EncodedImage] = []
-                for target in targets {
-                    images.append(try encode(source, memory: memory, target: target))
-                }
-                return images
-            }
-        }
-        return try encoded.get()
+        try thumbnails(source, targets: targets, placeholder: false).images
     }
 
-    /// Every libvips image made here lives only inside this call: `memory`
-    /// is lent by the caller for that long.
-    private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget) throws(DownsampleError) -> EncodedImage {
+    /// `encode(_:targets:)`, and with `placeholder` the image's placeholder,
+    /// made from the first target's bitmap (nil when it could not be made).
+    public func thumbnails(_ source: ImageSource, targets: [DecodeTarget],
+                           placeholder: Bool) throws(DownsampleError) -> (images: [EncodedImage], placeholder: ImagePlaceholder?) {
+        let made: Result<([EncodedImage], ImagePlaceholder?), DownsampleError> = source.data.withUnsafeBytes { memory in
+            Result { () throws(DownsampleError) in
+                var images: [EncodedImage] = []
+                var made: ImagePlaceholder?
+                for (index, target) in targets.enumerated() {
+                    let (encoded, bitmap) = try encode(source, memory: memory, target: target)
+                    if placeholder && index == 0 {
+                        made = bitmap.flatMap(ImagePlaceholder.make(from:)) ?? ImagePlaceholder.make(fromEncoded: encoded[0].data)
+                    }
+                    images += encoded
+                }
+                return (images, made)
+            }
+        }
+        let (images, placeholderMade) = try made.get()
+        return (images, placeholderMade)
+    }
+
+    /// One target in every format, and the upright bitmap they were encoded
+    /// from (nil from the direct path). Every libvips image made here lives
+    /// only inside the caller's scope: `memory` is lent by it for that long.
+    private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer,
+                        target: DecodeTarget) throws(DownsampleError) -> ([EncodedImage], VipsImageHandle?) {
         #if DEBUG
         // The planted regression: a full-size bitmap held while the shipped path runs.
         let planted = Self.plantsFullDecode ? try NaiveDecode.fullBitmap(source) : nil
         defer { withExtendedLifetime(planted) {} }
         #endif
-        if format == .jpeg, let direct = source.directThumbnail(memory: memory, target: target, quality: quality) {
-            return direct
+        let jpegOnly = formats == [.jpeg]
+        if jpegOnly {
+            let started = ProcessCPUTime.seconds()
+            if var direct = source.directThumbnail(memory: memory, target: target, quality: quality) {
+                direct.encodeCPUSeconds = ProcessCPUTime.seconds() - started
+                return ([direct], nil)
+            }
         }
-        let shrunk = format == .jpeg ? try source.shrunkWithoutAlpha(memory: memory, to: target)
-                                     : try source.shrunk(memory: memory, to: target)
-        let alpha = format == .jpeg ? WARM_ALPHA_FLATTEN_ON_WHITE : WARM_ALPHA_KEEP
+        let shrunk = jpegOnly ? try source.shrunkWithoutAlpha(memory: memory, to: target)
+                              : try source.shrunk(memory: memory, to: target)
+        let alpha = jpegOnly ? WARM_ALPHA_FLATTEN_ON_WHITE : WARM_ALPHA_KEEP
         // Materialised before rotating, so that a broken file fails here as
-        // `.corrupt` (the decode runs now), not later inside the encoder.
+        // `.corrupt` (the decode runs now), not later inside an encoder.
         let decoded = try shrunk.toSRGB(alpha: alpha).orCorrupt(source).materialized().orCorrupt(source)
         let upright = try decoded.autorotated(orientation: source.header.orientation).orCorrupt(source)
-        return EncodedImage(data: try format.encode(upright, quality: quality),
-                            size: PixelSize(width: upright.width, height: upright.height), format: format)
+        let size = PixelSize(width: upright.width, height: upright.height)
+        var images: [EncodedImage] = []
+        for format in formats {
+            let started = ProcessCPUTime.seconds()
+            let data = try format.encode(upright, quality: quality)
+            images.append(EncodedImage(data: data, size: size, format: format,
+                                       encodeCPUSeconds: ProcessCPUTime.seconds() - started))
+        }
+        return (images, upright)
+    }
+}
+
+/// User + system CPU time of this process (`getrusage(RUSAGE_SELF)`), not of
+/// the calling thread: libvips' savers compress in their own write-behind
+/// thread, which per-thread CPU time would miss. A decode worker encodes one
+/// image at a time, so the difference around one encode is that encode's.
+enum ProcessCPUTime {
+    static func seconds() -> Double {
+        var usage = rusage()
+        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }
 

@@ -1,18 +1,25 @@
 import Foundation
 
-/// What to make of one image: a thumbnail per target, in one format.
+/// What to make of one image: a thumbnail per target in each format (one
+/// decode per target), and optionally its placeholder.
 public struct ThumbnailRequest: Sendable, Hashable, Codable {
     public var targets: [DecodeTarget]
-    public var format: OutputFormat
+    public var formats: [OutputFormat]
     public var quality: Int
     public var limits: DecodeLimits
+    /// Also make the image's `ImagePlaceholder` (from the first target's bitmap).
+    public var placeholder: Bool
 
-    public init(targets: [DecodeTarget], format: OutputFormat = .jpeg, quality: Int = 82, limits: DecodeLimits = .default) {
+    public init(targets: [DecodeTarget], formats: [OutputFormat] = [.jpeg], quality: Int = 82,
+                limits: DecodeLimits = .default, placeholder: Bool = false) {
         self.targets = targets
-        self.format = format
+        self.formats = formats
         self.quality = quality
         self.limits = limits
+        self.placeholder = placeholder
     }
+
+    var encoder: ThumbnailEncoder { ThumbnailEncoder(formats: formats, quality: quality) }
 }
 
 /// Where the encoded image is: downloaded bytes, or a file the decoder reads
@@ -42,22 +49,26 @@ public enum ThumbnailInput: Sendable {
     }
 }
 
-/// The thumbnails of one image, in the order of the request's targets.
+/// The thumbnails of one image: for each of the request's targets in order,
+/// one per format in the encoder's order (`ThumbnailEncoder.formats`).
 public struct Thumbnails: Sendable {
     public var header: ImageHeader
     public var images: [EncodedImage]
+    /// Made when the request asked for it and it could be made.
+    public var placeholder: ImagePlaceholder?
 
-    public init(header: ImageHeader, images: [EncodedImage]) {
+    public init(header: ImageHeader, images: [EncodedImage], placeholder: ImagePlaceholder? = nil) {
         self.header = header
         self.images = images
+        self.placeholder = placeholder
     }
 
     /// Sniffs, checks the limits, decodes and encodes, in the calling thread.
     /// CPU-bound and blocking: the decoders call it from their own threads.
     public static func make(from input: ThumbnailInput, _ request: ThumbnailRequest) throws(DownsampleError) -> Thumbnails {
         let source = try ImageSource(data: try input.load(limits: request.limits), limits: request.limits)
-        let images = try ThumbnailEncoder(format: request.format, quality: request.quality).encode(source, targets: request.targets)
-        return Thumbnails(header: source.header, images: images)
+        let made = try request.encoder.thumbnails(source, targets: request.targets, placeholder: request.placeholder)
+        return Thumbnails(header: source.header, images: made.images, placeholder: made.placeholder)
     }
 }
 

@@ -64,7 +64,7 @@ struct ThumbnailResponder: Sendable {
     }
 
     private func found(_ file: CachedFile, negotiated: Bool, request: Request) -> Response {
-        let etag = "\"" + file.sha256Hex.prefix(32) + "\""
+        let etag = file.etag
         var headers: HTTPFields = [
             .eTag: etag,
             .lastModified: HTTPDateText.format(secondsSince1970: file.modifiedAtSeconds),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Downsample
 
 /// A byte count given as `500000000`, `500MB`, `1.5GiB`, `64k`...
 /// Refuses what is not a finite count an `Int` holds (`inf`, `nan`, `1e300`):
@@ -78,4 +79,17 @@ enum OptionCheck {
             throw ValidationError("\(option) must be from \(range.lowerBound) to \(range.upperBound); got \(value).")
         }
     }
+}
+
+/// `--format jpeg,webp,avif`: one or more output formats (`OutputFormat.list`
+/// parses them); the option may also be repeated.
+struct FormatList: ExpressibleByArgument, Sendable {
+    var formats: [OutputFormat]
+
+    init?(argument: String) {
+        guard let formats = OutputFormat.list(argument) else { return nil }
+        self.formats = formats
+    }
+
+    static var allValueStrings: [String] { OutputFormat.allCases.map(\.rawValue) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Cache
+import Downsample
 import Foundation
 
 struct CacheGetCommand: AsyncParsableCommand {
@@ -16,6 +17,9 @@ struct CacheGetCommand: AsyncParsableCommand {
     @Option(help: "Longest side of the variant, in pixels.")
     var size: Int = 300
 
+    @Option(help: "Format of the variant: jpeg, webp, avif or png (default: jpeg when several are cached, else the one there is).")
+    var format: OutputFormat?
+
     func validate() throws {
         try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size")
     }
@@ -28,8 +32,8 @@ struct CacheGetCommand: AsyncParsableCommand {
             Console.error("error: \(CacheError.manifestBroken(path: directory + "/manifest.sqlite", reason: problem))")
             throw ExitStatus.failed
         }
-        guard let path = try CacheAccess.reading({ try cache.path(for: url, longestSide: size) }) else {
-            Console.error("miss: \(url) has no \(size) px variant in \(directory)")
+        guard let path = try CacheAccess.reading({ try cache.path(for: url, longestSide: size, format: format?.fileExtension) }) else {
+            Console.error("miss: \(url) has no \(size) px \(format.map { $0.rawValue + " " } ?? "")variant in \(directory)")
             throw ExitStatus.failed
         }
         print(path)

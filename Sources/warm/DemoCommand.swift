@@ -61,7 +61,8 @@ struct DemoCommand: AsyncParsableCommand {
         let cacheDirectory = URL(fileURLWithPath: dir).appendingPathComponent("cache").path
         let configuration = options.configuration(
             api: server.baseURL, cacheDirectory: cacheDirectory, compare: selection, shard: nil,
-            defaultMetricsPath: URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path)
+            defaultMetricsPath: URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path,
+            defaultFormats: [.jpeg, .webp, .avif])
         let summary: WarmSummary
         do {
             summary = try await WarmRunner.run(configuration, options: options, logger: logger)

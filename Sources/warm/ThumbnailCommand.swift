@@ -18,7 +18,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(help: "Output directory (created if missing).")
     var out: String
 
-    @Option(help: "Output format: jpeg, webp or png.")
+    @Option(help: "Output format: jpeg, webp, avif or png.")
     var format: OutputFormat = .jpeg
 
     @Option(help: "Encoder quality, 1-100.")

@@ -10,10 +10,12 @@ struct WarmOptions: ParsableArguments {
     @Option(name: .customLong("size"), help: "Longest side of a cached variant, in pixels; repeat for several variants.")
     var sizes: [Int] = [300]
 
-    @Option(help: "Cached thumbnail format: jpeg, webp or png.")
-    var format: OutputFormat = .jpeg
+    @Option(name: .customLong("format"), help: ArgumentHelp(
+        "Cached thumbnail formats: jpeg, webp, avif or png, comma-separated or repeated (default: jpeg; the demo: jpeg,webp,avif).",
+        discussion: "Every --size is written in every format, from one decode per size.", valueName: "formats"))
+    var formatLists: [FormatList] = []
 
-    @Option(help: "Encoder quality, 1-100.")
+    @Option(help: "Encoder quality of JPEG and WebP, 1-100 (AVIF uses Q \(OutputFormat.avifQuality)).")
     var quality: Int = 82
 
     @Option(help: "Downloads in flight at once.")
@@ -59,6 +61,9 @@ struct WarmOptions: ParsableArguments {
     @Option(help: "Write Prometheus text-format metrics here, for node_exporter's textfile collector.")
     var prometheusFile: String?
 
+    @Option(help: "After the run, write the app manifest here (JSON Lines, as `warm cache export` writes it).")
+    var export: String?
+
     @Option(help: ArgumentHelp(
         "On SIGTERM or SIGINT, how long the images in flight may take before they are cancelled (e.g. 20s).",
         discussion: "Keep it under Kubernetes' terminationGracePeriodSeconds (30 s by default); a second signal exits at once."))
@@ -85,16 +90,17 @@ struct WarmOptions: ParsableArguments {
     /// The run's whole configuration in one value. `defaultMetricsPath`
     /// (nil: the run's state directory) is used when measuring without `--metrics`.
     func configuration(api: URL, cacheDirectory: String, compare: CompareSelection, shard: CacheShard?,
-                       defaultMetricsPath: String? = nil) -> WarmConfiguration {
+                       defaultMetricsPath: String? = nil, defaultFormats: [OutputFormat] = [.jpeg]) -> WarmConfiguration {
         let state = { (file: String) in WarmConfiguration.defaultStatePath(file, cacheDirectory: cacheDirectory, shard: shard) }
         return WarmConfiguration(
-            apiURL: api, cacheDirectory: cacheDirectory, sizes: sizes, format: format, quality: quality,
+            apiURL: api, cacheDirectory: cacheDirectory, sizes: sizes,
+            formats: formatLists.isEmpty ? defaultFormats : formatLists.flatMap(\.formats), quality: quality,
             itemsPerPage: itemsPerPage, pageConcurrency: pageConcurrency, fetchConcurrency: concurrency,
             decodeConcurrency: decodeConcurrency,
             limits: DecodeLimits(maxPixels: maxPixels, maxEncodedBytes: maxImageSize.bytes),
             maxAgeSeconds: maxAge.seconds, maxCacheBytes: maxCacheSize?.bytes, compare: compare,
             metricsPath: compare == .none ? nil : comparing.metrics ?? defaultMetricsPath ?? state("metrics.jsonl"),
-            summaryPath: summary ?? state("last-run.json"), prometheusPath: prometheusFile, shard: shard,
+            summaryPath: summary ?? state("last-run.json"), prometheusPath: prometheusFile, exportPath: export, shard: shard,
             allowedHosts: fetch.allowedHosts, measuringPool: measurement.pool(), measureRepeats: measurement.repeats,
             pruneAfterSeconds: pruneAfter.seconds,
             cacheFaults: CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment))

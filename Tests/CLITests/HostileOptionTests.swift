@@ -30,6 +30,7 @@ final class HostileOptionTests: XCTestCase {
         (["cache", "verify"], ["cache"]),
         (["cache", "gc"], ["cache"]),
         (["cache", "serve"], ["cache", "--port", "0"]),
+        (["cache", "export"], ["cache", "--out", "manifest.jsonl"]),
     ]
 
     /// A process still running after this long has passed validation (`serve`, `demo`).

@@ -29,7 +29,7 @@ public struct FileThumbnailer: Sendable {
         }
 
         var request: ThumbnailRequest {
-            ThumbnailRequest(targets: [target], format: format, quality: quality, limits: limits)
+            ThumbnailRequest(targets: [target], formats: [format], quality: quality, limits: limits)
         }
     }
 

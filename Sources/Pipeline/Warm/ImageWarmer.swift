@@ -20,8 +20,11 @@ struct ImageWarmer: Sendable {
     /// others' computed sizes (nil: no measuring).
     let metrics: MetricsRecorder?
 
+    /// Every size in every format, in the order the decoder returns them.
     var variants: [CacheVariant] {
-        configuration.sizes.map { CacheVariant(longestSide: $0, format: configuration.format.fileExtension) }
+        configuration.sizes.flatMap { size in
+            configuration.formats.map { CacheVariant(longestSide: size, format: $0.fileExtension) }
+        }
     }
 
     /// Warms `job`. Throws only `CacheError.diskFull`, which stops the run.
@@ -33,13 +36,16 @@ struct ImageWarmer: Sendable {
         do throws(MetricsFileError) {
             if measuring {
                 guard let source = warmed.source, case .written = outcome else { return outcome }
-                try await metrics.submit(source, productId: job.productIds.first, url: job.fetchURL.absoluteString)
+                try await metrics.submit(source, productId: job.productIds.first, url: job.fetchURL.absoluteString,
+                                         variants: warmed.sizes?.variants)
             } else if let sizes = warmed.sizes {
                 // Not in the sample: a record all the same, with what the warm already knows.
-                try await metrics.record(unmeasured: .unmeasured(
+                var record = ImageMetricsRecord.unmeasured(
                     productId: job.productIds.first, url: job.fetchURL.absoluteString, format: sizes.format,
                     sourceBytes: sizes.sourceBytes, width: sizes.width, height: sizes.height, orientation: sizes.orientation,
-                    targetLongestSide: MetricsRecorder.targetLongestSide(configuration), thumbnailSize: sizes.thumbnail))
+                    targetLongestSide: MetricsRecorder.targetLongestSide(configuration), thumbnailSize: sizes.thumbnail)
+                record.variants = sizes.variants
+                try await metrics.record(unmeasured: record)
             }
         } catch {
             // The metrics file is unusable: the image is warmed, its record is missing.
@@ -65,7 +71,7 @@ struct ImageWarmer: Sendable {
             return Warmed(outcome: try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job))
         }
         let complete = cached.count == variants.count && !measuring
-        if complete && isFresh(cached) { return Warmed(outcome: .fresh, sizes: cached.first.flatMap(KnownSizes.init)) }
+        if complete && isFresh(cached) { return Warmed(outcome: .fresh, sizes: KnownSizes(cached)) }
         // Revalidate only when every variant is there; a missing one needs the bytes.
         let validators = complete ? cached.first.map { Validators(etag: $0.etag, lastModified: $0.lastModified) } : nil
 
@@ -81,7 +87,7 @@ struct ImageWarmer: Sendable {
             } catch {
                 return Warmed(outcome: try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job))
             }
-            return Warmed(outcome: .notModified, sizes: cached.first.flatMap(KnownSizes.init))
+            return Warmed(outcome: .notModified, sizes: KnownSizes(cached))
         }
         let (stored, sizes) = try await decodeAndStore(resource, job, measuring: measuring)
         return Warmed(outcome: stored, source: measuring ? resource.body : nil, sizes: sizes)
@@ -120,7 +126,8 @@ struct ImageWarmer: Sendable {
             let metadata = CacheMetadata(
                 etag: resource.etag, lastModified: resource.lastModified, sourceBytes: resource.body.count,
                 sourceFormat: header.format.rawValue, sourceWidth: header.width, sourceHeight: header.height,
-                outputWidth: image.size.width, outputHeight: image.size.height, fetchedAt: Date().timeIntervalSince1970)
+                outputWidth: image.size.width, outputHeight: image.size.height, fetchedAt: Date().timeIntervalSince1970,
+                thumbHash: thumbnails.placeholder.map { Data($0.thumbHash) }, averageColor: thumbnails.placeholder?.averageColor)
             let (url, productIds, data) = (job.canonicalURL, job.productIds, image.data)
             do {
                 try await cache.run { cache throws(CacheError) in
@@ -133,7 +140,12 @@ struct ImageWarmer: Sendable {
         }
         let sizes = thumbnails.images.first.map {
             KnownSizes(format: header.format, sourceBytes: resource.body.count, width: header.width, height: header.height,
-                       orientation: header.orientation, thumbnail: $0.size)
+                       orientation: header.orientation, thumbnail: $0.size,
+                       variants: zip(variants, thumbnails.images).map { variant, image in
+                           VariantMetrics(format: image.format.rawValue, size: variant.longestSide, width: image.size.width,
+                                          height: image.size.height, bytes: image.data.count,
+                                          encodeCPUSeconds: image.encodeCPUSeconds)
+                       })
         }
         return (.written(sourceBytes: resource.body.count, variants: thumbnails.images.count, outputBytes: written,
                          decodeSeconds: decodeSeconds, measured: measuring), sizes)
@@ -141,8 +153,8 @@ struct ImageWarmer: Sendable {
 
     /// One thumbnail per variant, in `variants`' order.
     private var request: ThumbnailRequest {
-        ThumbnailRequest(targets: variants.map { DecodeTarget(longestSide: $0.longestSide) },
-                         format: configuration.format, quality: configuration.quality, limits: configuration.limits)
+        ThumbnailRequest(targets: configuration.sizes.map(DecodeTarget.init(longestSide:)), formats: configuration.formats,
+                         quality: configuration.quality, limits: configuration.limits, placeholder: true)
     }
 
     /// Records the failure on every variant (keeping any earlier good file) and
@@ -172,7 +184,8 @@ private struct Warmed {
 }
 
 /// What a warm knows about an image without measuring it: the source's
-/// header sizes and its smallest thumbnail's (the measured target's) size.
+/// header sizes, its smallest thumbnail's (the measured target's) size, and
+/// every variant the cache holds of it.
 private struct KnownSizes {
     var format: ImageFormat?
     var sourceBytes: Int
@@ -181,14 +194,25 @@ private struct KnownSizes {
     /// Nil when read from a cache entry (the manifest does not keep it).
     var orientation: Int?
     var thumbnail: PixelSize
+    /// Encode CPU is known only for variants encoded by this run.
+    var variants: [VariantMetrics]
 }
 
 extension KnownSizes {
-    /// From the cache entry of the smallest variant; nil when it lacks a size.
-    init?(_ entry: CacheEntry) {
-        guard let sourceBytes = entry.sourceBytes, let width = entry.sourceWidth, let height = entry.sourceHeight,
-              let outputWidth = entry.outputWidth, let outputHeight = entry.outputHeight else { return nil }
+    /// From the cache entries of this run's variants (the first is the
+    /// smallest); nil when the first lacks a size.
+    init?(_ entries: [CacheEntry]) {
+        guard let entry = entries.first, let sourceBytes = entry.sourceBytes, let width = entry.sourceWidth,
+              let height = entry.sourceHeight, let outputWidth = entry.outputWidth,
+              let outputHeight = entry.outputHeight else { return nil }
+        let variants = entries.compactMap { entry -> VariantMetrics? in
+            guard let format = OutputFormat(fileExtension: entry.variant.format), let width = entry.outputWidth,
+                  let height = entry.outputHeight, let bytes = entry.outputBytes else { return nil }
+            return VariantMetrics(format: format.rawValue, size: entry.variant.longestSide, width: width, height: height,
+                                  bytes: bytes, encodeCPUSeconds: nil)
+        }
         self.init(format: entry.sourceFormat.flatMap(ImageFormat.init(rawValue:)), sourceBytes: sourceBytes, width: width,
-                  height: height, orientation: nil, thumbnail: PixelSize(width: outputWidth, height: outputHeight))
+                  height: height, orientation: nil, thumbnail: PixelSize(width: outputWidth, height: outputHeight),
+                  variants: variants)
     }
 }

@@ -35,7 +35,7 @@ final class MetricsRecorder: Sendable {
         let pool = configuration.measuringPool ?? MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: 1)
         let measurer = StrategyMeasurer(configuration: .init(
             target: DecodeTarget(longestSide: Self.targetLongestSide(configuration)), limits: configuration.limits,
-            encoder: ThumbnailEncoder(format: configuration.format, quality: configuration.quality),
+            encoder: ThumbnailEncoder(formats: configuration.formats, quality: configuration.quality),
             thumbnailRepeats: configuration.thumbnailRepeats, fullDecodeRepeats: configuration.fullDecodeRepeats, pool: pool))
         self.measurer = measurer
         let queue = MeasuringQueue(limitBytes: queueLimitBytes)
@@ -48,6 +48,7 @@ final class MetricsRecorder: Sendable {
                         while let item = await queue.take() {
                             var record = await measurer.measure(data: item.data, productId: item.productId, url: item.url)
                             record.shard = shard
+                            record.variants = item.variants
                             do {
                                 try await writer.append(record)
                             } catch {
@@ -62,9 +63,10 @@ final class MetricsRecorder: Sendable {
         }
     }
 
-    /// Queues one image for measuring; throws when the metrics file can no longer be written.
-    func submit(_ data: Data, productId: Int?, url: String) async throws(MetricsFileError) {
-        if let failure = await queue.put(MeasuringQueue.Item(data: data, productId: productId, url: url)) {
+    /// Queues one image for measuring, with the variants the run wrote of it;
+    /// throws when the metrics file can no longer be written.
+    func submit(_ data: Data, productId: Int?, url: String, variants: [VariantMetrics]?) async throws(MetricsFileError) {
+        if let failure = await queue.put(MeasuringQueue.Item(data: data, productId: productId, url: url, variants: variants)) {
             throw .unwritable(path: path, reason: failure)
         }
     }
@@ -105,6 +107,7 @@ actor MeasuringQueue {
         var data: Data
         var productId: Int?
         var url: String
+        var variants: [VariantMetrics]?
     }
 
     private let limitBytes: Int

@@ -13,7 +13,8 @@ public struct WarmConfiguration: Sendable {
     public var cacheDirectory: String
     /// Longest sides of the variants written per image (one file each).
     public var sizes: [Int]
-    public var format: OutputFormat
+    /// Every size is written in each format (one decode per size).
+    public var formats: [OutputFormat]
     public var quality: Int
     public var itemsPerPage: Int
     public var pageConcurrency: Int
@@ -35,6 +36,8 @@ public struct WarmConfiguration: Sendable {
     public var summaryPath: String?
     /// Prometheus text-format file for node_exporter's textfile collector.
     public var prometheusPath: String?
+    /// The app manifest (`warm cache export`'s JSON Lines), written after the run.
+    public var exportPath: String?
     /// Warm only this shard's images (by canonical-URL hash), keeping the
     /// manifest, lock and temp files under `shards/I-of-N/`; nil: all images.
     public var shard: CacheShard?
@@ -56,18 +59,18 @@ public struct WarmConfiguration: Sendable {
     public var cacheFaults: FaultInjector?
 
     /// Every setting of a run in one call; the defaults are the demo's.
-    public init(apiURL: URL, cacheDirectory: String, sizes: [Int] = [300], format: OutputFormat = .jpeg,
+    public init(apiURL: URL, cacheDirectory: String, sizes: [Int] = [300], formats: [OutputFormat] = [.jpeg],
                 quality: Int = 82, itemsPerPage: Int = 100, pageConcurrency: Int = 4, fetchConcurrency: Int = 16,
                 decodeConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
                 limits: DecodeLimits = .default, maxAgeSeconds: Double = 12 * 3600, maxCacheBytes: Int? = nil,
                 compare: CompareSelection = .none, metricsPath: String? = nil, summaryPath: String? = nil,
-                prometheusPath: String? = nil, shard: CacheShard? = nil, allowedHosts: [HostPattern] = [],
+                prometheusPath: String? = nil, exportPath: String? = nil, shard: CacheShard? = nil, allowedHosts: [HostPattern] = [],
                 measuringPool: MeasuringPool? = nil, measureRepeats: (full: Int, thumbnail: Int)? = nil,
                 pruneAfterSeconds: Double? = 7 * 86400, cacheFaults: FaultInjector? = nil) {
         self.apiURL = apiURL
         self.cacheDirectory = cacheDirectory
         self.sizes = Array(Set(sizes)).sorted()
-        self.format = format
+        self.formats = ThumbnailEncoder(formats: formats).formats
         self.quality = quality
         self.itemsPerPage = itemsPerPage
         self.pageConcurrency = max(1, pageConcurrency)
@@ -80,6 +83,7 @@ public struct WarmConfiguration: Sendable {
         self.metricsPath = metricsPath
         self.summaryPath = summaryPath
         self.prometheusPath = prometheusPath
+        self.exportPath = exportPath
         self.shard = shard
         self.allowedHosts = allowedHosts
         self.measuringPool = measuringPool

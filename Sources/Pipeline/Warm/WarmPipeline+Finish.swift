@@ -26,6 +26,7 @@ extension WarmPipeline {
         }
         await prune(after: end, listed: dedup, startedAt: startedAt)
         await evictToLimit()
+        await exportAppManifest()
         let finishedAt = dependencies.now()
         await progress.update {
             $0.productsSharingAThumbnail = shared.reduce(0) { $0 + $1.productIds.count }
@@ -75,6 +76,18 @@ extension WarmPipeline {
         await progress.update {
             $0.evictedEntries = evicted.removedCount
             $0.evictedBytes = evicted.removedBytes
+        }
+    }
+
+    /// `--export`: the app manifest of what the cache (or this shard) holds after the eviction.
+    private func exportAppManifest() async {
+        guard let path = configuration.exportPath else { return }
+        do {
+            try await dependencies.cache.run { cache throws(CacheError) in try cache.writeAppManifest(to: path) }
+        } catch {
+            let failure = "the app manifest could not be written to \(path): \(error)"
+            logger.error("\(failure)")
+            await progress.update { $0.finishStepsFailed.append(failure) }
         }
     }
 

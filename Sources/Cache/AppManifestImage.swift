@@ -1,0 +1,42 @@
+import Foundation
+
+/// One line of the app manifest (`warm cache export`, `warm run --export`):
+/// one image, everything an app needs to lay out a cell, show a placeholder
+/// and pick the variant that fits its memory budget, without decoding a file.
+/// Field names are fixed (docs/cache-layout.md, "App manifest").
+public struct AppManifestImage: Sendable, Equatable, Codable {
+    public var url: String
+    public var productIds: [Int]
+    /// Base64 of the ThumbHash bytes; nil when no run has made it yet.
+    public var thumbHash: String?
+    /// `#rrggbb`; nil with `thumbHash`.
+    public var averageColor: String?
+    public var variants: [Variant]
+
+    public struct Variant: Sendable, Equatable, Codable {
+        /// The requested longest side (`--size`).
+        public var size: Int
+        /// `jpeg`, `webp`, `avif` or `png`.
+        public var format: String
+        public var width: Int
+        public var height: Int
+        /// The file's size.
+        public var bytes: Int
+        /// The ETag `warm cache serve` sends for the file (`CachedFile.etag`).
+        public var etag: String
+        /// width x height x 4: what the variant takes once decoded to RGBA.
+        public var decodedBytes: Int
+    }
+
+    enum CodingKeys: String, CodingKey { case url, productIds, thumbHash, averageColor, variants }
+
+    /// Every key is written, a missing placeholder as `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(url, forKey: .url)
+        try c.encode(productIds, forKey: .productIds)
+        try c.encode(thumbHash, forKey: .thumbHash)
+        try c.encode(averageColor, forKey: .averageColor)
+        try c.encode(variants, forKey: .variants)
+    }
+}

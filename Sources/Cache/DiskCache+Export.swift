@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import WarmSupport
+
+extension DiskCache {
+    /// Calls `body` with each image that has at least one usable file, in URL
+    /// order, its variants by size and format. Every file is read once to
+    /// count and hash it (one file in memory at a time), so the numbers are
+    /// the files', whatever a row says; a row whose file is missing is left out.
+    /// Rows are read 1,000 at a time, so memory does not grow with the cache.
+    public func exportAppManifest(_ body: (AppManifestImage) throws(CacheError) -> Void) throws(CacheError) {
+        var after: (url: String, variant: String)?
+        var current: AppManifestImage?
+        while true {
+            let rows = try read { db in
+                try ManifestRow.fetchAll(db, sql: """
+                    SELECT * FROM entry WHERE path IS NOT NULL AND (url, variant) > (?, ?) ORDER BY url, variant LIMIT 1000
+                    """, arguments: [after?.url ?? "", after?.variant ?? ""])
+            }
+            guard let last = rows.last else { break }
+            after = (last.url, last.variant)
+            for row in rows {
+                guard let path = row.path, let variant = CacheVariant(name: row.variant),
+                      let width = row.outputWidth, let height = row.outputHeight,
+                      let data = try? files.readFile(relativePath: path) else { continue }
+                if current?.url != row.url {
+                    if let finished = current { try body(finished.sorted()) }
+                    current = AppManifestImage(url: row.url, productIds: [], variants: [])
+                }
+                current!.productIds = Self.merged(current!.productIds, row.productIds)
+                if current!.thumbHash == nil, let hash = row.thumbHash {
+                    current!.thumbHash = hash.base64EncodedString()
+                    current!.averageColor = row.averageColor
+                }
+                current!.variants.append(AppManifestImage.Variant(
+                    size: variant.longestSide, format: variant.formatName, width: width, height: height, bytes: data.count,
+                    etag: CachedFile.etag(sha256Hex: SHA256Hex.digest(of: data)), decodedBytes: width * height * 4))
+            }
+        }
+        if let finished = current { try body(finished.sorted()) }
+    }
+
+    /// Writes the app manifest as JSON Lines to `path` (a temp file beside
+    /// it, fsynced and renamed, so a reader never sees half of it) and
+    /// returns how many images it lists.
+    @discardableResult
+    public func writeAppManifest(to path: String) throws(CacheError) -> Int {
+        let temporary = path + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: nil),
+              let handle = FileHandle(forWritingAtPath: temporary) else {
+            throw .fileSystem(operation: "create the app manifest", path: temporary, errno: errno)
+        }
+        var count = 0
+        do throws(CacheError) {
+            defer { try? handle.close() }
+            try exportAppManifest { image throws(CacheError) in
+                do {
+                    try handle.write(contentsOf: try AppManifestImage.line(image))
+                } catch {
+                    throw .fileSystem(operation: "write the app manifest (\(error))", path: temporary, errno: EIO)
+                }
+                count += 1
+            }
+            try? handle.synchronize()
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else { throw .system("rename", path: path, errno: errno) }
+        return count
+    }
+}
+
+extension AppManifestImage {
+    /// The image as one JSON line (keys sorted, slashes unescaped), newline included.
+    public static func line(_ image: AppManifestImage) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(image) + Data("\n".utf8)
+    }
+
+    /// Variants by size, then by format name.
+    func sorted() -> AppManifestImage {
+        var image = self
+        image.variants.sort { ($0.size, $0.format) < ($1.size, $1.format) }
+        return image
+    }
+}
