@@ -150,7 +150,7 @@ let package = Package(
             path: "Tests/Support/WarmTestSupport"),
 
         // Unit tests, one target per module; the ones that need a server start it on loopback.
-        .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples"]),
+        .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples", "Placeholder"]),
         .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses"]),
         // Fixtures/: the reference's vectors and the script that makes them, read through #filePath.
         .testTarget(name: "PlaceholderTests", dependencies: ["Placeholder"], exclude: ["Fixtures"]),

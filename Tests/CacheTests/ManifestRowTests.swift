@@ -1,5 +1,6 @@
 @testable import Cache
 import CacheTestSupport
+import Foundation
 import GRDB
 import XCTest
 
@@ -18,7 +19,8 @@ final class ManifestRowTests: XCTestCase {
                     lastModified: "Tue, 24 Nov 2026 10:00:00 GMT", sourceBytes: 123_456, sourceFormat: "jpeg",
                     sourceWidth: 1150, sourceHeight: 862, outputBytes: 20_480, outputWidth: 300, outputHeight: 225,
                     fetchedAt: 1_795_000_000.25, expiresAt: 1_795_043_200.5, lastAccessAt: 1_795_000_000.25,
-                    lastError: lastError, failedAt: lastError == nil ? nil : 1_795_000_100, lastListedAt: 1_795_000_000.25)
+                    lastError: lastError, failedAt: lastError == nil ? nil : 1_795_000_100, lastListedAt: 1_795_000_000.25,
+                    thumbHash: Data([0x1f, 0x08, 0x0a]), averageColor: "#7f8081")
     }
 
     /// Every column of the row stored under `url`, as SQLite returns it.

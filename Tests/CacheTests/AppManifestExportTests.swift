@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import WarmSupport
+import XCTest
+@testable import Cache
+
+/// `warm cache export`'s lines come from the files: one per image with every
+/// usable variant, bytes, sizes and the origin's ETag of each file, and the
+/// placeholder stored with the image's rows.
+final class AppManifestExportTests: CacheTestCase {
+    private func exported(_ cache: DiskCache) throws -> [AppManifestImage] {
+        var images: [AppManifestImage] = []
+        try cache.exportAppManifest { images.append($0) }
+        return images
+    }
+
+    func testExportListsEveryImageWithEachVariantsNumbersFromItsFile() throws {
+        let cache = try openCache()
+        let first = try CanonicalURL("https://img.test/a.jpg"), second = try CanonicalURL("https://img.test/b.jpg")
+        let hash = Data([0x1f, 0x08, 0x0a, 0x33])
+        var placeholder = metadata(width: 64, height: 48)
+        (placeholder.thumbHash, placeholder.averageColor) = (hash, "#7f8081")
+        let files: [(CanonicalURL, CacheVariant, Data, Int)] = [
+            (first, CacheVariant(longestSide: 64, format: "jpg"), try jpeg(seed: 1), 3),
+            (first, CacheVariant(longestSide: 64, format: "avif"), try jpeg(seed: 2), 5),
+            (second, CacheVariant(longestSide: 64, format: "jpg"), try jpeg(seed: 3), 9),
+        ]
+        for (url, variant, data, product) in files {
+            try cache.store(url: url, productIds: [product], variant: variant, data: data,
+                            metadata: url == first ? placeholder : metadata(width: 64, height: 48))
+        }
+        try cache.store(url: first, productIds: [4], variant: CacheVariant(longestSide: 32, format: "webp"),
+                        data: try jpeg(seed: 4), metadata: placeholder)
+        // A variant whose file is gone is not listed.
+        let gone = try XCTUnwrap(cache.lookup(url: first, variant: CacheVariant(longestSide: 32, format: "webp"))?.absolutePath)
+        try FileManager.default.removeItem(atPath: gone)
+
+        let images = try exported(cache)
+        XCTAssertEqual(images.map(\.url), [first.text, second.text])
+        XCTAssertEqual(images[0].productIds, [3, 5], "of the listed variants")
+        XCTAssertEqual(images[0].thumbHash, hash.base64EncodedString())
+        XCTAssertEqual(images[0].averageColor, "#7f8081")
+        XCTAssertNil(images[1].thumbHash)
+        XCTAssertEqual(images[0].variants.map(\.format), ["avif", "jpeg"])
+        for (url, variant, data, _) in files {
+            let image = try XCTUnwrap(images.first { $0.url == url.text })
+            let listed = try XCTUnwrap(image.variants.first { $0.format == variant.formatName && $0.size == variant.longestSide })
+            XCTAssertEqual(listed.bytes, data.count)
+            XCTAssertEqual(listed.etag, "\"" + SHA256Hex.digest(of: data).prefix(32) + "\"")
+            XCTAssertEqual([listed.width, listed.height, listed.decodedBytes], [64, 48, 64 * 48 * 4])
+        }
+    }
+
+    func testExportWritesJSONLinesWithEveryKeyAtomically() throws {
+        let cache = try openCache()
+        try cache.store(url: try CanonicalURL("https://img.test/a.jpg"), productIds: [1],
+                        variant: CacheVariant(longestSide: 64, format: "jpg"), data: try jpeg(), metadata: metadata())
+        let path = outside + "/app.jsonl"
+        XCTAssertEqual(try cache.writeAppManifest(to: path), 1)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 1)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        XCTAssertEqual(Set(object.keys), ["url", "productIds", "thumbHash", "averageColor", "variants"])
+        XCTAssertTrue(object["thumbHash"] is NSNull, "a missing placeholder is an explicit null")
+        let variant = try XCTUnwrap((object["variants"] as? [[String: Any]])?.first)
+        XCTAssertEqual(Set(variant.keys), ["size", "format", "width", "height", "bytes", "etag", "decodedBytes"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".tmp"))
+    }
+
+    func testAManifestWrittenBeforePlaceholdersOpensAndExports() throws {
+        let url = try CanonicalURL("https://img.test/old.jpg")
+        let data = try jpeg()
+        do {
+            let cache = try openCache()
+            try cache.store(url: url, productIds: [7], variant: CacheVariant(longestSide: 64, format: "jpg"), data: data,
+                            metadata: metadata())
+            try cache.close()
+        }
+        // Back to the v2 schema, as an older warm left it.
+        let queue = try DatabaseQueue(path: root + "/manifest.sqlite")
+        try queue.write { db in
+            try db.execute(sql: "ALTER TABLE entry DROP COLUMN thumbHash")
+            try db.execute(sql: "ALTER TABLE entry DROP COLUMN averageColor")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v3: placeholder'")
+        }
+        try queue.close()
+        XCTAssertFalse(try DatabaseQueue(path: root + "/manifest.sqlite").read { try $0.columns(in: "entry") }
+            .map(\.name).contains("thumbHash"), "the test starts from a manifest without the columns")
+
+        let reopened = try openCache()
+        let images = try exported(reopened)
+        XCTAssertEqual(images.count, 1)
+        XCTAssertEqual(images.first?.productIds, [7])
+        XCTAssertNil(images.first?.thumbHash)
+        XCTAssertEqual(images.first?.variants.first?.bytes, data.count)
+    }
+}
