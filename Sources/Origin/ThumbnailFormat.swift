@@ -1,7 +1,6 @@
 /// A format the origin can serve, in the order it prefers them: AVIF, then
 /// WebP, then JPEG, then PNG (smallest first for a photo thumbnail). Its own
-/// type rather than Downsample's `OutputFormat`: the origin names AVIF, which
-/// no run writes yet, and never links the decoders.
+/// type rather than Downsample's `OutputFormat`: the origin never links the decoders.
 public enum ThumbnailFormat: String, Sendable, CaseIterable, Comparable {
     case avif, webp, jpeg, png
 
