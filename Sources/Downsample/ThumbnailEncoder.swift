@@ -4,10 +4,10 @@ import Foundation
 /// The one thumbnail engine: what the cache writer, `warm thumbnail` and the
 /// measured `thumbnail` strategy run. Output: upright, 8-bit sRGB, no metadata,
 /// alpha only when non-opaque and the format keeps it, `DecodeTarget.outputSize`.
-/// Each target is decoded once and encoded in every one of `formats` from
-/// that bitmap. A JPEG, PNG or WebP bound for JPEG alone goes through the
-/// direct path (`directThumbnail`) unless it needs libvips; everything else
-/// through libvips with shrink-on-load (`ShrinkOnLoad`). Memory: the shrunk
+/// Each target is decoded once by libvips (shrink-on-load, `ShrinkOnLoad`)
+/// and encoded in every one of `formats` from that bitmap, except a JPEG
+/// output of a JPEG, PNG or WebP, which the direct path (`directThumbnail`)
+/// makes unless the image needs libvips. Memory: the shrunk
 /// bitmap plus the encoded bytes; the full-size bitmap never exists.
 public struct ThumbnailEncoder: Sendable, Hashable {
     /// Every target is encoded in each, in this order; never empty.
@@ -62,9 +62,13 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         return (images, placeholderMade)
     }
 
-    /// One target in every format, and the upright bitmap they were encoded
-    /// from (nil from the direct path). Every libvips image made here lives
-    /// only inside the caller's scope: `memory` is lent by it for that long.
+    /// One target in every format, in `formats`' order, and the upright
+    /// bitmap libvips decoded (nil when the direct path made the only one).
+    /// JPEG takes the direct path whenever it can: its own DCT-scaled libjpeg
+    /// decode, whose bytes are those of a JPEG-only run and of the measured
+    /// thumbnail strategy; every other format shares one libvips decode.
+    /// Every libvips image made here lives only inside the caller's scope:
+    /// `memory` is lent by it for that long.
     private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer,
                         target: DecodeTarget) throws(DownsampleError) -> ([EncodedImage], VipsImageHandle?) {
         #if DEBUG
@@ -72,30 +76,35 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         let planted = Self.plantsFullDecode ? try NaiveDecode.fullBitmap(source) : nil
         defer { withExtendedLifetime(planted) {} }
         #endif
-        let jpegOnly = formats == [.jpeg]
-        if jpegOnly {
+        var made: [OutputFormat: EncodedImage] = [:]
+        if formats.contains(.jpeg) {
             let started = ProcessCPUTime.seconds()
-            if var direct = source.directThumbnail(memory: memory, target: target, quality: quality) {
-                direct.encodeCPUSeconds = ProcessCPUTime.seconds() - started
-                return ([direct], nil)
-            }
+            made[.jpeg] = source.directThumbnail(memory: memory, target: target, quality: quality)
+            made[.jpeg]?.encodeCPUSeconds = ProcessCPUTime.seconds() - started
         }
-        let shrunk = jpegOnly ? try source.shrunkWithoutAlpha(memory: memory, to: target)
-                              : try source.shrunk(memory: memory, to: target)
-        let alpha = jpegOnly ? WARM_ALPHA_FLATTEN_ON_WHITE : WARM_ALPHA_KEEP
-        // Materialised before rotating, so that a broken file fails here as
-        // `.corrupt` (the decode runs now), not later inside an encoder.
-        let decoded = try shrunk.toSRGB(alpha: alpha).orCorrupt(source).materialized().orCorrupt(source)
-        let upright = try decoded.autorotated(orientation: source.header.orientation).orCorrupt(source)
+        let rest = formats.filter { made[$0] == nil }
+        guard !rest.isEmpty else { return (formats.compactMap { made[$0] }, nil) }
+        let upright = try decoded(source, memory: memory, target: target, keepingAlpha: rest != [.jpeg])
         let size = PixelSize(width: upright.width, height: upright.height)
-        var images: [EncodedImage] = []
-        for format in formats {
+        for format in rest {
             let started = ProcessCPUTime.seconds()
             let data = try format.encode(upright, quality: quality)
-            images.append(EncodedImage(data: data, size: size, format: format,
-                                       encodeCPUSeconds: ProcessCPUTime.seconds() - started))
+            made[format] = EncodedImage(data: data, size: size, format: format, encodeCPUSeconds: ProcessCPUTime.seconds() - started)
         }
-        return (images, upright)
+        return (formats.compactMap { made[$0] }, upright)
+    }
+
+    /// The upright 8-bit sRGB bitmap at `target`, materialised before rotating
+    /// so that a broken file fails here as `.corrupt` (the decode runs now),
+    /// not later inside an encoder. Without `keepingAlpha` (JPEG alone) a PNG
+    /// is flattened before it is resized (`shrunkWithoutAlpha`).
+    private func decoded(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget,
+                         keepingAlpha: Bool) throws(DownsampleError) -> VipsImageHandle {
+        let shrunk = keepingAlpha ? try source.shrunk(memory: memory, to: target)
+                                  : try source.shrunkWithoutAlpha(memory: memory, to: target)
+        let alpha = keepingAlpha ? WARM_ALPHA_KEEP : WARM_ALPHA_FLATTEN_ON_WHITE
+        let decoded = try shrunk.toSRGB(alpha: alpha).orCorrupt(source).materialized().orCorrupt(source)
+        return try decoded.autorotated(orientation: source.header.orientation).orCorrupt(source)
     }
 }
 

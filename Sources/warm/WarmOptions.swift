@@ -12,7 +12,7 @@ struct WarmOptions: ParsableArguments {
 
     @Option(name: .customLong("format"), help: ArgumentHelp(
         "Cached thumbnail formats: jpeg, webp, avif or png, comma-separated or repeated (default: jpeg; the demo: jpeg,webp,avif).",
-        discussion: "Every --size is written in every format, from one decode per size.", valueName: "formats"))
+        discussion: "Every --size is written in every format: WebP, AVIF and PNG from one libvips decode per size, JPEG through the direct libjpeg path when it takes the image.", valueName: "formats"))
     var formatLists: [FormatList] = []
 
     @Option(help: "Encoder quality of JPEG and WebP, 1-100 (AVIF uses Q \(OutputFormat.avifQuality)).")

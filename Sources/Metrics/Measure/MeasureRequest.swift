@@ -13,8 +13,6 @@ public struct MeasureRequest: Sendable, Hashable, Codable {
     public var maxEncodedBytes: Int
     /// The run's output format and quality: what the thumbnail engine encodes.
     public var format: OutputFormat
-    /// Every format the run writes, when more than one: the engine encodes each from one decode.
-    public var formats: [OutputFormat]?
     public var quality: Int
     public var scoresQuality: Bool?
 
@@ -25,14 +23,13 @@ public struct MeasureRequest: Sendable, Hashable, Codable {
         maxPixels = configuration.limits.maxPixels
         maxEncodedBytes = configuration.limits.maxEncodedBytes
         format = configuration.encoder.format
-        formats = configuration.encoder.formats.count > 1 ? configuration.encoder.formats : nil
         quality = configuration.encoder.quality
         self.scoresQuality = scoresQuality ? true : nil
     }
 
     var target: DecodeTarget { DecodeTarget(longestSide: targetLongestSide) }
     var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxEncodedBytes: maxEncodedBytes) }
-    var encoder: ThumbnailEncoder { ThumbnailEncoder(formats: formats ?? [format], quality: quality) }
+    var encoder: ThumbnailEncoder { ThumbnailEncoder(format: format, quality: quality) }
 }
 
 /// What a measuring child answers: the strategy's metrics, or why it failed

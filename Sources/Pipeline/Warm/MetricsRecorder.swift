@@ -35,7 +35,8 @@ final class MetricsRecorder: Sendable {
         let pool = configuration.measuringPool ?? MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: 1)
         let measurer = StrategyMeasurer(configuration: .init(
             target: DecodeTarget(longestSide: Self.targetLongestSide(configuration)), limits: configuration.limits,
-            encoder: ThumbnailEncoder(formats: configuration.formats, quality: configuration.quality),
+            // The app's decode of one thumbnail: the engine in the run's first format.
+            encoder: ThumbnailEncoder(format: configuration.formats[0], quality: configuration.quality),
             thumbnailRepeats: configuration.thumbnailRepeats, fullDecodeRepeats: configuration.fullDecodeRepeats, pool: pool))
         self.measurer = measurer
         let queue = MeasuringQueue(limitBytes: queueLimitBytes)
