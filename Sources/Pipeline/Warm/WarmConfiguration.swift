@@ -13,7 +13,7 @@ public struct WarmConfiguration: Sendable {
     public var cacheDirectory: String
     /// Longest sides of the variants written per image (one file each).
     public var sizes: [Int]
-    /// Every size is written in each format (one decode per size).
+    /// Every size is written in each format (see `ThumbnailEncoder`).
     public var formats: [OutputFormat]
     public var quality: Int
     public var itemsPerPage: Int
