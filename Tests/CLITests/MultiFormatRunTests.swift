@@ -58,6 +58,8 @@ final class MultiFormatRunTests: XCTestCase {
                 XCTAssertEqual(decoded.format, variant.format == "avif" ? .heif : ImageFormat(rawValue: variant.format), label)
             }
         }
+        let verify = try WarmBinary.run(["cache", "verify", cacheDirectory])
+        XCTAssertEqual(verify.status, 0, "every variant, AVIF too, decodes to its row's size: " + verify.stdout + verify.stderr)
         try assertAVIFIsAV1(lines, cacheDirectory)
         try await assertTheOriginServesAVIFWithTheManifestsETag(lines, cacheDirectory)
         try assertMetricsRecordsCountEveryVariant(metrics, images: lines.count)
