@@ -4,7 +4,7 @@
 public struct CacheVariant: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Longest side of the output, in pixels.
     public var longestSide: Int
-    /// File extension of the output encoding: "jpg", "webp", "png".
+    /// File extension of the output encoding: "jpg", "webp", "avif", "png".
     public var format: String
 
     public init(longestSide: Int, format: String) {
