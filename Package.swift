@@ -20,6 +20,8 @@ let package = Package(
         // Already in the graph through Hummingbird; AsyncChannel gives the pipeline back-pressure.
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Already in the graph through swift-nio; FileDescriptor and Errno for ChildProcesses' pipe I/O.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // System libraries, found with pkg-config (apt: libvips-dev, libexif-dev).
@@ -42,7 +44,8 @@ let package = Package(
         // waits on NIO's thread pool. CWarmVips for pipe2, which Swift does not import.
         .target(
             name: "ChildProcesses",
-            dependencies: ["CWarmVips", .product(name: "NIOPosix", package: "swift-nio")]),
+            dependencies: ["CWarmVips", .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "SystemPackage", package: "swift-system")]),
         // Decode stage: image sources, limits, the three strategies, encoders.
         .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport", "Placeholder"]),
         // Decode stage, run: worker processes (or threads here) behind Downsample's
@@ -92,7 +95,7 @@ let package = Package(
         .target(
             name: "CatalogServer",
             dependencies: [
-                "Downsample", "Crawl", "WarmSupport",
+                "Downsample", "Crawl", "WarmSupport", "ChildProcesses",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -138,12 +141,12 @@ let package = Package(
         .target(name: "CTestImages", dependencies: ["CLibVips"], path: "Tests/Support/CTestImages"),
         // Tests' shorthand for the cache's keyed calls with URL text (shipped code holds CanonicalURLs).
         .target(name: "CacheTestSupport", dependencies: ["Cache"], path: "Tests/Support/CacheTestSupport"),
-        // Helpers more than one test target uses: catalog and fixture servers on
-        // loopback, fast fetch settings, temporary directories removed after each test.
+        // Helpers more than one test target uses: catalog and fixture servers on loopback, fast fetch
+        // settings, temporary directories removed after each test, `ChildProcess.run`.
         .target(
             name: "WarmTestSupport",
             dependencies: [
-                "CatalogServer", "Crawl", "Fetch",
+                "CatalogServer", "Crawl", "Fetch", "ChildProcesses",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -151,10 +154,10 @@ let package = Package(
 
         // Unit tests, one target per module; the ones that need a server start it on loopback.
         .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples", "Placeholder"]),
-        .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses"]),
+        .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses", "WarmTestSupport"]),
         // Fixtures/: the reference's vectors and the script that makes them, read through #filePath.
         .testTarget(name: "PlaceholderTests", dependencies: ["Placeholder"], exclude: ["Fixtures"]),
-        .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample", "ChildProcesses"]),
+        .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample", "ChildProcesses", "WarmTestSupport"]),
         .testTarget(
             name: "FetchTests",
             dependencies: [

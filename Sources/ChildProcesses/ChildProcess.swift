@@ -4,38 +4,27 @@ import Foundation
 import Glibc
 #endif
 
-/// A child process started with `posix_spawn`, and the parent's ends of the
-/// pipes on its standard input and output when they were asked for. The
-/// decode workers (`DecodeWorkers`) and the measuring children
-/// (`WarmMetrics`) start theirs here.
+/// A child process started with `posix_spawn`, and the parent's ends of the pipes on its standard
+/// input and output when they were asked for: the project's one way to start a process.
 ///
-/// Written over `posix_spawn` rather than with swift-subprocess 1.0.2: a decode
-/// worker lives for the whole run behind raw pipe fds that NIO pool threads
-/// read and write blocking, and is killed and reaped synchronously, while
-/// swift-subprocess scopes a child to one async closure.
-///
-/// The value owns nothing by itself: whoever spawned it closes the pipe ends
-/// it got and waits for the child exactly once (`waitForExit()` or `exitStatus()`).
+/// Not swift-subprocess 1.0.2: a decode worker lives for the whole run behind raw pipe fds that NIO
+/// pool threads use blocking, and is killed and reaped synchronously; swift-subprocess scopes a child
+/// to one async closure. Whoever spawned it closes the pipe ends it got and waits for it exactly once.
 public struct ChildProcess: Sendable {
-    /// What a standard stream of the child is connected to.
+    /// `.pipe`: a new pipe, the parent gets the other end.
     public enum Stream: Sendable {
-        /// The parent's own stream.
         case inherit
-        /// A new pipe; the parent gets the other end.
         case pipe
     }
 
     public let pid: pid_t
     public let executablePath: String
-    /// The end the parent writes the child's standard input to (`.pipe` only).
+    /// The parent's ends of the pipes (`.pipe` only).
     public let standardInput: Int32?
-    /// The end the parent reads the child's standard output from (`.pipe` only).
     public let standardOutput: Int32?
 
-    /// Starts `path` with `arguments` (argv[1...]) and exactly `environment`
-    /// (see `inheritedEnvironment(adding:)`); standard error is inherited.
-    /// Every pipe end is close-on-exec from birth, so no other child spawned
-    /// meanwhile by another thread inherits it.
+    /// Starts `path` with exactly `environment`; standard error is inherited. Pipe ends are
+    /// close-on-exec from birth, so no child spawned meanwhile by another thread inherits them.
     public static func spawn(_ path: String, arguments: [String], environment: [String: String],
                              standardInput: Stream = .inherit,
                              standardOutput: Stream = .inherit) throws(SpawnError) -> ChildProcess {
@@ -82,31 +71,27 @@ public struct ChildProcess: Sendable {
         return status == 0 ? .success(pid) : .failure(.cannotStart(path: path, errno: status))
     }
 
-    /// This process's environment with `extra` on top: what a child usually gets.
     public static func inheritedEnvironment(adding extra: [String: String] = [:]) -> [String: String] {
         ProcessInfo.processInfo.environment.merging(extra) { $1 }
     }
 
-    /// `/proc/self/exe` resolved (the running binary), or argv[0] when that cannot be read.
+    /// The running binary (`/proc/self/exe`), or argv[0] when that cannot be read.
     public static func currentExecutablePath() -> String {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
         return CommandLine.arguments[0]
     }
 
-    /// Sends `signal` to the child (SIGKILL by default).
     public func kill(_ signal: Int32 = SIGKILL) {
         _ = Glibc.kill(pid, signal)
     }
 
-    /// Blocks until the child has exited and reaps it. Call it only from a
-    /// thread that may block (never from Swift's cooperative pool: use `exitStatus()`).
+    /// Blocks: never call it on Swift's cooperative pool (use `exitStatus()`).
     public func waitForExit() -> ExitStatus {
         Self.waitForExit(pid: pid)
     }
 
-    /// Blocks until the child has exited or `deadline` has passed, then kills
-    /// it (SIGKILL) if it still runs, and reaps it: a child that closed its
-    /// pipes but hangs cannot hold the caller past the deadline.
+    /// Kills the child (SIGKILL) if it still runs at `deadline`: a child that closed its pipes but hangs
+    /// cannot hold the caller past it.
     public func waitForExit(killingAt deadline: ContinuousClock.Instant) -> ExitStatus {
         var status: Int32 = 0
         while ContinuousClock.now < deadline {
@@ -119,16 +104,14 @@ public struct ChildProcess: Sendable {
         return waitForExit()
     }
 
-    /// Blocks until the process `pid` (a child of this one, from `spawn` or
-    /// `fork`) has exited, and reaps it.
+    /// Reaps `pid` (a child of this one, from `spawn` or `fork`), blocking until it has exited.
     public static func waitForExit(pid: pid_t) -> ExitStatus {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return ExitStatus(waitStatus: status)
     }
 
-    /// Waits for the child's exit on NIO's shared thread pool, so that
-    /// Swift's cooperative pool never blocks on it.
+    /// Waits for the child's exit on NIO's shared thread pool (`BlockingWork`).
     public func exitStatus() async -> ExitStatus {
         await BlockingWork.run { [pid] in Self.waitForExit(pid: pid) }
     }

@@ -1,8 +1,6 @@
 /// How a child process ended.
 public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
-    /// It called `exit` with this status.
     case exited(Int32)
-    /// A signal killed it.
     case signalled(Int32)
 
     /// Decodes a `waitpid` status (WIFSIGNALED/WTERMSIG/WEXITSTATUS are macros Swift does not import).
@@ -11,13 +9,13 @@ public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
         self = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
     }
 
-    /// The exit status, nil when a signal killed it.
+    /// nil when a signal killed it.
     public var exitStatus: Int32? {
         if case .exited(let status) = self { return status }
         return nil
     }
 
-    /// The signal that killed it, nil when it exited.
+    /// nil when it exited.
     public var signal: Int32? {
         if case .signalled(let signal) = self { return signal }
         return nil

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPackage
 
 /// Why a child process could not be started.
 public enum SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -9,7 +7,7 @@ public enum SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .cannotStart(let path, let code): "cannot start \(path): \(String(cString: strerror(code)))"
+        case .cannotStart(let path, let code): "cannot start \(path): \(Errno(rawValue: code))"
         }
     }
 }

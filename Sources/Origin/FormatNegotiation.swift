@@ -1,12 +1,10 @@
-/// Picks the format to send from the `Accept` header and the formats the
-/// cache holds (RFC 9110 section 12.5.1): each format gets the quality of the
-/// most specific media range that matches it (`image/webp` over `image/*`
-/// over `*/*`), 0 when none does; the highest quality wins, ties go to the
-/// preferred format (AVIF, WebP, JPEG, PNG). AVIF and WebP count only when
-/// named: old clients that cannot decode them still send `*/*`. No `Accept`
-/// header means `*/*`.
+import WarmSupport
+
+/// Picks the format to send from `Accept` and the formats the cache holds (RFC 9110 section 12.5.1): each
+/// format gets the quality of the most specific matching range; the highest wins, ties go to the preferred
+/// format. AVIF and WebP count only when named: old clients that cannot decode them still send `*/*`.
 public enum FormatNegotiation {
-    /// The format to send, or nil when `Accept` allows none of `held`.
+    /// nil when `Accept` allows none of `held`; no `Accept` means `*/*`.
     public static func choose(accept: String?, held: some Sequence<ThumbnailFormat>) -> ThumbnailFormat? {
         let ranges = parse(accept ?? "*/*")
         var best: (format: ThumbnailFormat, quality: Double)?
@@ -47,12 +45,12 @@ public enum FormatNegotiation {
     /// The media ranges of an `Accept` value; malformed elements are skipped.
     static func parse(_ accept: String) -> [MediaRange] {
         accept.split(separator: ",").compactMap { element -> MediaRange? in
-            let fields = element.split(separator: ";").map { $0.trimmed(of: " \t") }
+            let fields = element.split(separator: ";").map { String($0).trimmingBlanks() }
             let type = fields[0].lowercased().split(separator: "/", omittingEmptySubsequences: false)
             guard type.count == 2, !type[0].isEmpty, !type[1].isEmpty, !(type[0] == "*" && type[1] != "*") else { return nil }
             var quality = 1.0
             for parameter in fields.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmed(of: " \t") }
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { String($0).trimmingBlanks() }
                 if pair.count == 2, pair[0].lowercased() == "q" {
                     guard let value = Double(pair[1]), (0...1).contains(value) else { return nil }
                     quality = value
@@ -60,14 +58,5 @@ public enum FormatNegotiation {
             }
             return MediaRange(type: String(type[0]), subtype: String(type[1]), quality: quality)
         }
-    }
-}
-
-extension Substring {
-    fileprivate func trimmed(of set: String) -> String {
-        let blank = Set(set)
-        let start = firstIndex { !blank.contains($0) } ?? endIndex
-        let end = lastIndex { !blank.contains($0) }.map { index(after: $0) } ?? start
-        return String(self[start..<end])
     }
 }

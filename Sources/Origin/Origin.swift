@@ -6,21 +6,16 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// `warm cache serve`: an HTTP origin for a warmed cache directory, read-only
-/// beside the nightly writer. Routes: `GET`/`HEAD /v1/thumbnail?url=&size=[&format=]`
-/// (`ThumbnailResponder`), `GET /healthz`, `GET /metrics` (Prometheus text).
-///
-/// Holds the manifest's read-only pool (`CacheReader`) and a thread pool of
-/// `readerCount` threads for the blocking reads; memory is those plus one
-/// thumbnail per request in flight. `start` binds and returns a
-/// `RunningOrigin`; after it has stopped, call `close()`.
+/// `warm cache serve`: an HTTP origin for a warmed cache, read-only beside the nightly writer.
+/// Routes: `GET`/`HEAD /v1/thumbnail?url=&size=[&format=]`, `GET /healthz`, `GET /metrics` (Prometheus).
+/// Memory: the manifest's read-only pool, `readerCount` threads, one thumbnail per request in flight.
+/// Call `close()` once the `RunningOrigin` has stopped.
 public final class Origin: Sendable {
     public let configuration: OriginConfiguration
     public let metrics = OriginMetrics()
     private let reader: CacheReader
     private let threadPool: NIOThreadPool
 
-    /// Opens the manifest of the cache at `cacheDirectory` read-only.
     public init(cacheDirectory: String, configuration: OriginConfiguration = OriginConfiguration()) throws(CacheError) {
         self.configuration = configuration
         reader = try CacheReader.open(root: cacheDirectory, readerCount: configuration.readerCount)
@@ -28,9 +23,8 @@ public final class Origin: Sendable {
         threadPool.start()
     }
 
-    /// Binds `host:port` and returns once the server listens. With
-    /// `handlingSignals`, SIGTERM and SIGINT stop it gracefully: no new
-    /// connections, requests in flight finish (up to `gracePeriodSeconds`).
+    /// Returns once the server listens. With `handlingSignals`, SIGTERM and SIGINT stop it gracefully:
+    /// no new connections, requests in flight finish (up to `gracePeriodSeconds`).
     public func start(handlingSignals: Bool, logger: Logger) async throws -> RunningOrigin {
         let (bound, boundContinuation) = AsyncStream<Int>.makeStream()
         let requested = configuration.port
@@ -68,7 +62,6 @@ public final class Origin: Sendable {
         return RunningOrigin(host: configuration.host, port: port, serviceGroup: group, runTask: runTask)
     }
 
-    /// Stops the reading threads and closes the manifest. Call once the server has stopped.
     public func close() async {
         try? await threadPool.shutdownGracefully()
         try? reader.close()
@@ -96,7 +89,6 @@ public final class Origin: Sendable {
 /// A started origin: its bound port, a wait for its end and a graceful stop.
 public final class RunningOrigin: Sendable {
     public let port: Int
-    /// `http://host:port`.
     public let baseURL: String
     private let serviceGroup: ServiceGroup
     private let runTask: Task<Void, any Error>
@@ -113,7 +105,6 @@ public final class RunningOrigin: Sendable {
         try await runTask.value
     }
 
-    /// Stops gracefully and waits until the server has.
     public func shutdown() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = await runTask.result

@@ -1,34 +1,30 @@
-/// How `warm cache serve` listens and answers; every field has a
-/// `warm cache serve` option. Defaults suit a CDN in front.
+/// How `warm cache serve` listens and answers; every field has an option. Defaults suit a CDN in front.
 public struct OriginConfiguration: Sendable, Hashable {
     /// Address to bind; loopback by default (put a proxy or CDN in front, or pass 0.0.0.0 in a pod).
     public var host: String = "127.0.0.1"
-    /// TCP port; 0 picks a free one.
+    /// 0 picks a free one.
     public var port: Int = 8080
-    /// `Cache-Control: max-age` of a 200 or 304.
+    /// `Cache-Control` of a 200 or 304.
     public var maxAgeSeconds: Int = 86_400
-    /// `Cache-Control: stale-while-revalidate` of a 200 or 304.
     public var staleWhileRevalidateSeconds: Int = 604_800
-    /// `Cache-Control: max-age` of a 404, so a CDN does not ask again at once for an image the next warm may add.
+    /// `max-age` of a 404, so a CDN does not ask again at once for an image the next warm may add.
     public var missMaxAgeSeconds: Int = 60
     /// SQLite reader connections, and the threads that run them and the file reads.
     public var readerCount: Int = 4
-    /// Open connections at most; further ones wait in the listen backlog.
+    /// Further connections wait in the listen backlog.
     public var maxConnections: Int = 1024
-    /// A keep-alive connection idle this long is closed.
     public var idleTimeoutSeconds: Int = 60
-    /// Longest query string accepted (400 beyond).
+    /// 400 beyond.
     public var maxQueryBytes: Int = 8192
     /// Request line plus headers at most (the connection gets 400 and is closed beyond).
     public var maxHeaderBytes: Int = 16_384
-    /// Largest file served (thumbnails are a few KB; a larger file is an error, not a body).
+    /// Thumbnails are a few KB; a larger file is an error, not a body.
     public var maxFileBytes: Int = 16 << 20
     /// On SIGTERM, requests in progress may finish for this long.
     public var gracePeriodSeconds: Int = 10
 
     public init() {}
 
-    /// `public, max-age=N, stale-while-revalidate=M`.
     var cacheControl: String {
         "public, max-age=\(maxAgeSeconds), stale-while-revalidate=\(staleWhileRevalidateSeconds)"
     }

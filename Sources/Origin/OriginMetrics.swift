@@ -1,12 +1,9 @@
 import NIOConcurrencyHelpers
 
-/// The origin's counters, written as Prometheus text for `GET /metrics`:
-/// thumbnail requests by status, body bytes sent, misses, and a latency
-/// histogram. Hand-written (one lock, a few integers): swift-prometheus is not
-/// in the graph, and swift-metrics alone would still need this exporter.
+/// The origin's counters as Prometheus text for `GET /metrics`. Hand-written (one lock, a few integers):
+/// swift-prometheus is not in the graph, and swift-metrics alone would still need this exporter.
 public final class OriginMetrics: Sendable {
-    /// Upper bounds of the latency buckets, in seconds.
-    public static let latencyBucketsSeconds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+    private static let latencyBucketsSeconds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
     struct State {
         var requestsByStatus: [Int: Int] = [:]
@@ -21,7 +18,6 @@ public final class OriginMetrics: Sendable {
 
     public init() {}
 
-    /// Records one answered thumbnail request.
     public func record(status: Int, bodyBytes: Int, miss: Bool, latencySeconds: Double) {
         state.withLockedValue { state in
             state.requestsByStatus[status, default: 0] += 1
@@ -34,13 +30,6 @@ public final class OriginMetrics: Sendable {
             state.latencySumSeconds += latencySeconds
         }
     }
-
-    /// Requests answered with `status` so far.
-    public func requests(status: Int) -> Int {
-        state.withLockedValue { $0.requestsByStatus[status, default: 0] }
-    }
-
-    public var misses: Int { state.withLockedValue { $0.misses } }
 
     /// Prometheus text exposition format, version 0.0.4.
     public func prometheusText() -> String {

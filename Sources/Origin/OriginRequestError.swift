@@ -1,5 +1,4 @@
-/// Why a thumbnail request is malformed (answered 400). Each case names the
-/// parameter or text at fault; descriptions read as sentences.
+/// Why a thumbnail request is malformed (answered 400).
 public enum OriginRequestError: Error, Sendable, Equatable, CustomStringConvertible {
     case queryTooLong(byteCount: Int, limit: Int)
     case missingParameter(name: String)

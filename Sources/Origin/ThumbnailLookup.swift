@@ -1,8 +1,7 @@
 import Cache
 
-/// What the cache holds for one request, found in one hop off the
-/// cooperative pool: the stored variants (one manifest read), the format
-/// chosen, and that variant's file read and hashed.
+/// What the cache holds for one request, found in one hop off the cooperative pool: the stored variants
+/// (one manifest read), the format chosen, and that variant's file read and hashed.
 enum ThumbnailLookup: Sendable {
     case found(CachedFile, negotiated: Bool)
     /// No such image, size or format (or its file was just evicted).
@@ -11,7 +10,7 @@ enum ThumbnailLookup: Sendable {
     case notAcceptable
     case failed(CacheError)
 
-    /// Blocks for a SQLite read and a file read.
+    /// Blocks.
     static func run(_ query: ThumbnailQuery, accept: String?, reader: CacheReader, maxFileBytes: Int) -> ThumbnailLookup {
         let negotiated = query.format == nil
         do throws(CacheError) {

@@ -1,20 +1,14 @@
 import Cache
 import Foundation
 
-/// The parsed query of `GET /v1/thumbnail?url=&size=[&format=]`: the
-/// canonical image URL (the cache key, as `warm cache get` computes it), the
-/// longest side, and the format when the client named one.
-///
-/// Parsed from the raw query, strictly: form encoding (`+` is a space, `%XX`
-/// a byte), decoded bytes must be UTF-8, each known parameter at most once;
-/// unknown parameters are ignored (a CDN or a tracker may add some). Nothing
-/// here ever becomes a path: the file is named by the hash of the key.
+/// The query of `GET /v1/thumbnail?url=&size=[&format=]`, parsed strictly from the raw text: form
+/// encoding, UTF-8, each known parameter at most once; unknown ones are ignored (a CDN may add some).
+/// Nothing here ever becomes a path: the file is named by the hash of the key.
 public struct ThumbnailQuery: Sendable, Equatable {
     public var url: CanonicalURL
     public var longestSide: Int
     public var format: ThumbnailFormat?
 
-    /// Largest `size` accepted; anything larger cannot be in a cache of thumbnails.
     public static let maxLongestSide = 16_384
 
     public init(url: CanonicalURL, longestSide: Int, format: ThumbnailFormat? = nil) {
@@ -55,29 +49,8 @@ public struct ThumbnailQuery: Sendable, Equatable {
         self.format = format
     }
 
-    /// Form decoding of one name or value; nil for a bad `%` escape or bytes that are not UTF-8.
+    /// Form decoding (`+` is a space); nil for a bad `%` escape or bytes that are not UTF-8.
     static func decode(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-                bytes.append(high << 4 | low)
-            default: bytes.append(byte)
-            }
-        }
-        return String(bytes: bytes, encoding: .utf8)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 }

@@ -6,15 +6,9 @@ import NIOCore
 import NIOPosix
 import WarmSupport
 
-/// Answers `GET`/`HEAD /v1/thumbnail`: parses the query, looks the key up
-/// through `ThumbnailLookup` on the origin's own thread pool (the project's
-/// `BlockingWork.run`: SQLite and file reads never run on the cooperative
-/// pool or an event loop), and writes the answer with its validators.
-///
-/// The body is the bytes of the file as read from one descriptor, with the
-/// ETag of those bytes: read into memory rather than sent with sendfile,
-/// because Hummingbird's `FileIO` opens by path (the name may be renamed over
-/// between hashing and sending) and thumbnails are a few KB.
+/// Answers `GET`/`HEAD /v1/thumbnail`, the lookup on the origin's own thread pool (`BlockingWork`).
+/// The body is read into memory from the descriptor it was hashed from, not sent with sendfile:
+/// Hummingbird's `FileIO` opens by path, which may be renamed over in between; thumbnails are a few KB.
 struct ThumbnailResponder: Sendable {
     let reader: CacheReader
     let threadPool: NIOThreadPool
@@ -26,9 +20,8 @@ struct ThumbnailResponder: Sendable {
         let started = ContinuousClock.now
         let (response, miss) = await answer(request)
         let bodyBytes = head ? 0 : (response.body.contentLength ?? 0)
-        let elapsed = ContinuousClock.now - started
         metrics.record(status: response.status.code, bodyBytes: bodyBytes, miss: miss,
-                       latencySeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                       latencySeconds: (ContinuousClock.now - started).inSeconds)
         return head ? response.createHeadResponse() : response
     }
 

@@ -4,10 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) for `Last-Modified` and
-/// `If-Modified-Since`, for the catalog server, the origin and the fetcher. By
-/// hand with `gmtime_r`/`timegm`: the origin formats one per response, where a
-/// `DateFormatter` per call would cost more than the file read.
+/// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) for `Last-Modified` and `If-Modified-Since`. By hand with
+/// `gmtime_r`/`timegm`: the origin formats one per response, where a `DateFormatter` would cost more than the read.
 public enum HTTPDateText {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -21,10 +19,8 @@ public enum HTTPDateText {
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
-    /// Seconds since 1970 of an IMF-fixdate; nil for anything else (the
-    /// obsolete forms included: an unparsable date means the condition is ignored).
+    /// Seconds since 1970 of an IMF-fixdate; nil for anything else, the obsolete forms included.
     public static func parse(_ text: String) -> Int? {
-        // "Sun, 06 Nov 1994 08:49:37 GMT": day name, day, month, year, time, zone.
         let fields = text.trimmingBlanks().split(separator: " ")
         guard fields.count == 6, fields[0].count == 4, fields[0].hasSuffix(","), fields[5] == "GMT",
               let day = Int32(fields[1]), let month = months.firstIndex(of: String(fields[2])),

@@ -1,5 +1,4 @@
-/// Width and height in pixels: an image's, a thumbnail's, a cached file's.
-/// Here rather than in Downsample so that Cache, which must not import the
+/// Width and height in pixels. Here rather than in Downsample so that Cache, which must not import the
 /// decoder, names sizes with the same type.
 public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
     public var width: Int

@@ -1,9 +1,7 @@
 import CWarmVips
 import Foundation
 
-/// Lowercase hex SHA-256, computed by GLib (already linked through libvips;
-/// no swift-crypto, to keep the dependency list short): the cache's keys, the
-/// origin's ETags and the metrics' `outputSHA256`.
+/// Lowercase hex SHA-256 by GLib (already linked through libvips; no swift-crypto, to keep the dependency list short).
 public enum SHA256Hex {
     public static func digest(of text: String) -> String {
         digest(of: Data(text.utf8))

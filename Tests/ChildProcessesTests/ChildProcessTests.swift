@@ -1,5 +1,6 @@
 import ChildProcesses
 import Foundation
+import WarmTestSupport
 import XCTest
 
 final class ChildProcessTests: XCTestCase {

@@ -1,6 +1,7 @@
 import ChildProcesses
 import Foundation
 @testable import WarmMetrics
+import WarmTestSupport
 import XCTest
 
 /// The measuring children's environment and start-up.

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -10,12 +11,11 @@ extension ChildProcess {
         public var standardOutput: Data
     }
 
-    /// Runs `path` with `arguments` and exactly `environment` (standard input
-    /// and error inherited), reads its standard output to the end and waits for
-    /// it, all on NIO's shared thread pool (`BlockingWork`).
+    /// Tests' shorthand: runs `path` with exactly `environment`, reads its standard output to the end and
+    /// waits for it, on NIO's shared thread pool (`BlockingWork`).
     public static func run(_ path: String, arguments: [String],
                            environment: [String: String]) async throws(SpawnError) -> Outcome {
-        let child = try spawn(path, arguments: arguments, environment: environment, standardOutput: .pipe)
+        let child = try ChildProcess.spawn(path, arguments: arguments, environment: environment, standardOutput: .pipe)
         return await BlockingWork.run {
             var output = Data()
             if let fd = child.standardOutput {
