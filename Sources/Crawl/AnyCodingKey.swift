@@ -1,69 +1,53 @@
-/// A coding key made from any string, so one decoder can try several
-/// spellings of a field (`totalCount` / `total_count`).
-struct AnyCodingKey: CodingKey, Hashable {
-    var stringValue: String
-    var intValue: Int?
+import Foundation
 
-    init(_ string: String) {
+/// A coding key made from any string, so one decoder can try several spellings of a field
+/// (`totalCount` / `total_count`) and the catalog server can write either.
+public struct AnyCodingKey: CodingKey, Hashable {
+    public var stringValue: String
+    public var intValue: Int?
+
+    public init(_ string: String) {
         self.stringValue = string
         self.intValue = nil
     }
 
-    init?(stringValue: String) { self.init(stringValue) }
+    public init?(stringValue: String) { self.init(stringValue) }
 
-    init?(intValue: Int) {
+    public init?(intValue: Int) {
         self.stringValue = String(intValue)
         self.intValue = intValue
     }
 }
 
+/// Each reads the first of `names` present with a usable value, accepting numbers written as strings
+/// and the reverse; nil when none is.
 extension KeyedDecodingContainer where Key == AnyCodingKey {
-    /// The first of `names` present with a usable value, accepting numbers
-    /// written as strings and the reverse; nil when none is.
-    func lenientInt(_ names: String...) -> Int? {
+    func lenientInt(_ names: [String]) -> Int? {
+        first(names) { key in
+            (try? decodeIfPresent(Int.self, forKey: key))
+                ?? (try? decodeIfPresent(Double.self, forKey: key)).flatMap { Int(exactly: $0) }
+                ?? text(key).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        }
+    }
+
+    func lenientDouble(_ names: [String]) -> Double? {
+        first(names) { key in
+            (try? decodeIfPresent(Double.self, forKey: key)) ?? text(key).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        }
+    }
+
+    func lenientString(_ names: [String]) -> String? {
+        first(names) { key in text(key) ?? (try? decodeIfPresent(Int.self, forKey: key)).map(String.init) }
+    }
+
+    private func first<T>(_ names: [String], _ read: (AnyCodingKey) -> T?) -> T? {
         for name in names {
-            let key = AnyCodingKey(name)
-            if let value = try? decodeIfPresent(Int.self, forKey: key) { return value }
-            if let value = try? decodeIfPresent(Double.self, forKey: key), value == value.rounded(),
-               let exact = Int(exactly: value) { return exact }
-            if let text = try? decodeIfPresent(String.self, forKey: key),
-               let value = Int(text.trimmingCharacters(in: .whitespaces)) { return value }
+            if let value = read(AnyCodingKey(name)) { return value }
         }
         return nil
     }
 
-    func lenientDouble(_ names: String...) -> Double? {
-        for name in names {
-            let key = AnyCodingKey(name)
-            if let value = try? decodeIfPresent(Double.self, forKey: key) { return value }
-            if let text = try? decodeIfPresent(String.self, forKey: key),
-               let value = Double(text.trimmingCharacters(in: .whitespaces)) { return value }
-        }
-        return nil
-    }
-
-    func lenientString(_ names: String...) -> String? {
-        for name in names {
-            let key = AnyCodingKey(name)
-            if let value = try? decodeIfPresent(String.self, forKey: key) { return value }
-            if let value = try? decodeIfPresent(Int.self, forKey: key) { return String(value) }
-        }
-        return nil
-    }
-
-    func lenientBool(_ names: String...) -> Bool? {
-        for name in names {
-            let key = AnyCodingKey(name)
-            if let value = try? decodeIfPresent(Bool.self, forKey: key) { return value }
-            if let value = try? decodeIfPresent(Int.self, forKey: key) { return value != 0 }
-            if let text = try? decodeIfPresent(String.self, forKey: key) {
-                switch text.lowercased() {
-                case "true": return true
-                case "false": return false
-                default: continue
-                }
-            }
-        }
-        return nil
+    private func text(_ key: AnyCodingKey) -> String? {
+        try? decodeIfPresent(String.self, forKey: key)
     }
 }

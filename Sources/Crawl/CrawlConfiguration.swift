@@ -2,16 +2,14 @@ import Foundation
 
 /// What to crawl and how hard.
 public struct CrawlConfiguration: Sendable, Hashable {
-    /// The API's base, e.g. `https://openmarket.example.com` (a path prefix is kept).
+    /// A path prefix is kept.
     public var apiBaseURL: URL
-    /// The list route under the base.
     public var productsPath: String
     /// Products asked for per page (the server may cap it; its answer wins).
     public var itemsPerPage: Int
     /// Pages fetched at once; also how far the crawler may run ahead of a slow consumer.
     public var pageConcurrency: Int
-    /// Passes over the list at most: the first, then re-fetches of pages whose
-    /// products may have shifted while the list grew (see `Crawler`).
+    /// The first, then re-fetches of pages whose products may have shifted while the list grew (`Crawler`).
     public var maxPasses: Int
 
     public init(apiBaseURL: URL, productsPath: String = "/api/products", itemsPerPage: Int = 100,
@@ -23,7 +21,6 @@ public struct CrawlConfiguration: Sendable, Hashable {
         self.maxPasses = max(1, maxPasses)
     }
 
-    /// `<base><productsPath>?page_no=N&items_per_page=M`.
     public func pageURL(pageNo: Int, itemsPerPage: Int? = nil) -> URL {
         var components = URLComponents(url: apiBaseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
         let base = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path

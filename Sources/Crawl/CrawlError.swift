@@ -3,14 +3,12 @@ import Foundation
 
 /// Why one page of the product list could not be used.
 public enum CrawlError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The page could not be fetched, even after the fetcher's retries.
+    /// Even after the fetcher's retries.
     case pageFetchFailed(pageNo: Int, url: URL, error: FetchError)
-    /// The page arrived but is not a product list page.
     case pageDidNotParse(pageNo: Int, url: URL, problem: String)
     /// The server answered 304 to a request that sent no validators.
     case pageNotModified(pageNo: Int, url: URL)
-    /// Every product of the page was seen before at other list positions: the
-    /// page repeats another one, and the products it should hold were not seen.
+    /// Every product of the page was seen before at other positions: the products it should hold were not.
     case pageRepeatsAnother(pageNo: Int, url: URL)
 
     public var pageNo: Int {
@@ -29,7 +27,7 @@ public enum CrawlError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A short stable code: the fetch error's code, "unparseable-page", "unexpected-304" or "repeated-page".
+    /// A short stable code for reports and metrics.
     public var reasonCode: String {
         switch self {
         case .pageFetchFailed(_, _, let error): return error.reasonCode

@@ -2,21 +2,17 @@ import AsyncAlgorithms
 
 /// What a crawl hands over, in order, through `Crawler.run(into:)`.
 public enum CrawlEvent: Sendable {
-    /// The counts so far, after each parsed page (page 1's `totalCount`
-    /// first): what a progress display needs to know the size of the job early.
+    /// The counts so far, after each parsed page (page 1's `totalCount` first, for a progress display).
     case progress(CrawlReport)
     /// A page's products not seen before, each with a thumbnail URL (never empty).
     case products([Product])
-    /// The crawl's final counts, after its last products (not sent when it throws).
+    /// Not sent when the crawl throws.
     case finished(CrawlReport)
 }
 
 extension Crawler {
-    /// Crawls the list onto `events` and finishes it (also when the crawl
-    /// throws). Each `send` waits until the consumer takes the event, so the
-    /// crawler never runs ahead of its consumer by more than the pages in
-    /// flight; the consumer reads a plain sequence and the crawl never calls
-    /// back into it.
+    /// Crawls the list onto `events` and finishes it, also when the crawl throws. Each `send` waits for
+    /// the consumer, so the crawler never runs ahead of it by more than the pages in flight.
     public func run(into events: AsyncChannel<CrawlEvent>) async throws -> CrawlReport {
         defer { events.finish() }
         var crawler = self

@@ -3,40 +3,23 @@ import Foundation
 import Logging
 import WarmSupport
 
-/// Walks every page of the product list and hands each newly seen product
-/// with a thumbnail to a consumer, once.
+/// Walks every page of the product list and hands each newly seen product with a thumbnail to a consumer, once.
 ///
-/// **Order and back-pressure.** Page 1 is fetched first (it tells the list's
-/// size and page size), then the other pages, `pageConcurrency` at a time.
-/// Finished pages are handed to `consume` one at a time, and a new page is
-/// requested only after `consume` returns, so a slow consumer holds the crawler
-/// to at most `pageConcurrency` pages in flight.
+/// Page 1 first (it tells the list's size), then the others `pageConcurrency` at a time; a new page is
+/// requested only after `consume` returns, so a slow consumer bounds the pages in flight.
 ///
-/// **A list that moves.** The list is newest-first, and products added while
-/// the crawl runs push older ones onto later pages, so a product can slip from
-/// a page not yet fetched onto one already fetched (or past the last page)
-/// and be missed. Each response carries `totalCount`; its growth since page 1
-/// tells how far that page's contents moved. The crawler maps every page onto
-/// positions of the list as it stood at the start (`ListCoverage`); after a
-/// pass, the pages that now hold positions nobody has seen (products pushed
-/// along, products added in front, pages that failed) are fetched again, and
-/// so on until every position is covered, a pass makes no progress, or
-/// `maxPasses` is reached. Duplicates (the price of overlap) are dropped by
-/// product id; positions still uncovered are reported.
+/// The list is newest-first and grows while crawled, so a product can slip onto a page already fetched.
+/// Each page is mapped onto positions of the list as it stood at the start (`ListCoverage`, from the growth
+/// of `totalCount`); after a pass, the pages holding positions nobody has seen are fetched again, until all
+/// are covered, a pass makes no progress, or `maxPasses`. Duplicates are dropped by id.
 ///
-/// **Failures.** Pages are fetched through `Fetching` (retries happen there).
-/// A page that still fails or does not parse is recorded and the crawl goes
-/// on; it is tried again in the next pass. Only a failure of the first page,
-/// without which nothing is known, ends the crawl with an error.
-///
-/// Memory: the ids seen and one position per product of the list.
+/// A page that fails (after the fetcher's retries) or does not parse is recorded and tried again in the
+/// next pass; only page 1 failing ends the crawl. Memory: the ids seen and one position per product.
 public struct Crawler: Sendable {
     public let configuration: CrawlConfiguration
     private let fetcher: any Fetching
     private let logger: Logger
-    /// Called after each parsed page is counted, before its products are
-    /// handed over, with the counts so far (page 1's `totalCount` first):
-    /// what a progress display needs to know the size of the job early.
+    /// Called after each parsed page is counted, before its products are handed over.
     var onPage: (@Sendable (CrawlReport) async -> Void)?
 
     /// Without a `logger`, only warnings (failed pages) are logged.
@@ -50,11 +33,8 @@ public struct Crawler: Sendable {
         }()
     }
 
-    /// Crawls the list, calling `consume` serially with each page's products
-    /// not seen before (only those with a thumbnail URL, never an empty batch).
-    ///
-    /// - Throws: `CrawlError` when the first page cannot be used; whatever
-    ///   `consume` throws (which stops the crawl); `CancellationError`.
+    /// Calls `consume` serially with each page's products not seen before that have a thumbnail URL (never
+    /// an empty batch). Throws `CrawlError` when page 1 cannot be used, or what `consume` throws.
     public func run(_ consume: @Sendable ([Product]) async throws -> Void) async throws -> CrawlReport {
         let clock = ContinuousClock()
         let started = clock.now
@@ -102,8 +82,6 @@ public struct Crawler: Sendable {
         return progress.report
     }
 
-    /// Fetches `pages`, at most `pageConcurrency` at once, handling each as it
-    /// arrives; the next request starts only when the consumer is done.
     private func fetchPass(_ pages: [Int], pass: Int, pageSize: Int, progress: inout Progress,
                            coverage: inout ListCoverage,
                            consume: @Sendable ([Product]) async throws -> Void) async throws {
@@ -128,8 +106,7 @@ public struct Crawler: Sendable {
         switch result.outcome {
         case .failure(let error):
             logger.warning("\(error.description)", metadata: ["pass": "\(pass)"])
-            progress.failures.append((PageFailure(pageNo: result.pageNo, url: result.url, error: error, pass: pass),
-                                      coverage.expectedPositions(pageNo: result.pageNo)))
+            progress.failures.append((PageFailure(error: error, pass: pass), coverage.expectedPositions(pageNo: result.pageNo)))
         case .success(let page):
             let entryCount = page.products.count + page.rejectedProductCount
             let positions = coverage.positions(pageNo: result.pageNo, entryCount: entryCount, totalCount: page.totalCount)
@@ -145,8 +122,7 @@ public struct Crawler: Sendable {
                 progress.forgetPositions(of: page.products)
                 let error = CrawlError.pageRepeatsAnother(pageNo: result.pageNo, url: result.url)
                 logger.warning("\(error.description)", metadata: ["pass": "\(pass)"])
-                progress.failures.append((PageFailure(pageNo: result.pageNo, url: result.url, error: error, pass: pass),
-                                          positions))
+                progress.failures.append((PageFailure(error: error, pass: pass), positions))
             }
             await onPage?(progress.report)
             if !fresh.isEmpty { try await consume(fresh) }
@@ -174,14 +150,12 @@ public struct Crawler: Sendable {
     }
 }
 
-/// One page's result, as a child task hands it back.
 private struct PageResult: Sendable {
     var pageNo: Int
     var url: URL
     var outcome: Result<ProductPage, CrawlError>
 }
 
-/// The crawl's running totals; owned by the task running `Crawler.run`.
 private struct Progress {
     var report = CrawlReport()
     var seenIDs = Set<Int>()
@@ -189,10 +163,8 @@ private struct Progress {
     var positionByID: [Int: Int] = [:]
     var failures: [(failure: PageFailure, positions: Range<Int>)] = []
 
-    /// Counts a parsed page and returns its products not seen before that have
-    /// a thumbnail, and the positions whose product was first seen at another
-    /// position (in a list that only grows at the front, a product keeps its position).
-    /// `misplaced` maps such a position to the one where the product was first seen.
+    /// Counts a page; returns its new products with a thumbnail, and `misplaced`: positions whose product was
+    /// first seen at another position (in a list that grows only at the front, a product keeps its position).
     mutating func absorb(_ page: ProductPage, firstPosition: Int) -> (fresh: [Product], misplaced: [Int: Int]) {
         var misplaced: [Int: Int] = [:]
         // Entries without an id leave gaps that make positions uncertain; trust such a page as it is.

@@ -1,5 +1,4 @@
-/// Turns a `DecodingError` into a phrase a person can act on
-/// ("the key \"total_count\" is missing at the top level").
+/// A `DecodingError` as a phrase a person can act on ("the key \"total_count\" is missing at the top level").
 enum DecodingProblem {
     static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return String(describing: error) }

@@ -1,20 +1,11 @@
-/// Which positions of the product list the crawl has seen, numbered as the
-/// list stood when page 1 was first read (position 0 = newest product then;
-/// negative positions = products inserted in front of it since).
-///
-/// The list is newest-first, so a new product pushes every older one a place
-/// back, and `totalCount` grows by one. A page fetched when the list held
-/// `totalCount` products therefore shows start-positions shifted by
-/// `totalCount - baseCount`. Deletions shift only what follows them; they are
-/// treated like a shrink at the front, which is wrong for the positions before
-/// the deletion (harmless: at worst a page is fetched again for nothing).
-/// Memory: one set entry per position seen.
+/// Which positions of the product list the crawl has seen, numbered as the list stood when page 1 was read
+/// (0 = newest then; negative = inserted in front since). A page fetched when the list held `totalCount`
+/// shows positions shifted by `totalCount - baseCount`. Deletions are treated like a shrink at the front,
+/// wrong before the deletion but harmless (at worst a page is fetched again).
 struct ListCoverage {
     let baseCount: Int
     let pageSize: Int
-    /// `totalCount` of the most recently handled page.
     private(set) var latestCount: Int
-    /// Most products ever seen added in front of the start list.
     private(set) var frontGrowth = 0
     private var covered: Set<Int> = []
 
@@ -24,26 +15,22 @@ struct ListCoverage {
         self.latestCount = self.baseCount
     }
 
-    /// The positions to cover: the start list and whatever was added in front.
     var domain: Range<Int> { -frontGrowth..<baseCount }
 
     var coveredCount: Int { covered.count }
     var uncoveredCount: Int { domain.count - covered.count }
 
-    /// Positions (start-list numbering) held by page `pageNo` of a list of `totalCount`.
     func positions(pageNo: Int, entryCount: Int, totalCount: Int) -> Range<Int> {
         let start = (pageNo - 1) * pageSize - (totalCount - baseCount)
         return start..<(start + max(0, entryCount))
     }
 
-    /// Positions page `pageNo` is expected to hold now (for a page that failed).
+    /// For a page that failed.
     func expectedPositions(pageNo: Int) -> Range<Int> {
         positions(pageNo: pageNo, entryCount: pageSize, totalCount: latestCount)
     }
 
-    /// Marks the page's positions seen, but for `excluding` (positions whose
-    /// product was seen before at another position: the page does not hold
-    /// what its number says, e.g. it repeats another page).
+    /// `excluding`: positions whose product was seen before elsewhere (the page does not hold what its number says).
     mutating func record(pageNo: Int, entryCount: Int, totalCount: Int, excluding: Set<Int> = []) {
         latestCount = totalCount
         frontGrowth = max(frontGrowth, totalCount - baseCount)
@@ -54,19 +41,16 @@ struct ListCoverage {
         }
     }
 
-    /// Forgets positions seen before (their page was shown to hold something else).
     mutating func uncover(_ positions: some Sequence<Int>) {
         covered.subtract(positions)
     }
 
-    /// The positions seen so far, to tell whether a pass changed anything.
     var coveredPositions: Set<Int> { covered }
 
     func isCovered(_ range: Range<Int>) -> Bool {
         range.clamped(to: domain).allSatisfy { covered.contains($0) }
     }
 
-    /// The pages that hold uncovered positions in the list as it is now.
     func pagesHoldingUncovered() -> [Int] {
         let shift = latestCount - baseCount
         var pages = Set<Int>()

@@ -1,18 +1,14 @@
 import Foundation
 
-/// One marketplace product as the list API describes it.
-///
-/// Decoding is lenient, because the crawl must not lose a page to one odd
-/// field: only `id` is required; every other field is nil when missing, null
-/// or of an unexpected type, and numbers written as strings are accepted.
-/// Encoding writes the API's own keys (`vendor_id`, `vendorName`, `bargain_price`...).
+/// One marketplace product as the list API describes it. Decoding is lenient, so that the crawl does not
+/// lose a page to one odd field: only `id` is required; other fields are nil when missing, null or of an
+/// unexpected type. Encoding writes the API's own keys (`vendor_id`, `vendorName`, `bargain_price`...).
 public struct Product: Sendable, Hashable, Codable, Identifiable {
     public var id: Int
     public var vendorID: Int?
     public var vendorName: String?
     public var name: String?
     public var description: String?
-    /// The thumbnail URL as the API gave it; see `thumbnailURL`.
     public var thumbnail: String?
     public var currency: String?
     public var price: Double?
@@ -41,8 +37,7 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
         self.issuedAt = issuedAt
     }
 
-    /// The thumbnail as an absolute http(s) URL, or nil when it is missing,
-    /// empty or not such a URL (those products are counted and skipped).
+    /// nil when the thumbnail is missing, empty or not an absolute http(s) URL (counted and skipped).
     public var thumbnailURL: URL? {
         guard let text = thumbnail?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
               let url = URL(string: text), let scheme = url.scheme?.lowercased(),
@@ -52,7 +47,7 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
-        guard let id = container.lenientInt("id") else {
+        guard let id = container.lenientInt(["id"]) else {
             let key = AnyCodingKey("id")
             if container.contains(key) {
                 throw DecodingError.typeMismatch(Int.self, .init(
@@ -62,34 +57,24 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
                 codingPath: decoder.codingPath, debugDescription: "A product has no id."))
         }
         self.id = id
-        vendorID = container.lenientInt("vendor_id", "vendorId", "vendorID")
-        vendorName = container.lenientString("vendorName", "vendor_name")
-        name = container.lenientString("name")
-        description = container.lenientString("description")
-        thumbnail = container.lenientString("thumbnail")
-        currency = container.lenientString("currency")
-        price = container.lenientDouble("price")
-        bargainPrice = container.lenientDouble("bargain_price", "bargainPrice")
-        discountedPrice = container.lenientDouble("discounted_price", "discountedPrice")
-        stock = container.lenientInt("stock")
-        createdAt = container.lenientString("created_at", "createdAt")
-        issuedAt = container.lenientString("issued_at", "issuedAt")
+        vendorID = container.lenientInt(["vendor_id", "vendorId", "vendorID"])
+        vendorName = container.lenientString(["vendorName", "vendor_name"])
+        name = container.lenientString(["name"])
+        description = container.lenientString(["description"])
+        thumbnail = container.lenientString(["thumbnail"])
+        currency = container.lenientString(["currency"])
+        price = container.lenientDouble(["price"])
+        bargainPrice = container.lenientDouble(["bargain_price", "bargainPrice"])
+        discountedPrice = container.lenientDouble(["discounted_price", "discountedPrice"])
+        stock = container.lenientInt(["stock"])
+        createdAt = container.lenientString(["created_at", "createdAt"])
+        issuedAt = container.lenientString(["issued_at", "issuedAt"])
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyCodingKey.self)
-        try container.encode(id, forKey: AnyCodingKey("id"))
-        try container.encodeIfPresent(vendorID, forKey: AnyCodingKey("vendor_id"))
-        try container.encodeIfPresent(vendorName, forKey: AnyCodingKey("vendorName"))
-        try container.encodeIfPresent(name, forKey: AnyCodingKey("name"))
-        try container.encodeIfPresent(description, forKey: AnyCodingKey("description"))
-        try container.encodeIfPresent(thumbnail, forKey: AnyCodingKey("thumbnail"))
-        try container.encodeIfPresent(currency, forKey: AnyCodingKey("currency"))
-        try container.encodeIfPresent(price, forKey: AnyCodingKey("price"))
-        try container.encodeIfPresent(bargainPrice, forKey: AnyCodingKey("bargain_price"))
-        try container.encodeIfPresent(discountedPrice, forKey: AnyCodingKey("discounted_price"))
-        try container.encodeIfPresent(stock, forKey: AnyCodingKey("stock"))
-        try container.encodeIfPresent(createdAt, forKey: AnyCodingKey("created_at"))
-        try container.encodeIfPresent(issuedAt, forKey: AnyCodingKey("issued_at"))
+    /// The keys `encode(to:)` writes (synthesised); decoding also accepts the other spellings.
+    private enum CodingKeys: String, CodingKey {
+        case id, vendorID = "vendor_id", vendorName, name, description, thumbnail, currency, price
+        case bargainPrice = "bargain_price", discountedPrice = "discounted_price", stock
+        case createdAt = "created_at", issuedAt = "issued_at"
     }
 }

