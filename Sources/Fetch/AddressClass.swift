@@ -1,6 +1,6 @@
 import Foundation
 
-/// The network an address belongs to; only `publicAddress` is fetched without an explicit allowance.
+/// Only `publicAddress` is fetched without an explicit allowance.
 public enum AddressClass: String, Sendable, Hashable, CustomStringConvertible {
     case publicAddress = "public"
     case loopback

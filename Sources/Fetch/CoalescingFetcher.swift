@@ -1,13 +1,9 @@
 import Foundation
 
-/// Joins concurrent fetches of the same URL (with the same validators) into
-/// one download whose outcome every caller receives, as Nuke does for image
-/// requests. Only fetches in flight are shared; nothing is cached afterwards.
-///
-/// The shared download runs in its own task, so cancelling one caller does not
-/// cancel the download for the others (a cancelled caller still waits for it;
-/// the underlying fetcher's deadline bounds that wait). Costs one dictionary
-/// entry per URL in flight.
+/// Joins concurrent fetches of the same URL (with the same validators) into one download whose outcome
+/// every caller receives, as Nuke does. Only fetches in flight are shared; nothing is cached afterwards.
+/// The download runs in its own task: a cancelled caller returns at once (a stopping run does not wait for
+/// a slow download) and the others still get it.
 public actor CoalescingFetcher: Fetching {
     private struct Key: Hashable {
         var url: URL
@@ -15,11 +11,7 @@ public actor CoalescingFetcher: Fetching {
     }
 
     private let upstream: any Fetching
-    private var inFlight: [Key: Task<FetchOutcome, any Error>] = [:]
-    /// Calls that started a download.
-    public private(set) var downloadsStarted = 0
-    /// Calls that joined a download already in flight.
-    public private(set) var joinedCalls = 0
+    private var inFlight: [Key: Task<Result<FetchOutcome, FetchError>, Never>] = [:]
 
     public init(upstream: any Fetching) {
         self.upstream = upstream
@@ -27,38 +19,25 @@ public actor CoalescingFetcher: Fetching {
 
     public func get(_ url: URL, validators: Validators?) async throws(FetchError) -> FetchOutcome {
         let key = Key(url: url, validators: validators?.isEmpty == true ? nil : validators)
-        let task: Task<FetchOutcome, any Error>
-        if let running = inFlight[key] {
-            joinedCalls += 1
-            task = running
-        } else {
-            downloadsStarted += 1
-            let upstream = self.upstream
-            task = Task {
-                // Forget the download once it ends, whoever is still waiting for it.
-                do {
-                    let outcome = try await upstream.get(url, validators: key.validators)
-                    self.finish(key)
-                    return outcome
-                } catch {
-                    self.finish(key)
-                    throw error
-                }
+        let task = inFlight[key] ?? Task {
+            let outcome: Result<FetchOutcome, FetchError>
+            do throws(FetchError) {
+                outcome = .success(try await upstream.get(url, validators: key.validators))
+            } catch {
+                outcome = .failure(error)
             }
-            inFlight[key] = task
-        }
-        switch await task.result {
-        case .success(let outcome):
+            inFlight[key] = nil
             return outcome
-        case .failure(let error as FetchError):
-            throw error
-        case .failure:
-            // Unreachable in practice: the upstream throws only FetchError.
-            throw FetchError.cancelled(url: url)
         }
-    }
-
-    private func finish(_ key: Key) {
-        inFlight[key] = nil
+        inFlight[key] = task
+        // The task's value, unless this caller is cancelled first (AsyncStream's iteration notices that).
+        let (stream, continuation) = AsyncStream<Result<FetchOutcome, FetchError>>.makeStream()
+        let relay = Task {
+            continuation.yield(await task.value)
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in relay.cancel() }
+        for await outcome in stream { return try outcome.get() }
+        throw .cancelled(url: url)
     }
 }

@@ -1,34 +1,28 @@
 import Foundation
 
-/// How `HTTPFetcher` talks to servers: timeouts, retries, limits and identity.
-///
-/// The defaults suit a nightly crawl of a marketplace API and its object store:
-/// a few patient retries, a body limit well above any real thumbnail, and an
-/// overall deadline so one stuck URL cannot hold a run for long.
+/// How `HTTPFetcher` talks to servers. The defaults suit a nightly crawl: a few patient retries, a body limit
+/// well above any real thumbnail, and a deadline so one stuck URL cannot hold a run for long.
 public struct FetchConfiguration: Sendable, Hashable {
-    /// Time allowed to open a TCP connection.
     public var connectTimeoutSeconds: Double
-    /// Longest silence allowed while waiting for the next bytes of a response.
+    /// Longest silence while waiting for the next bytes of a response.
     public var readTimeoutSeconds: Double
-    /// Time allowed for one attempt, from sending the request to the last body byte.
+    /// One attempt, from sending the request to the last body byte.
     public var requestTimeoutSeconds: Double
-    /// Time allowed for a whole fetch: every attempt, redirect and backoff wait.
+    /// A whole fetch: every attempt, redirect and backoff wait.
     public var deadlineSeconds: Double
-    /// Attempts per fetch, the first one included (1 disables retries).
+    /// The first one included (1 disables retries).
     public var maxAttempts: Int
-    /// First backoff step; attempt n waits a random time in 0..<min(cap, base * 2^(n-1)) ("full jitter").
+    /// Attempt n waits a random time in 0..<min(cap, base * 2^(n-1)) ("full jitter").
     public var backoffBaseSeconds: Double
-    /// Upper bound of one backoff wait.
     public var backoffCapSeconds: Double
-    /// Upper bound on a server's `Retry-After`; longer requests are shortened to this.
+    /// A longer `Retry-After` is shortened to this.
     public var maxRetryAfterSeconds: Double
-    /// Redirects followed before giving up; 0 refuses every redirect.
+    /// 0 refuses every redirect.
     public var maxRedirects: Int
-    /// Largest body accepted; a download stops as soon as it goes past this.
+    /// A download stops as soon as it goes past this.
     public var maxBodyBytes: Int
-    /// Sent as `User-Agent` with every request.
     public var userAgent: String
-    /// Soft limit of pooled HTTP/1 connections per host.
+    /// Soft limit of pooled HTTP/1 connections.
     public var maxConnectionsPerHost: Int
 
     public init(
@@ -59,8 +53,7 @@ public struct FetchConfiguration: Sendable, Hashable {
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
     }
 
-    /// The wait before attempt `attempt + 1` after attempt `attempt` (1-based)
-    /// failed in a retryable way, with full jitter.
+    /// The wait after attempt `attempt` (1-based) failed in a retryable way.
     public func backoffSeconds<R: RandomNumberGenerator>(afterAttempt attempt: Int, using generator: inout R) -> Double {
         let exponent = min(max(0, attempt - 1), 30)
         let ceiling = min(backoffCapSeconds, backoffBaseSeconds * Double(1 << exponent))

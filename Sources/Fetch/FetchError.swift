@@ -2,27 +2,21 @@ import Foundation
 
 /// Why a fetch failed for good (after any retries it was allowed).
 public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The text could not be used as an http(s) URL.
     case invalidURL(String)
-    /// The server answered with a status that is not success (2xx) or 304.
+    /// Not 2xx or 304.
     case httpStatus(url: URL, status: Int, attempts: Int)
-    /// An attempt took longer than allowed (connect, read silence or the whole attempt).
+    /// Connect, read silence or the whole attempt.
     case timeout(url: URL, timeoutSeconds: Double, attempts: Int)
-    /// The body is larger than allowed; the download stopped there.
-    /// `declaredBytes` is the server's Content-Length when it sent one.
+    /// `declaredBytes`: the server's Content-Length when it sent one.
     case tooLarge(url: URL, limitBytes: Int, declaredBytes: Int?)
-    /// The connection failed or broke (refused, reset, closed early, malformed response).
+    /// Refused, reset, closed early, malformed response.
     case connection(url: URL, reason: String, attempts: Int)
-    /// The server kept redirecting past the limit.
     case tooManyRedirects(url: URL, maxRedirects: Int)
-    /// The redirects went round in a circle.
     case redirectCycle(url: URL)
-    /// The whole fetch, retries included, ran out of time.
+    /// The whole fetch, retries included.
     case deadlineExceeded(url: URL, deadlineSeconds: Double, attempts: Int, lastFailure: String)
-    /// The task waiting for the fetch was cancelled.
     case cancelled(url: URL)
-    /// The URL's host (or that of a redirect target) is not allowed by the
-    /// run's `HostPolicy`; no request was made to it.
+    /// The host (or a redirect target's) is not allowed by the run's `HostPolicy`; no request was made to it.
     case hostNotAllowed(url: URL, host: String, reason: String, redirectedTo: URL?)
 
     /// The URL concerned (nil only for an invalid URL).
@@ -36,9 +30,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A short stable code for reports and metrics: "http-404", "http-5xx",
-    /// "timeout", "too-large", "connection", "too-many-redirects",
-    /// "redirect-cycle", "deadline", "invalid-url", "cancelled", "host-not-allowed".
+    /// A short stable code for reports and metrics ("http-404", "http-5xx", "timeout"...).
     public var reasonCode: String {
         switch self {
         case .invalidURL: return "invalid-url"
@@ -54,7 +46,6 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether another attempt could succeed: connection trouble, timeouts, 429 and 5xx.
     public var isRetryable: Bool {
         switch self {
         case .timeout, .connection: return true

@@ -1,8 +1,7 @@
 import Foundation
 import WarmSupport
 
-/// Parses the HTTP date forms a server may put in `Retry-After` or
-/// `Last-Modified` (IMF-fixdate, and the obsolete RFC 850 and asctime forms).
+/// The HTTP date forms a server may put in `Retry-After` (IMF-fixdate, and the obsolete RFC 850 and asctime).
 enum HTTPDate {
     static func parse(_ text: String) -> Date? {
         if let seconds = HTTPDateText.parse(text) { return Date(timeIntervalSince1970: Double(seconds)) }
@@ -18,7 +17,7 @@ enum HTTPDate {
         return nil
     }
 
-    /// `Retry-After` as seconds from `now`: either delta-seconds or an HTTP date.
+    /// Delta-seconds or an HTTP date, as seconds from `now`.
     static func retryAfterSeconds(_ value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed), seconds.isFinite { return max(0, seconds) }

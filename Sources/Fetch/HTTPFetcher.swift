@@ -5,33 +5,18 @@ import NIOCore
 import NIOHTTP1
 import WarmSupport
 
-/// The project's one HTTP client: conditional GETs with retries, backoff,
-/// redirect and body limits, over one pooled `HTTPClient`.
+/// The project's one HTTP client: conditional GETs with retries, backoff, redirect and body limits, over
+/// one pooled `HTTPClient`. One per run, shared; call `shutdown()` (async-http-client traps in debug builds
+/// without it). Memory: each fetch in flight holds its body, at most `maxBodyBytes`.
 ///
-/// Create one per run and share it (it is `Sendable`); call `shutdown()` when
-/// done; async-http-client traps in debug builds when a client is released
-/// without it. Memory: each fetch in flight holds its body, at most
-/// `maxBodyBytes`.
+/// Connection errors, timeouts, 429 and 5xx are retried with full-jitter backoff, or after the server's
+/// `Retry-After` (capped), within `deadlineSeconds`. A cancelled fetch returns at once (`cancelled`), also
+/// in the middle of a body.
 ///
-/// Retries: connection errors, timeouts, 429 and 5xx are retried up to
-/// `maxAttempts` with full-jitter exponential backoff, or after the server's
-/// `Retry-After` (capped) when it sends one; other statuses are final. The
-/// whole fetch is bounded by `deadlineSeconds`.
-///
-/// Hosts: with a `hostGate`, the URL and every redirect target are checked
-/// before a request is made to them (redirects are followed here, not by
-/// async-http-client, for that reason); a refused host is `hostNotAllowed`.
-///
-/// DNS rebinding: when the gate's verdict depended on what a name resolved to
-/// (a host named by the catalog), the gate hands back those addresses
-/// (`PinnedHost`) and the request goes to one of them, never to a fresh lookup
-/// of the name. It is sent through a client made with async-http-client's
-/// `dnsOverride = [name: address]` (`PinnedClients`): the URL keeps the name,
-/// so `Host` and the TLS server name (and the certificate check) stay the
-/// name's, while the socket connects to the checked address. Every redirect
-/// hop is checked and pinned the same way. Attempt n uses the n-th checked
-/// address (round robin), which replaces async-http-client's own fallback
-/// between addresses. Explicit hosts and address literals use the shared client.
+/// With a `hostGate`, the URL and every redirect target are checked before a request is made to them (so
+/// redirects are followed here). When the verdict depended on what a name resolved to, the request goes to
+/// one of those addresses (`PinnedHost`, attempt n to the n-th) through a client with `dnsOverride`
+/// (`PinnedClients`): `Host`, TLS name and certificate check stay the name's (no DNS rebinding).
 public final class HTTPFetcher: Fetching {
     public let configuration: FetchConfiguration
     public let hostGate: HostGate?
@@ -39,8 +24,7 @@ public final class HTTPFetcher: Fetching {
     private let pinnedClients: PinnedClients
     private let logger: Logger
 
-    /// Without a `logger`, only warnings are logged (retries are logged at debug).
-    /// Without a `hostGate`, every host may be fetched.
+    /// Without a `hostGate`, every host may be fetched. Retries are logged at debug.
     public init(configuration: FetchConfiguration = FetchConfiguration(), hostGate: HostGate? = nil, logger: Logger? = nil) {
         self.configuration = configuration
         self.hostGate = hostGate
@@ -71,7 +55,7 @@ public final class HTTPFetcher: Fetching {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }
 
-    /// Closes pooled connections. Fetches still running fail; call once, at the end.
+    /// Fetches still running fail; call once, at the end.
     public func shutdown() async throws {
         var firstError: (any Error)?
         do { try await pinnedClients.shutdown() } catch { firstError = error }
@@ -79,7 +63,6 @@ public final class HTTPFetcher: Fetching {
         if let firstError { throw firstError }
     }
 
-    /// Parses `text` as an http(s) URL and fetches it.
     public func get(_ text: String, validators: Validators? = nil) async throws(FetchError) -> FetchOutcome {
         guard let url = URL(string: text) else { throw .invalidURL(text) }
         return try await get(url, validators: validators)
@@ -130,8 +113,7 @@ public final class HTTPFetcher: Fetching {
         }
     }
 
-    /// One attempt (redirects included), raced against its timeout: AHC's own
-    /// deadline stops at the response head, and the body needs bounding too.
+    /// One attempt (redirects included), raced against its timeout: AHC's own deadline stops at the response head.
     private func attemptOnce(_ url: URL, pin: PinnedHost?, validators: Validators?, attempt: Int,
                              timeout: Duration) async throws(AttemptFailure) -> FetchOutcome {
         let timeoutSeconds = timeout.inSeconds
@@ -157,7 +139,6 @@ public final class HTTPFetcher: Fetching {
         }
     }
 
-    /// `pin`: the checked addresses of `url`'s host, when the connection must go to one of them.
     private func perform(_ url: URL, pin: PinnedHost?, validators: Validators?, attempt: Int,
                          timeout: Duration) async throws -> FetchOutcome {
         let (response, finalURL, redirects) = try await followRedirects(url, pin: pin, validators: validators,
@@ -184,8 +165,7 @@ public final class HTTPFetcher: Fetching {
             contentType: headers.first(name: "Content-Type"), attempts: attempt, redirects: redirects))
     }
 
-    /// Sends the conditional GET and follows redirects (each target checked
-    /// by the host gate): the final response, its URL and the redirects taken.
+    /// The final response, its URL and the redirects taken.
     private func followRedirects(_ url: URL, pin: PinnedHost?, validators: Validators?, attempt: Int,
                                  timeout: Duration) async throws -> (HTTPClientResponse, URL, Int) {
         var current = url
@@ -214,7 +194,6 @@ public final class HTTPFetcher: Fetching {
         }
     }
 
-    /// A GET of `url` with the conditional headers `validators` allow.
     private func makeRequest(_ url: URL, validators: Validators?) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
@@ -227,7 +206,6 @@ public final class HTTPFetcher: Fetching {
         return request
     }
 
-    /// The whole body, refused past `maxBodyBytes` (declared or counted).
     private func readBody(_ response: HTTPClientResponse, of url: URL) async throws -> Data {
         let limit = configuration.maxBodyBytes
         let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
@@ -248,21 +226,11 @@ public final class HTTPFetcher: Fetching {
         return body
     }
 
-    /// Sends `request` through the shared client, or, with a `pin`, through
-    /// the client that connects the pinned name to the address for this attempt.
     private func execute(_ request: HTTPClientRequest, pin: PinnedHost?, for url: URL, attempt: Int,
                          timeout: Duration) async throws -> HTTPClientResponse {
         let deadline = Self.amount(timeout.inSeconds)
         guard let pin else { return try await client.execute(request, timeout: deadline, logger: logger) }
         let address = pin.address(forAttempt: attempt)
-        // dnsOverride is keyed by the host as async-http-client reads it from the
-        // URL; should that ever differ from the pin's, it would connect by name.
-        let target = URL(string: request.url)
-        guard target?.host == pin.host else {
-            throw FetchError.hostNotAllowed(
-                url: url, host: pin.host, reason: "the connection could not be pinned to the checked address \(address.text)",
-                redirectedTo: target == url ? nil : target)
-        }
         guard let pinned = await pinnedClients.client(host: pin.host, address: address) else {
             throw FetchError.cancelled(url: url)
         }
@@ -279,8 +247,7 @@ public final class HTTPFetcher: Fetching {
         }
     }
 
-    /// Reads and drops a small body so the connection can go back to the pool;
-    /// a large one is abandoned (which closes the connection) instead.
+    /// A small body is read so the connection goes back to the pool; a large one is abandoned (closing it).
     private static func drain(_ body: HTTPClientResponse.Body) async throws {
         var drained = 0
         for try await chunk in body {
@@ -293,10 +260,6 @@ public final class HTTPFetcher: Fetching {
         if let error = error as? FetchError { return error }
         if let error = error as? HTTPClientError {
             switch error {
-            case .redirectLimitReached:
-                return .tooManyRedirects(url: url, maxRedirects: configuration.maxRedirects)
-            case .redirectCycleDetected:
-                return .redirectCycle(url: url)
             case .connectTimeout:
                 return .timeout(url: url, timeoutSeconds: configuration.connectTimeoutSeconds, attempts: attempt)
             case .readTimeout:
@@ -317,7 +280,6 @@ public final class HTTPFetcher: Fetching {
     }
 }
 
-/// A failed attempt, with the server's `Retry-After` when it sent one.
 struct AttemptFailure: Error {
     var error: FetchError
     var retryAfterSeconds: Double?

@@ -1,19 +1,9 @@
 import Foundation
 
-/// Applies a `HostPolicy` to URLs before any request is made (and to every
-/// redirect target), and says where the connection must go: resolves a name
-/// once per run (through its `HostResolver`), judges those addresses, and
-/// returns them as the `PinnedHost` the connection is made to. The same answer
-/// serves the check and the connection, so a name cannot answer a public
-/// address to the check and a private one to the connection (DNS rebinding).
-///
-/// Explicit hosts (`--allow-host`, the API) are allowed at any address, so
-/// their verdict cannot change with the answer: they are not resolved here and
-/// connect by name as usual. Address literals need no resolving either.
-///
-/// Shared by every fetch of a run, hence an actor. Answers are kept for the
-/// run (no TTL): a named host keeps the address it was checked at until the
-/// run ends. Concurrent first checks of one host share one lookup.
+/// Applies a `HostPolicy` to URLs and redirect targets before any request, and says where the connection
+/// must go: a named host is resolved once per run (no TTL; concurrent first checks share the lookup) and
+/// its judged addresses are the `PinnedHost` the connection uses, so a name cannot answer a public address
+/// to the check and a private one to the connection. Explicit hosts and literals connect as usual.
 public actor HostGate {
     public private(set) var policy: HostPolicy
     private let resolver: HostResolver
@@ -25,18 +15,15 @@ public actor HostGate {
         self.resolver = resolver
     }
 
-    /// Allows the hosts of `urls` (at public addresses only); only the first
-    /// call counts, so that later pages cannot widen the list.
+    /// Allows the hosts of `urls` at public addresses; only the first call counts, so later pages cannot widen it.
     public func learnFirstPage(_ urls: [URL]) {
         guard !learned else { return }
         learned = true
         policy.addNamed(urls.compactMap(HostPattern.init(url:)))
     }
 
-    /// Throws `FetchError.hostNotAllowed` when `url`'s host may not be fetched.
-    /// `requested` is the URL the caller asked for (differs for a redirect).
-    /// Returns the addresses the connection must go to when the verdict
-    /// depended on them (a named host given by name), nil when any address will do.
+    /// `requested`: the URL the caller asked for (differs for a redirect). Returns the addresses the connection
+    /// must go to when the verdict depended on them, nil when any address will do.
     @discardableResult
     public func check(_ url: URL, requested: URL) async throws(FetchError) -> PinnedHost? {
         guard let host = url.host, let port = HostPattern.effectivePort(of: url) else {

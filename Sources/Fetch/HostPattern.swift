@@ -1,10 +1,9 @@
 import Foundation
 
-/// A host the policy names, with or without a port.
+/// A host the policy names; a nil port matches any.
 public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     /// Lower-case, IPv6 without brackets.
     public var host: String
-    /// nil: any port.
     public var port: Int?
 
     public init(host: String, port: Int? = nil) {
@@ -38,7 +37,7 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         self.init(host: String(host), port: port)
     }
 
-    /// The host and effective port (80/443 when the URL names none) of an http(s) URL.
+    /// The host and effective port (80/443 when the URL names none).
     public init?(url: URL) {
         guard let host = url.host, !host.isEmpty, let port = HostPattern.effectivePort(of: url) else { return nil }
         self.init(host: host, port: port)

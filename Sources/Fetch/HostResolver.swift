@@ -4,17 +4,11 @@ import NIOPosix
 import Glibc
 #endif
 
-/// How `HostGate` turns a host name into addresses: the system's resolver
-/// (`getaddrinfo`) in a run; in tests, answers of the test's choosing (a name
-/// that answers a public address first and loopback after).
-///
-/// The gate asks once per host and run; the connection then goes to an address
-/// from that answer (`PinnedHost`), so nothing resolves the name a second time.
+/// How `HostGate` turns a host name into addresses: `getaddrinfo` in a run, a test's answers in tests.
 public struct HostResolver: Sendable {
     private let lookUp: @Sendable (String) async -> [IPAddress]
 
-    /// `lookUp` returns every address of a name, most preferred first; empty
-    /// when the name does not resolve.
+    /// `lookUp`: every address of a name, most preferred first; empty when it does not resolve.
     public init(_ lookUp: @escaping @Sendable (String) async -> [IPAddress]) {
         self.lookUp = lookUp
     }
@@ -23,10 +17,7 @@ public struct HostResolver: Sendable {
         await lookUp(host)
     }
 
-    /// `getaddrinfo`, IPv4 and IPv6, in the order it returns them (RFC 6724
-    /// preference, which puts IPv4 first on a host without IPv6 routes).
-    /// The call blocks its thread for the lookup, so it runs on NIO's
-    /// blocking-work pool, never on Swift's cooperative pool.
+    /// IPv4 and IPv6 in `getaddrinfo`'s (RFC 6724) order; it blocks, so it runs on NIO's thread pool.
     public static let system = HostResolver { host in
         (try? await NIOThreadPool.singleton.runIfActive { getAddresses(host) }) ?? []
     }
@@ -59,7 +50,6 @@ public struct HostResolver: Sendable {
             }
             node = current.pointee.ai_next
         }
-        // Duplicates dropped, order kept: the first address is the one connected to first.
         var seen: Set<IPAddress> = []
         return result.filter { seen.insert($0).inserted }
     }

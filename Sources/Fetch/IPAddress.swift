@@ -3,9 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// An IPv4 or IPv6 address, as bytes.
+/// An IPv4 or IPv6 address: 4 or 16 bytes, network order.
 public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
-    /// 4 or 16 bytes, network order.
     public let bytes: [UInt8]
 
     public init?(bytes: [UInt8]) {
@@ -13,7 +12,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         self.bytes = bytes
     }
 
-    /// Parses a literal (`10.0.0.1`, `::1`, `[fe80::1]`); nil for a name.
+    /// A literal (`10.0.0.1`, `::1`, `[fe80::1]`); nil for a name.
     public init?(_ text: String) {
         let literal = HostPattern.normalise(text)
         var v4 = in_addr()
@@ -41,7 +40,6 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
-    /// What kind of network the address belongs to.
     public var addressClass: AddressClass {
         if bytes.count == 4 { return Self.classifyV4(bytes) }
         let b = bytes

@@ -72,7 +72,7 @@ final class HTTPFetcherTests: XCTestCase {
 
     func testNotFoundIsNotRetried() async throws {
         try await withCatalog(fetch: TestSettings.fetch(maxAttempts: 4)) { server, fetcher in
-            let url = server.url(path: "thumbnails/20230323/00000000000000000000000000000000_thumb")
+            let url = server.baseURL.appendingPathComponent("thumbnails/20230323/00000000000000000000000000000000_thumb")
             let error = await caught(FetchError.self) { _ = try await fetcher.get(url) }
             XCTAssertEqual(error, .httpStatus(url: url, status: 404, attempts: 1))
             XCTAssertEqual(error?.reasonCode, "http-404")

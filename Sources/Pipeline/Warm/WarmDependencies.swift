@@ -77,7 +77,7 @@ public struct WarmDependencies: Sendable {
             lock.release()
         }
         do {
-            let fetcher = AbandoningFetcher(upstream: CoalescingFetcher(upstream: http))
+            let fetcher = CoalescingFetcher(upstream: http)
             let dependencies = try make(configuration: configuration, fetcher: fetcher, hostGate: hostGate,
                                         cache: CacheIO(cache: cache, pool: pool), decoder: decoder, logger: logger,
                                         progress: display, release: release)

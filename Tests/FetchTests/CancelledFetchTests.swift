@@ -1,0 +1,47 @@
+import CatalogServer
+import Fetch
+import Foundation
+import WarmTestSupport
+import XCTest
+
+/// A stopping run (SIGTERM, `--stop-grace`) must not wait for a download that stalls or is slow: a cancelled
+/// fetch returns at once with `cancelled`, and nothing from the body reaches the caller.
+final class CancelledFetchTests: XCTestCase {
+    private let stalling = FaultPlan(rules: [FaultRule(.image, .stalledBody)])
+
+    func testACancelledFetchOfAStalledBodyReturnsAtOnce() async throws {
+        try await withCatalog(fetch: TestSettings.fetch(maxAttempts: 1, requestTimeoutSeconds: 60, deadlineSeconds: 60)) { server, fetcher in
+            let url = try await firstThumbnail(server)
+            await server.setFaultPlan(stalling)
+            let fetch = Task { try await fetcher.get(url) }
+            try await Task.sleep(for: .milliseconds(300)) // the head and half the body have arrived
+            let clock = ContinuousClock()
+            let cancelled = clock.now
+            fetch.cancel()
+            let error = await caught(FetchError.self) { _ = try await fetch.value }
+            XCTAssertEqual(error, .cancelled(url: url))
+            XCTAssertLessThan(clock.now - cancelled, .seconds(2), "the stalled body held the cancelled fetch")
+        }
+    }
+
+    func testACancelledCallerOfACoalescedDownloadLeavesItToTheOthers() async throws {
+        try await withCatalog { server, fetcher in
+            let url = try await firstThumbnail(server)
+            await server.injectFault(.delay(seconds: 3), path: url.path, count: 1)
+            let coalescing = CoalescingFetcher(upstream: fetcher)
+            let leaving = Task { try await coalescing.get(url) }
+            let staying = Task { try await coalescing.get(url) }
+            try await Task.sleep(for: .milliseconds(200))
+            let clock = ContinuousClock()
+            let cancelled = clock.now
+            leaving.cancel()
+            let error = await caught(FetchError.self) { _ = try await leaving.value }
+            XCTAssertEqual(error, .cancelled(url: url))
+            XCTAssertLessThan(clock.now - cancelled, .seconds(1), "the cancelled caller waited for the download")
+            let body = try await staying.value.resource?.body
+            XCTAssertGreaterThan(body?.count ?? 0, 100, "the caller that stayed gets the body")
+            let requests = await server.stats.snapshot().requests(path: url.path)
+            XCTAssertEqual(requests, 1, "one download for both callers")
+        }
+    }
+}
