@@ -1,8 +1,7 @@
 import Crawl
 import Foundation
 
-/// Makes catalog entries from `(seed, product id)` alone, so a product is the
-/// same whichever order products are made in (at start or inserted later).
+/// Makes catalog entries from `(seed, product id)` alone, so a product is the same whenever it is made.
 struct CatalogGenerator: Sendable {
     let configuration: CatalogConfiguration
 
@@ -12,8 +11,7 @@ struct CatalogGenerator: Sendable {
                                 "Wallet", "Speaker", "Jacket", "Mug", "Bicycle Bell", "Notebook", "Plant Pot"]
     private static let vendors = ["yagom", "wongbing", "odong", "summer", "jenna", "coda", "hyemory", "marisol"]
 
-    /// The entry for product `id`; `sharedPathOf` gives an earlier product's
-    /// thumbnail path when this one re-uses it.
+    /// `sharedPathOf` gives an earlier product's thumbnail path, for a product that re-uses it.
     func entry(id: Int, sharedPathOf: (Int) -> String?) -> CatalogEntry {
         let vendorIndex = Int(hash(id, 1) % UInt64(Self.vendors.count))
         let usd = hash(id, 2) % 10 == 0
@@ -48,8 +46,7 @@ struct CatalogGenerator: Sendable {
                             imagePaths: imagePaths)
     }
 
-    /// The key of the image a path shows (`CatalogImageMix.spec(forKey:)`):
-    /// a hash of seed and path, or with a pool, one of the pool's keys.
+    /// A hash of seed and path, or with a pool, one of the pool's keys.
     func imageKey(forPath path: String) -> UInt64 {
         var value = configuration.seed
         for byte in path.utf8 { value = Self.mix(value ^ UInt64(byte)) }
@@ -61,8 +58,7 @@ struct CatalogGenerator: Sendable {
         Double(hash(id, salt) % 1_000_000) < fraction * 1_000_000
     }
 
-    /// 32 hex digits, like an object-store key. The image mix is part of it, so
-    /// that a cache warmed from one mix never takes another mix's image for its own.
+    /// 32 hex digits. The mix is part of it, so a cache warmed from one mix never takes another's image.
     private func key(_ id: Int, _ salt: UInt64) -> String {
         var mixSalt: UInt64 = 0
         for byte in configuration.imageMix.rawValue.utf8 { mixSalt = Self.mix(mixSalt ^ UInt64(byte)) }

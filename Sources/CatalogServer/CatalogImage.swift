@@ -10,25 +10,14 @@ public struct CatalogImage: Sendable {
     public var uprightSize: PixelSize
     public var orientationTag: Int?
     public var progressive: Bool
-    /// True when cut from a synthetic pattern because no photo was available.
+    /// Cut from a synthetic pattern because no photo was available.
     public var synthetic: Bool
-    /// The encoded file.
     public var bytes: ByteBuffer
-    /// Strong ETag from a content hash (FNV-1a 64), quotes included.
+    /// Strong, from a content hash (FNV-1a 64), quotes included.
     public var etag: String
-    /// HTTP date, fixed per image key so revalidation is stable across runs.
+    /// Fixed per image key, so revalidation is stable across runs.
     public var lastModified: String
 
     public var byteCount: Int { bytes.readableBytes }
-
-    public var contentType: String {
-        switch format {
-        case .jpeg: return "image/jpeg"
-        case .png: return "image/png"
-        case .webp: return "image/webp"
-        case .gif: return "image/gif"
-        case .heif: return "image/heif"
-        case .tiff: return "image/tiff"
-        }
-    }
+    public var contentType: String { "image/\(format.rawValue)" }
 }

@@ -3,16 +3,10 @@ import Foundation
 import Hummingbird
 import WarmSupport
 
-/// Makes any image of the catalog from its key alone: the mix's spec for
-/// the key (`CatalogImageMix.spec(forKey:)`), cut out of one of the real
-/// photos (or of a seeded synthetic pattern when there is no photo folder).
-/// Equal keys give equal bytes, in any process.
-///
-/// Costs: at start, the photos decoded once into memory (shrink-on-load to
-/// the mix's `sourcePhotoMaxSide`: about 60 MB and under a second for the
-/// 12 mate-backgrounds photos at 1600 px); per image, one bitmap of its size
-/// and its encoding (a few ms for the seeds mix, about 0.3 s for a phone
-/// photo). Blocking: call it off the cooperative pool (`CatalogImageStore` does).
+/// Makes any image of the catalog from its key alone (`CatalogImageMix.spec(forKey:)`), cut out of one of
+/// the real photos, or of a seeded pattern when there is no photo folder: equal keys give equal bytes.
+/// Costs: the photos in memory (about 60 MB for 12 at 1600 px); per image, one bitmap and its encoding
+/// (a few ms for the seeds mix, about 0.3 s for a phone photo). Blocking.
 struct CatalogImageFactory: Sendable {
     let configuration: CatalogConfiguration
     private let photos: [(name: String, photo: SourcePhoto)]
@@ -37,10 +31,8 @@ struct CatalogImageFactory: Sendable {
         self.photos = photos
     }
 
-    /// True when the images are cut from real photos.
     var usesPhotos: Bool { !(photos.first?.name.hasPrefix("pattern-") ?? true) }
 
-    /// The image for `key`.
     func make(key: UInt64) throws(DownsampleError) -> CatalogImage {
         let spec = configuration.imageMix.spec(forKey: key)
         let photo = photos[Int(key % UInt64(photos.count))]
@@ -52,7 +44,7 @@ struct CatalogImageFactory: Sendable {
             lastModified: Self.lastModified(key: key))
     }
 
-    /// The JPEGs of `directory/nature` (or of `directory` itself), sorted so the catalog is stable.
+    /// Of `directory/nature` (or of `directory`), sorted so the catalog is stable.
     static func photoFiles(in directory: String?) -> [String] {
         guard let directory else { return [] }
         let manager = FileManager.default
@@ -67,13 +59,12 @@ struct CatalogImageFactory: Sendable {
         return []
     }
 
-    /// FNV-1a 64 of the bytes, as 16 hex digits.
     static func contentHash(_ data: Data) -> String {
         let hex = String(FNV1a.hash(data), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// 2023-03-23 00:00 GMT plus up to a year of hours chosen by the key, as an HTTP date.
+    /// 2023-03-23 00:00 GMT plus up to a year of hours chosen by the key.
     static func lastModified(key: UInt64) -> String {
         HTTPDateText.format(secondsSince1970: 1_679_529_600 + Int(key % 8760) * 3600)
     }

@@ -1,25 +1,18 @@
 import Downsample
 
-/// Which images a catalog holds: the kinds, sizes and encodings an object
-/// store of one kind of marketplace serves. Every image is drawn from the
-/// mix by a 64-bit key (`spec(forKey:)`), so a product's image depends only
-/// on the catalog's seed and its path.
+/// Which images a catalog holds: the kinds, sizes and encodings one kind of marketplace serves. Each image
+/// is drawn from the mix by a 64-bit key (`spec(forKey:)`), so it depends only on the seed and its path.
 public enum CatalogImageMix: String, Sendable, Hashable, CaseIterable {
-    /// Like the seed apps' catalog (OpenMarket's server-side thumbnails):
-    /// JPEGs (some progressive, some tagged with EXIF orientation 6), WebP and
-    /// a few PNGs, longest side 600-1150 px in common product aspects. Its
-    /// naive decode averages about 2.5 MB per image (the seeds measured 2.41
-    /// MB). A few ms of encoding per image.
+    /// Like the seed apps' catalog: JPEGs (some progressive, some EXIF-6), WebP and a few PNGs, longest side
+    /// 600-1150 px; about 2.5 MB of naive decode per image.
     case seeds
-    /// Phone uploads and their neighbours, in eight equal kinds: 4032x3024
-    /// photos (plain, EXIF-rotated, progressive), 640-1280 px server
-    /// thumbnails, 1170x2532 PNG screenshots, 1600x1200 WebP. About 22 MB of
-    /// naive decode per image; about 0.3 s of encoding per phone photo.
+    /// Phone uploads and their neighbours, eight equal kinds: 4032x3024 photos (plain, EXIF-rotated,
+    /// progressive), 640-1280 px thumbnails, PNG screenshots, WebP; about 22 MB of naive decode per image.
     case phone
-    /// The phone mix's kinds and proportions at an eighth of the size, for tests.
+    /// The phone mix at an eighth of the size, for tests.
     case miniature
 
-    /// The longest side the source photos are kept at (larger outputs are upscaled from them).
+    /// Larger outputs are upscaled from the source photos.
     var sourcePhotoMaxSide: Int {
         switch self {
         case .seeds: return 1600
@@ -28,7 +21,6 @@ public enum CatalogImageMix: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The image drawn for `key`: kind, size, encoding and how it is cut from its photo.
     func spec(forKey key: UInt64) -> CatalogImageSpec {
         var draws = KeyDraws(key: key)
         switch self {
@@ -73,8 +65,7 @@ public enum CatalogImageMix: String, Sendable, Hashable, CaseIterable {
         case 0:
             kind = "phone-photo"; upright = size(4032, 3024); encoding = CompositionEncoding(format: .jpeg, quality: 85)
         case 1:
-            // A phone held upright stores sensor-shaped 4032x3024 pixels and
-            // tags them with orientation 6, so viewers show 3024x4032.
+            // Sensor-shaped 4032x3024 pixels tagged with orientation 6: viewers show 3024x4032.
             kind = "phone-photo-exif6"; upright = size(3024, 4032)
             encoding = CompositionEncoding(format: .jpeg, quality: 85, orientationTag: 6)
         case 2:
@@ -98,8 +89,7 @@ public enum CatalogImageMix: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// One image before it is made: what it imitates, its upright size, how it
-/// is encoded and how it is cut from its photo.
+/// One image before it is made.
 struct CatalogImageSpec: Sendable, Hashable {
     var kind: String
     var uprightSize: PixelSize
@@ -118,13 +108,11 @@ private struct KeyDraws {
         return CatalogGenerator.mix(state)
     }
 
-    /// 0..<bound.
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
 
-    /// 0...1.
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
-    /// Crop, turn, mirror and noise: a quarter of images turned, a third mirrored, all with light noise.
+    /// A quarter of images turned, a third mirrored, all with light noise.
     mutating func cut(size: PixelSize) -> PhotoVariant {
         let turns = below(4) == 0 ? 1 + below(3) : 0
         return PhotoVariant(size: size, cropFraction: 0.55 + 0.45 * unit(), cropX: unit(), cropY: unit(),

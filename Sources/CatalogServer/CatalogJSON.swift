@@ -1,6 +1,5 @@
 import Crawl
 
-/// A product as the API writes it, thumbnail and images pointing at `baseURL`.
 struct ProductJSON: Encodable {
     var entry: CatalogEntry
     var baseURL: String
@@ -17,14 +16,14 @@ struct ProductJSON: Encodable {
         var product = entry.product
         product.thumbnail = nil
         try product.encode(to: encoder) // everything but the thumbnail and images
-        var container = encoder.container(keyedBy: AnyKey.self)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
         if let path = entry.thumbnailPath {
-            try container.encode(baseURL + "/" + path, forKey: AnyKey("thumbnail"))
+            try container.encode(baseURL + "/" + path, forKey: AnyCodingKey("thumbnail"))
         } else {
             switch entry.missingThumbnail {
             case .absentKey: break
-            case .null: try container.encodeNil(forKey: AnyKey("thumbnail"))
-            case .emptyString: try container.encode("", forKey: AnyKey("thumbnail"))
+            case .null: try container.encodeNil(forKey: AnyCodingKey("thumbnail"))
+            case .emptyString: try container.encode("", forKey: AnyCodingKey("thumbnail"))
             }
         }
         if withImages {
@@ -33,12 +32,11 @@ struct ProductJSON: Encodable {
                 ImageJSON(id: entry.product.id * 10 + index, url: baseURL + "/" + path,
                           thumbnail_url: thumbnail, issued_at: entry.product.issuedAt)
             }
-            try container.encode(images, forKey: AnyKey("images"))
+            try container.encode(images, forKey: AnyCodingKey("images"))
         }
     }
 }
 
-/// One list page in the configured shape.
 struct PageJSON: Encodable {
     var shape: PageShape
     var pageNo: Int
@@ -47,9 +45,9 @@ struct PageJSON: Encodable {
     var products: [ProductJSON]
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyKey.self)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
         let lastPage = max(1, (totalCount + itemsPerPage - 1) / itemsPerPage)
-        func key(_ name: String) -> AnyKey { AnyKey(shape.key(name)) }
+        func key(_ name: String) -> AnyCodingKey { AnyCodingKey(shape.key(name)) }
         try container.encode(pageNo, forKey: key("pageNo"))
         try container.encode(itemsPerPage, forKey: key("itemsPerPage"))
         try container.encode(totalCount, forKey: key("totalCount"))
@@ -58,14 +56,6 @@ struct PageJSON: Encodable {
         try container.encode(lastPage, forKey: key("lastPage"))
         try container.encode(pageNo < lastPage, forKey: key("hasNext"))
         try container.encode(pageNo > 1, forKey: key("hasPrev"))
-        try container.encode(products, forKey: AnyKey("pages"))
+        try container.encode(products, forKey: AnyCodingKey("pages"))
     }
-}
-
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

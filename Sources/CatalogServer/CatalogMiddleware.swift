@@ -2,12 +2,8 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// Serves injected faults in place of the real answer, and counts every response.
-///
-/// Faults below Hummingbird's normal responses use the connection itself: a
-/// streamed body that stops early and then throws (Hummingbird closes the
-/// channel when a body writer throws, so the client sees the connection end
-/// before `Content-Length` bytes), and `Channel.close()` for a reset.
+/// Serves injected faults in place of the real answer, and counts every response. A body cut short is a
+/// streamed body that throws (Hummingbird then closes the connection); a reset is `Channel.close()`.
 struct CatalogMiddleware: RouterMiddleware {
     typealias Context = CatalogRequestContext
 
@@ -20,29 +16,22 @@ struct CatalogMiddleware: RouterMiddleware {
         let path = request.uri.path
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
-        let route = Self.route(of: path)
-        let pageNo = route == "products" ? query["page_no"].flatMap { Int($0) } ?? 1 : nil
-
-        var faulted = false
+        let fault = await faults.take(path: path, query: query)
         let response: Response
         do {
-            if let fault = await faults.take(path: path, query: query) {
-                faulted = true
+            if let fault {
                 response = try await serve(fault, path: path, query: query, request: request, context: context, next: next)
             } else {
                 response = try await next(request, context)
             }
-        } catch let error as any HTTPResponseError {
-            await stats.record(route: route, path: path, pageNo: pageNo, status: Int(error.status.code),
-                               bodyBytes: 0, fault: faulted)
-            throw error
         } catch {
-            // A reset: no status was sent.
-            await stats.record(route: route, path: path, pageNo: pageNo, status: 0, bodyBytes: 0, fault: faulted)
+            // Status 0: a reset, no status was sent.
+            let status = (error as? any HTTPResponseError).map { Int($0.status.code) } ?? 0
+            await stats.record(path: path, query: query, status: status, bodyBytes: 0, fault: fault != nil)
             throw error
         }
-        await stats.record(route: route, path: path, pageNo: pageNo, status: Int(response.status.code),
-                           bodyBytes: response.body.contentLength ?? 0, fault: faulted)
+        await stats.record(path: path, query: query, status: Int(response.status.code),
+                           bodyBytes: response.body.contentLength ?? 0, fault: fault != nil)
         return response
     }
 
@@ -63,6 +52,24 @@ struct CatalogMiddleware: RouterMiddleware {
         case .delayed(let seconds, let then):
             try await Task.sleep(for: .seconds(seconds))
             return try await serve(then, path: path, query: query, request: request, context: context, next: next)
+        case .planned(let kind):
+            return try await serve(kind, path: path, query: query, request: request, context: context, next: next)
+        }
+    }
+
+    private func serve(_ kind: FaultKind, path: String, query: [String: String], request: Request, context: Context,
+                       next: (Request, Context) async throws -> Response) async throws -> Response {
+        switch kind {
+        case .status(let code):
+            return try await serve(.status(code, retryAfter: code == 429 ? "1" : nil), path: path, query: query,
+                                   request: request, context: context, next: next)
+        case .html:
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(
+                string: "<!DOCTYPE html>\n<html><head><title>503 Service Temporarily Unavailable</title></head>"
+                    + "<body><h1>Service Temporarily Unavailable</h1></body></html>\n")))
+        case .garbage:
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(
+                string: "{\"pageNo\": 2, \"itemsPerPage\": 20, \"totalCount\": 1336, \"pages\": [{\"id\": 17, \"name\": \"Vint")))
         case .reset:
             try? await context.channel.close()
             throw FaultServed.connectionClosed
@@ -70,23 +77,22 @@ struct CatalogMiddleware: RouterMiddleware {
             return Self.redirectLoop(path: path, query: query)
         case .endlessBody:
             return try await endlessBody(path: path, query: query)
-        case .slowBody(let seconds):
-            return try await slowBody(path: path, query: query, seconds: seconds)
+        case .slowBody:
+            return try await slowBody(path: path, query: query, seconds: 1)
         case .shortBody:
             return try await cutShortBody(path: path, query: query, channel: context.channel, stallSeconds: 0)
-        case .stalledBody(let seconds):
-            return try await cutShortBody(path: path, query: query, channel: context.channel, stallSeconds: seconds)
-        case .shiftAfter(let count):
+        case .stalledBody:
+            return try await cutShortBody(path: path, query: query, channel: context.channel, stallSeconds: 600)
+        case .shift:
             let response = try await next(request, context)
-            await store.insertNewest(count: count)
+            await store.insertNewest(count: 3)
             return response
-        case .repeatPreviousPage:
+        case .repeatPage:
             guard let pageNo = query["page_no"].flatMap({ Int($0) }), pageNo > 1 else { return try await next(request, context) }
             return try await previousPage(as: pageNo, query: query)
         }
     }
 
-    /// A redirect to the same path with the `hop` counter one higher.
     private static func redirectLoop(path: String, query: [String: String]) -> Response {
         var items = query
         items["hop"] = String((items["hop"].flatMap { Int($0) } ?? 0) + 1)
@@ -94,8 +100,7 @@ struct CatalogMiddleware: RouterMiddleware {
         return Response(status: .found, headers: [.location: path + "?" + text, .contentLength: "0"])
     }
 
-    /// The real bytes repeated in 64 KiB chunks, at most one chunk a millisecond (64 MB/s), so that a
-    /// few endless bodies do not take every core from the requests around them.
+    /// At most 64 KiB a millisecond, so that a few endless bodies do not take every core from other requests.
     private func endlessBody(path: String, query: [String: String]) async throws -> Response {
         let (body, contentType) = try await realBody(path: path, query: query)
         var chunk = ByteBuffer()
@@ -104,7 +109,6 @@ struct CatalogMiddleware: RouterMiddleware {
         }
         let endless = chunk
         return Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody { writer in
-            // Until the client goes away (the write throws) or the server stops.
             while true {
                 try await writer.write(endless)
                 try await Task.sleep(for: .milliseconds(1))
@@ -112,7 +116,6 @@ struct CatalogMiddleware: RouterMiddleware {
         })
     }
 
-    /// The real body in eight pieces spread over `seconds`.
     private func slowBody(path: String, query: [String: String], seconds: Double) async throws -> Response {
         let (body, contentType) = try await realBody(path: path, query: query)
         let pieces = 8
@@ -128,8 +131,8 @@ struct CatalogMiddleware: RouterMiddleware {
         })
     }
 
-    /// Half the real body under its full Content-Length, then (after `stallSeconds`
-    /// or when the client leaves) the connection closes, the body unfinished.
+    /// Half the real body under its full Content-Length; after `stallSeconds` (or when the client leaves)
+    /// the connection closes.
     private func cutShortBody(path: String, query: [String: String], channel: any Channel,
                               stallSeconds: Double) async throws -> Response {
         let (body, contentType) = try await realBody(path: path, query: query)
@@ -140,19 +143,16 @@ struct CatalogMiddleware: RouterMiddleware {
             while ContinuousClock.now < until, channel.isActive {
                 try await Task.sleep(for: .milliseconds(200))
             }
-            // Throwing makes Hummingbird close the connection, the body unfinished.
             throw FaultServed.bodyCutShort
         })
     }
 
-    /// Page `pageNo - 1`'s products served as page `pageNo`.
     private func previousPage(as pageNo: Int, query: [String: String]) async throws -> Response {
         let size = query["items_per_page"].flatMap { Int($0) } ?? store.configuration.defaultItemsPerPage
         let body = try await store.page(pageNo: pageNo, itemsPerPage: size, productsOfPage: pageNo - 1)
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
-    /// The body the route would send: the image of a thumbnail path, or a list page.
     private func realBody(path: String, query: [String: String]) async throws -> (ByteBuffer, String) {
         if path == "/api/products" {
             let pageNo = query["page_no"].flatMap { Int($0) } ?? 1
@@ -164,17 +164,8 @@ struct CatalogMiddleware: RouterMiddleware {
         }
         return (image.bytes, image.contentType)
     }
-
-    static func route(of path: String) -> String {
-        if path == "/api/products" { return "products" }
-        if path.hasPrefix("/api/products/") { return "product" }
-        if path == "/healthChecker" { return "health" }
-        if path.hasPrefix("/thumbnails/") { return "thumbnail" }
-        return "other"
-    }
 }
 
-/// Thrown to make Hummingbird drop a connection on purpose.
 enum FaultServed: Error {
     case connectionClosed
     case bodyCutShort

@@ -1,11 +1,9 @@
 import Hummingbird
 import NIOCore
 
-/// The catalog's request context: Hummingbird's basic one plus the
-/// connection, so that a fault can close it mid-answer or without one.
+/// Hummingbird's basic request context plus the connection, so that a fault can close it.
 public struct CatalogRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The connection the request came on.
     public let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import WarmSupport
 
-/// The OpenMarket routes over a `CatalogStore`.
 enum CatalogRoutes {
     static func router(store: CatalogStore, stats: CatalogStats, faults: FaultInjector) -> Router<CatalogRequestContext> {
         let router = Router(context: CatalogRequestContext.self)
@@ -51,8 +50,7 @@ enum CatalogRoutes {
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
-    /// The image, or 304 when the client's validators match: `If-None-Match`
-    /// (weak comparison, as RFC 9110 asks), else `If-Modified-Since`.
+    /// The image, or 304 when the client's validators match.
     private static func thumbnail(_ image: CatalogImage, request: Request) -> Response {
         var headers: HTTPFields = [.eTag: image.etag, .lastModified: image.lastModified,
                                    .cacheControl: "public, max-age=86400"]
@@ -64,24 +62,8 @@ enum CatalogRoutes {
     }
 
     static func isNotModified(etag: String, lastModified: String, request: Request) -> Bool {
-        if let ifNoneMatch = request.headers[.ifNoneMatch] {
-            let wanted = opaque(etag)
-            return ifNoneMatch.split(separator: ",").contains { candidate in
-                let tag = candidate.trimmingCharacters(in: .whitespaces)
-                return tag == "*" || opaque(tag) == wanted
-            }
-        }
-        if let ifModifiedSince = request.headers[.ifModifiedSince] {
-            if ifModifiedSince == lastModified { return true }
-            if let since = HTTPDateText.parse(ifModifiedSince), let modified = HTTPDateText.parse(lastModified) {
-                return modified <= since
-            }
-        }
-        return false
-    }
-
-    /// The tag without a weak prefix.
-    private static func opaque(_ tag: String) -> String {
-        tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+        ConditionalRequest.isNotModified(ifNoneMatch: request.headers[.ifNoneMatch],
+                                         ifModifiedSince: request.headers[.ifModifiedSince], etag: etag,
+                                         modifiedAtSeconds: HTTPDateText.parse(lastModified))
     }
 }

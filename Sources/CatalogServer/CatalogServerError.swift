@@ -1,6 +1,5 @@
-/// Why a catalog server did not start.
 public enum CatalogServerError: Error, Sendable, CustomStringConvertible {
-    /// The server stopped before it listened, usually because the address was taken.
+    /// Usually because the address was taken.
     case didNotStart(host: String, port: Int, reason: String)
 
     public var description: String {

@@ -1,19 +1,23 @@
-/// Counts requests and responses as the server answers them.
 public actor CatalogStats {
     private var statistics = CatalogStatistics()
 
     public init() {}
 
-    /// A copy of the counts so far.
     public func snapshot() -> CatalogStatistics { statistics }
 
-    /// Starts the counts again from zero (between phases of a test).
     public func reset() { statistics = CatalogStatistics() }
 
-    func record(route: String, path: String, pageNo: Int?, status: Int, bodyBytes: Int, fault: Bool) {
+    func record(path: String, query: [String: String], status: Int, bodyBytes: Int, fault: Bool) {
+        let route = switch path {
+        case "/api/products": "products"
+        case "/healthChecker": "health"
+        case _ where path.hasPrefix("/api/products/"): "product"
+        case _ where path.hasPrefix("/thumbnails/"): "thumbnail"
+        default: "other"
+        }
         statistics.requestsByRoute[route, default: 0] += 1
         statistics.requestsByPath[path, default: 0] += 1
-        if let pageNo { statistics.pageRequests[pageNo, default: 0] += 1 }
+        if route == "products" { statistics.pageRequests[query["page_no"].flatMap { Int($0) } ?? 1, default: 0] += 1 }
         switch status {
         case 200...299: statistics.okResponses += 1
         case 304: statistics.notModifiedResponses += 1

@@ -2,25 +2,24 @@ import Crawl
 import Foundation
 import Hummingbird
 
-/// The catalog's mutable state: the product list (newest first), which
-/// image each path shows, and the pending list shift for tests.
+/// The catalog's mutable state: the product list (newest first, entries made in id order), which image
+/// each path shows, and the pending list shift for tests.
 actor CatalogStore {
     let configuration: CatalogConfiguration
     let images: CatalogImageStore
-    private var index: CatalogIndex
-    private var entries: [CatalogEntry] // newest first
+    private let generator: CatalogGenerator
+    private var entryByID: [Int: CatalogEntry] = [:]
+    private var imageByPath: [String: UInt64] = [:]
+    private var entries: [CatalogEntry] = [] // newest first
     private var baseURL = ""
     private var pendingShift: (afterPage: Int, count: Int)?
 
-    init(configuration: CatalogConfiguration, images: CatalogImageStore) {
+    /// Async, so that it is isolated and can list the products at start.
+    init(configuration: CatalogConfiguration, images: CatalogImageStore) async {
         self.configuration = configuration
         self.images = images
-        var index = CatalogIndex(generator: CatalogGenerator(configuration: configuration))
-        var made: [CatalogEntry] = []
-        made.reserveCapacity(configuration.productCount)
-        for _ in 0..<configuration.productCount { made.append(index.makeEntry()) }
-        self.index = index
-        self.entries = made.reversed()
+        self.generator = CatalogGenerator(configuration: configuration)
+        insertNewest(count: configuration.productCount)
     }
 
     func setBaseURL(_ url: String) { baseURL = url }
@@ -29,7 +28,16 @@ actor CatalogStore {
     @discardableResult
     func insertNewest(count: Int) -> [Product] {
         var added: [CatalogEntry] = []
-        for _ in 0..<max(0, count) { added.append(index.makeEntry()) }
+        for _ in 0..<max(0, count) {
+            let id = entryByID.count + 1
+            let known = entryByID
+            let entry = generator.entry(id: id) { known[$0]?.thumbnailPath }
+            entryByID[id] = entry
+            for path in [entry.thumbnailPath].compactMap({ $0 }) + entry.imagePaths where imageByPath[path] == nil {
+                imageByPath[path] = generator.imageKey(forPath: path)
+            }
+            added.append(entry)
+        }
         entries.insert(contentsOf: added.reversed(), at: 0)
         return added.reversed().map(rendered)
     }
@@ -55,24 +63,23 @@ actor CatalogStore {
         return ByteBuffer(bytes: data)
     }
 
-    /// The JSON of one product with its images, or nil for an unknown id.
+    /// One product with its images, or nil for an unknown id.
     func detail(id: Int) throws -> ByteBuffer? {
-        guard let entry = index.entryByID[id] else { return nil }
+        guard let entry = entryByID[id] else { return nil }
         return ByteBuffer(bytes: try JSONEncoder().encode(ProductJSON(entry: entry, baseURL: baseURL, withImages: true)))
     }
 
-    /// The key of the image a path (without the leading slash) shows, or nil.
+    /// `path` without the leading slash.
     func imageKey(atPath path: String) -> UInt64? {
-        index.imageByPath[path]
+        imageByPath[path]
     }
 
-    /// The image a path (without the leading slash) shows, made now if need be; nil for an unknown path.
+    /// Made now if need be; nil for an unknown path (without the leading slash).
     func image(atPath path: String) async throws -> CatalogImage? {
-        guard let key = index.imageByPath[path] else { return nil }
+        guard let key = imageByPath[path] else { return nil }
         return try await images.image(key: key)
     }
 
-    /// The list as it is now, newest first, thumbnails as absolute URLs.
     func products() -> [Product] {
         entries.map(rendered)
     }

@@ -1,24 +1,21 @@
-/// The faults waiting to be served: rules a test added for a number of
-/// matching requests, and a `FaultPlan` (`warm serve --faults`) that chooses
-/// URLs by hash and counts requests per URL for transient faults.
+/// The faults waiting to be served: those a test added for a number of requests to a path whose query holds
+/// `query`, then a `FaultPlan`'s (`warm serve --faults`), which counts requests per chosen URL for `xN`.
 actor FaultInjector {
     private struct Rule {
-        var target: FaultTarget
+        var path: String
+        var query: [String: String]
         var fault: CatalogFault
         var remaining: Int
     }
 
     private var rules: [Rule] = []
-    private(set) var plan: FaultPlan?
-    /// Requests so far per URL a plan's rule chose (for `xN`).
+    private var plan: FaultPlan?
     private var plannedRequests: [String: Int] = [:]
 
-    func add(_ fault: CatalogFault, for target: FaultTarget, count: Int) {
+    func add(_ fault: CatalogFault, path: String, query: [String: String], count: Int) {
         guard count > 0 else { return }
-        rules.append(Rule(target: target, fault: fault, remaining: count))
+        rules.append(Rule(path: path, query: query, fault: fault, remaining: count))
     }
-
-    func clear() { rules.removeAll() }
 
     /// Replaces the plan (nil: none) and starts its request counts afresh.
     func setPlan(_ plan: FaultPlan?) {
@@ -28,7 +25,9 @@ actor FaultInjector {
 
     /// The first fault for this request, used up by one; else the plan's.
     func take(path: String, query: [String: String]) -> CatalogFault? {
-        if let index = rules.firstIndex(where: { $0.target.matches(path: path, query: query) }) {
+        if let index = rules.firstIndex(where: { rule in
+            rule.path == path && rule.query.allSatisfy { query[$0.key] == $0.value }
+        }) {
             let fault = rules[index].fault
             rules[index].remaining -= 1
             if rules[index].remaining == 0 { rules.remove(at: index) }
@@ -48,6 +47,6 @@ actor FaultInjector {
         guard let rule = plan.rule(for: scope, key: key) else { return nil }
         plannedRequests[key, default: 0] += 1
         if let times = rule.times, plannedRequests[key, default: 0] > times { return nil }
-        return .planned(rule.kind, plan: plan)
+        return .planned(rule.kind)
     }
 }

@@ -1,6 +1,5 @@
 import WarmSupport
 
-/// What a `FaultRule` applies to.
 public enum FaultScope: String, Sendable, Hashable, CaseIterable {
     case image, page
 }
@@ -9,9 +8,9 @@ public enum FaultScope: String, Sendable, Hashable, CaseIterable {
 public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     public var scope: FaultScope
     public var kind: FaultKind
-    /// Share of URLs chosen, 0...1.
+    /// 0...1.
     public var share: Double
-    /// Requests of each chosen URL that fail; nil: all of them.
+    /// nil: every request of a chosen URL fails.
     public var times: Int?
 
     public init(_ scope: FaultScope, _ kind: FaultKind, share: Double = 1, times: Int? = nil) {
@@ -48,7 +47,6 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         self.init(scope, kind, share: share, times: times)
     }
 
-    /// Whether this rule's share picks `key`: a SplitMix64 hash of seed, rule and key, compared with the share.
     func chooses(_ key: String, seed: UInt64) -> Bool {
         guard share > 0 else { return false }
         let hash = FNV1a.hash("\(scope.rawValue)-\(kind.name)|\(key)".utf8)

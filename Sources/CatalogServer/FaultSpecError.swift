@@ -1,4 +1,3 @@
-/// Why a `--faults` SPEC was refused.
 public enum FaultSpecError: Error, Sendable, Hashable, CustomStringConvertible {
     case empty
     case unknownKind(String)

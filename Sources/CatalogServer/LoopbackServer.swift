@@ -3,14 +3,9 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// Runs a Hummingbird router on a local address until `shutdown()`: the
-/// engine under `CatalogServer`, and a way for tests to stand up servers of
-/// their own (another OpenMarket-style API, odd HTTP behaviour).
-///
-/// `shutdown()` stops gracefully: no new connections, requests in progress
-/// may finish for up to `gracePeriodSeconds`, then what is left is cancelled.
+/// Runs a Hummingbird router on a local address until `shutdown()`: the engine under `CatalogServer`, and
+/// tests' own servers. `shutdown()` stops gracefully: requests in progress get `gracePeriodSeconds`.
 public final class LoopbackServer: Sendable {
-    /// `http://host:port`, with the port actually bound.
     public let baseURL: URL
     public let port: Int
     private let serviceGroup: ServiceGroup
@@ -23,8 +18,7 @@ public final class LoopbackServer: Sendable {
         self.runTask = runTask
     }
 
-    /// Binds `host:port` (0 picks a free port) and returns once the server listens.
-    /// Without a `logger`, only warnings and errors are logged.
+    /// Returns once the server listens (port 0 picks a free one). Without a `logger`, only warnings are logged.
     public static func start<Context: RequestContext>(
         router: Router<Context>, host: String = "127.0.0.1", port: Int = 0, gracePeriodSeconds: Double = 2,
         logger: Logger? = nil
@@ -46,7 +40,6 @@ public final class LoopbackServer: Sendable {
         var configuration = ServiceGroupConfiguration(services: [app], logger: logger)
         configuration.maximumGracefulShutdownDuration = .milliseconds(Int64(max(0, gracePeriodSeconds) * 1000))
         let serviceGroup = ServiceGroup(configuration: configuration)
-        // Runs until `shutdown()`; ends early only when binding fails.
         let runTask = Task {
             defer { boundContinuation.finish() }
             try await serviceGroup.run()
@@ -69,12 +62,11 @@ public final class LoopbackServer: Sendable {
         return LoopbackServer(baseURL: baseURL, port: boundPort, serviceGroup: serviceGroup, runTask: runTask)
     }
 
-    /// `baseURL` joined with an absolute path such as `/api/products?page_no=1`.
+    /// `pathAndQuery` such as `/api/products?page_no=1`.
     public func url(_ pathAndQuery: String) -> URL {
         URL(string: baseURL.absoluteString + pathAndQuery) ?? baseURL
     }
 
-    /// Stops the server and waits until it has.
     public func shutdown() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = await runTask.result
