@@ -11,15 +11,15 @@ import Logging
 ///
 /// Start costs decoding the source photos (under a second); each image is made on its first request
 /// (`CatalogImageStore`); memory is the photos, the bounded image cache and a small entry per product.
-/// Call `shutdown()` when done.
+/// Call `shutdown()` when done. Tests reach the list and the faults through WarmTestSupport.
 public final class CatalogServer: Sendable {
     /// `http://host:port`, with the port actually bound.
     public let baseURL: URL
     public let port: Int
     public let configuration: CatalogConfiguration
     public let stats: CatalogStats
-    private let store: CatalogStore
-    private let faults: FaultInjector
+    let store: CatalogStore
+    let faults: FaultInjector
     private let server: LoopbackServer
 
     private init(server: LoopbackServer, configuration: CatalogConfiguration, stats: CatalogStats,
@@ -58,48 +58,5 @@ public final class CatalogServer: Sendable {
     /// Stops gracefully (see `LoopbackServer.shutdown()`) and waits until it has.
     public func shutdown() async {
         await server.shutdown()
-    }
-
-    /// The list as it is now, newest first, with absolute thumbnail URLs.
-    public func products() async -> [Product] {
-        await store.products()
-    }
-
-    /// `totalCount`.
-    public func productCount() async -> Int {
-        await store.count
-    }
-
-    /// Lists `count` new products at the front, pushing the others back, as a live marketplace does.
-    @discardableResult
-    public func insertNewestProducts(count: Int) async -> [Product] {
-        await store.insertNewest(count: count)
-    }
-
-    /// Lists `count` new products right after list page `pageNo` is next served, so a crawl in progress
-    /// sees the list shift under it.
-    public func insertNewestProducts(count: Int, afterServingPage pageNo: Int) async {
-        await store.scheduleInsert(count: count, afterServingPage: pageNo)
-    }
-
-    /// Serves `fault` to the next `count` requests for `path` whose query contains `query` (e.g.
-    /// `["page_no": "3"]`), before any of the plan's.
-    public func injectFault(_ fault: CatalogFault, path: String, query: [String: String] = [:], count: Int = 1) async {
-        await faults.add(fault, path: path, query: query, count: count)
-    }
-
-    public func failNext(path: String, query: [String: String] = [:], count: Int = 1, status: Int = 503,
-                         retryAfter: String? = nil) async {
-        await injectFault(.status(status, retryAfter: retryAfter), path: path, query: query, count: count)
-    }
-
-    /// Serves `plan`'s faults from now on (nil: none), its request counts starting afresh.
-    public func setFaultPlan(_ plan: FaultPlan?) async {
-        await faults.setPlan(plan)
-    }
-
-    /// The image a path such as `thumbnails/20230323/<key>_thumb` shows (made now if need be), or nil.
-    public func image(atPath path: String) async throws -> CatalogImage? {
-        try await store.image(atPath: path.hasPrefix("/") ? String(path.dropFirst()) : path)
     }
 }

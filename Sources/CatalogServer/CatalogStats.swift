@@ -1,11 +1,9 @@
 public actor CatalogStats {
-    private var statistics = CatalogStatistics()
+    var statistics = CatalogStatistics()
 
     public init() {}
 
     public func snapshot() -> CatalogStatistics { statistics }
-
-    public func reset() { statistics = CatalogStatistics() }
 
     func record(path: String, query: [String: String], status: Int, bodyBytes: Int, fault: Bool) {
         let route = switch path {

@@ -27,9 +27,5 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
         return rules.first { $0.scope == scope && $0.chooses(key, seed: seed) }
     }
 
-    public func rule(forImagePath path: String) -> FaultRule? { rule(for: .image, key: path) }
-
-    public func rule(forPage pageNo: Int) -> FaultRule? { rule(for: .page, key: "page_no=\(pageNo)") }
-
     public var description: String { rules.map(\.description).joined(separator: ",") }
 }

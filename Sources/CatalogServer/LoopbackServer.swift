@@ -62,11 +62,6 @@ public final class LoopbackServer: Sendable {
         return LoopbackServer(baseURL: baseURL, port: boundPort, serviceGroup: serviceGroup, runTask: runTask)
     }
 
-    /// `pathAndQuery` such as `/api/products?page_no=1`.
-    public func url(_ pathAndQuery: String) -> URL {
-        URL(string: baseURL.absoluteString + pathAndQuery) ?? baseURL
-    }
-
     public func shutdown() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = await runTask.result
