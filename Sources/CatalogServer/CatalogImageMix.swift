@@ -38,53 +38,32 @@ public enum CatalogImageMix: String, Sendable, Hashable, CaseIterable {
             : PixelSize(width: longest * shape.0 / shape.1, height: longest)
         let quality = 72 + draws.below(19)
         let roll = draws.below(100)
-        let kind: String, encoding: CompositionEncoding
-        switch roll {
-        case 0..<58:
-            kind = "server-thumbnail"; encoding = CompositionEncoding(format: .jpeg, quality: quality)
-        case 58..<70:
-            kind = "server-thumbnail-progressive"
-            encoding = CompositionEncoding(format: .jpeg, quality: quality, progressive: true)
-        case 70..<78:
-            kind = "server-thumbnail-exif6"; encoding = CompositionEncoding(format: .jpeg, quality: quality, orientationTag: 6)
-        case 78..<92:
-            kind = "webp"; encoding = CompositionEncoding(format: .webp, quality: quality)
-        default:
-            kind = "png"; encoding = CompositionEncoding(format: .png)
-        }
+        let (_, kind, encoding) = [
+            (58, "server-thumbnail", CompositionEncoding(format: .jpeg, quality: quality)),
+            (70, "server-thumbnail-progressive", CompositionEncoding(format: .jpeg, quality: quality, progressive: true)),
+            (78, "server-thumbnail-exif6", CompositionEncoding(format: .jpeg, quality: quality, orientationTag: 6)),
+            (92, "webp", CompositionEncoding(format: .webp, quality: quality)),
+            (100, "png", CompositionEncoding(format: .png)),
+        ].first { roll < $0.0 }!
         return CatalogImageSpec(kind: kind, uprightSize: size, encoding: encoding, cut: draws.cut(size: size))
     }
 
     private func phoneSpec(_ draws: inout KeyDraws, divisor: Int) -> CatalogImageSpec {
-        func size(_ width: Int, _ height: Int) -> PixelSize {
-            PixelSize(width: max(8, width / divisor), height: max(8, height / divisor))
-        }
         let step = draws.below(8) // varies some sizes
-        let kind: String, upright: PixelSize, encoding: CompositionEncoding
-        switch draws.below(8) {
-        case 0:
-            kind = "phone-photo"; upright = size(4032, 3024); encoding = CompositionEncoding(format: .jpeg, quality: 85)
-        case 1:
+        let thumbnailSide = 640 + (step * 160) % 640, progressiveSide = 800 + (step * 96) % 480
+        let (kind, width, height, encoding) = [
+            ("phone-photo", 4032, 3024, CompositionEncoding(format: .jpeg, quality: 85)),
             // Sensor-shaped 4032x3024 pixels tagged with orientation 6: viewers show 3024x4032.
-            kind = "phone-photo-exif6"; upright = size(3024, 4032)
-            encoding = CompositionEncoding(format: .jpeg, quality: 85, orientationTag: 6)
-        case 2:
-            kind = "phone-photo-progressive"; upright = size(4032, 3024)
-            encoding = CompositionEncoding(format: .jpeg, quality: 82, progressive: true)
-        case 3:
-            let side = 640 + (step * 160) % 640
-            kind = "server-thumbnail"; upright = size(side, side); encoding = CompositionEncoding(format: .jpeg, quality: 80)
-        case 4:
-            kind = "server-thumbnail"; upright = size(1280, 960); encoding = CompositionEncoding(format: .jpeg, quality: 85)
-        case 5:
-            kind = "screenshot-png"; upright = size(1170, 2532); encoding = CompositionEncoding(format: .png)
-        case 6:
-            kind = "webp"; upright = size(1600, 1200); encoding = CompositionEncoding(format: .webp, quality: 80)
-        default:
-            let side = 800 + (step * 96) % 480
-            kind = "server-thumbnail-progressive"; upright = size(side, side)
-            encoding = CompositionEncoding(format: .jpeg, quality: 80, progressive: true)
-        }
+            ("phone-photo-exif6", 3024, 4032, CompositionEncoding(format: .jpeg, quality: 85, orientationTag: 6)),
+            ("phone-photo-progressive", 4032, 3024, CompositionEncoding(format: .jpeg, quality: 82, progressive: true)),
+            ("server-thumbnail", thumbnailSide, thumbnailSide, CompositionEncoding(format: .jpeg, quality: 80)),
+            ("server-thumbnail", 1280, 960, CompositionEncoding(format: .jpeg, quality: 85)),
+            ("screenshot-png", 1170, 2532, CompositionEncoding(format: .png)),
+            ("webp", 1600, 1200, CompositionEncoding(format: .webp, quality: 80)),
+            ("server-thumbnail-progressive", progressiveSide, progressiveSide,
+             CompositionEncoding(format: .jpeg, quality: 80, progressive: true)),
+        ][draws.below(8)]
+        let upright = PixelSize(width: max(8, width / divisor), height: max(8, height / divisor))
         return CatalogImageSpec(kind: kind, uprightSize: upright, encoding: encoding, cut: draws.cut(size: upright))
     }
 }

@@ -1,8 +1,6 @@
 public actor CatalogStats {
     var statistics = CatalogStatistics()
 
-    public init() {}
-
     public func snapshot() -> CatalogStatistics { statistics }
 
     func record(path: String, query: [String: String], status: Int, bodyBytes: Int, fault: Bool) {
@@ -19,7 +17,6 @@ public actor CatalogStats {
         switch status {
         case 200...299: statistics.okResponses += 1
         case 304: statistics.notModifiedResponses += 1
-        case 400...: statistics.errorResponses += 1
         default: break
         }
         if fault { statistics.faultsServed += 1 }

@@ -63,11 +63,6 @@ public final class HTTPFetcher: Fetching {
         if let firstError { throw firstError }
     }
 
-    public func get(_ text: String, validators: Validators? = nil) async throws(FetchError) -> FetchOutcome {
-        guard let url = URL(string: text) else { throw .invalidURL(text) }
-        return try await get(url, validators: validators)
-    }
-
     public func get(_ url: URL, validators: Validators?) async throws(FetchError) -> FetchOutcome {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty else {

@@ -266,7 +266,7 @@ final class HTTPFetcherTests: XCTestCase {
 
     func testInvalidURLIsRefusedBeforeAnyRequest() async throws {
         let fetcher = HTTPFetcher()
-        let error = await caught(FetchError.self) { _ = try await fetcher.get("ftp://example.com/file") }
+        let error = await caught(FetchError.self) { _ = try await fetcher.get(URL(string: "ftp://example.com/file")!) }
         try await fetcher.shutdown()
         XCTAssertEqual(error, .invalidURL("ftp://example.com/file"))
         XCTAssertEqual(error?.reasonCode, "invalid-url")
