@@ -22,8 +22,6 @@ public struct CrawlReport: Sendable, Hashable, CustomStringConvertible {
     public var uncoveredPositions: Int = 0
     public var durationSeconds: Double = 0
 
-    public init() {}
-
     public var description: String {
         var text = "Crawled \(pagesFetched) pages in \(passes) pass\(passes == 1 ? "" : "es") in "
             + String(format: "%.1f s", durationSeconds)

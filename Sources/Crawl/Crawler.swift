@@ -131,22 +131,21 @@ public struct Crawler: Sendable {
 
     private func fetchPage(_ pageNo: Int, itemsPerPage: Int) async -> PageResult {
         let url = configuration.pageURL(pageNo: pageNo, itemsPerPage: itemsPerPage)
-        let outcome: FetchOutcome
-        do {
-            outcome = try await fetcher.get(url, validators: nil)
+        let outcome: Result<ProductPage, CrawlError>
+        do throws(FetchError) {
+            if let resource = try await fetcher.get(url, validators: nil).resource {
+                do {
+                    outcome = .success(try ProductPage.decode(from: resource.body))
+                } catch {
+                    outcome = .failure(.pageDidNotParse(pageNo: pageNo, url: url, problem: DecodingProblem.describe(error)))
+                }
+            } else {
+                outcome = .failure(.pageNotModified(pageNo: pageNo, url: url))
+            }
         } catch {
-            return PageResult(pageNo: pageNo, url: url, outcome: .failure(.pageFetchFailed(pageNo: pageNo, url: url, error: error)))
+            outcome = .failure(.pageFetchFailed(pageNo: pageNo, url: url, error: error))
         }
-        guard case .fetched(let resource) = outcome else {
-            return PageResult(pageNo: pageNo, url: url, outcome: .failure(.pageNotModified(pageNo: pageNo, url: url)))
-        }
-        do {
-            return PageResult(pageNo: pageNo, url: url, outcome: .success(try ProductPage.decode(from: resource.body)))
-        } catch {
-            let problem = DecodingProblem.describe(error)
-            return PageResult(pageNo: pageNo, url: url,
-                              outcome: .failure(.pageDidNotParse(pageNo: pageNo, url: url, problem: problem)))
-        }
+        return PageResult(pageNo: pageNo, url: url, outcome: outcome)
     }
 }
 
