@@ -1,6 +1,7 @@
 import ChildProcesses
 import Downsample
 import Foundation
+import NIOPosix
 
 /// The catalog's images, made on first request and kept in a bounded in-memory LRU cache.
 ///
@@ -8,7 +9,7 @@ import Foundation
 /// work (13,360 phone-mix images would take over an hour); nothing is written to disk. Images are
 /// deterministic per key, so an evicted one is made again byte for byte, and the validators of every image
 /// made are kept (a few dozen bytes each) to answer 304 without making it again. Concurrent requests for
-/// one key share one making, on NIO's thread pool (`BlockingWork`), never on the cooperative pool.
+/// one key share one making, on a thread pool of its own (`BlockingWork`), never on the cooperative pool.
 actor CatalogImageStore {
     private let factory: CatalogImageFactory
     private let capacityBytes: Int
@@ -18,6 +19,12 @@ actor CatalogImageStore {
     private var cachedBytes = 0
     private var making: [UInt64: Task<Result<CatalogImage, DownsampleError>, Never>] = [:]
     private var validators: [UInt64: (etag: String, lastModified: String)] = [:]
+    /// One thread per core, its own so that making does not queue behind the process's other blocking work.
+    private static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        pool.start()
+        return pool
+    }()
 
     init(factory: CatalogImageFactory, capacityBytes: Int) {
         self.factory = factory
@@ -33,7 +40,7 @@ actor CatalogImageStore {
         if let task = making[key] { return try await task.value.get() }
         let factory = self.factory
         let task = Task {
-            await BlockingWork.run { Result { () throws(DownsampleError) in try factory.make(key: key) } }
+            await BlockingWork.run(on: Self.pool) { Result { () throws(DownsampleError) in try factory.make(key: key) } }
         }
         making[key] = task
         defer { making[key] = nil }
