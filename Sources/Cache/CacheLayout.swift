@@ -1,33 +1,10 @@
 import Foundation
 import WarmSupport
 
-/// Where everything lives inside one cache directory (also in `LAYOUT.md`):
-///
-/// ```
-/// <root>/
-///   manifest.sqlite            SQLite manifest (WAL mode; -wal and -shm files beside it)
-///   .lock                      flock(2) lock file; holds the PID of the holder
-///   tmp/<random>.tmp           in-flight writes, renamed into v1/ when complete
-///   v1/<h0h1>/<h2h3>/<hash>.<ext>
-///   shards/<I>-of-<N>/         a sharded run's own state: .lock, manifest.sqlite, tmp/
-/// ```
-///
-/// `hash` is the lowercase hex SHA-256 of `canonicalURL + "\n" + variantName`
-/// (for example `https://img.example.com/p/1.jpg\n300.jpg`), `h0h1` and `h2h3`
-/// are its first four hex digits, and `ext` is the variant's format. The file
-/// name never contains URL text, so no URL can escape the tree or collide with
-/// another through odd characters, and the two directory levels keep every
-/// directory under 256 subdirectories and a few thousand files even for
-/// millions of entries.
-///
-/// Nothing in the file tree needs a single writer: each (URL, variant) owns
-/// exactly one path, files appear by `rename(2)` from a uniquely named temp
-/// file, and directories are created idempotently, so processes writing
-/// different URLs never touch the same file. The manifest is the only shared
-/// file; SQLite serialises its writers on one machine.
-///
-/// `v1` is the layout version: a future change of hashing or naming moves to
-/// `v2/` next to it instead of reinterpreting existing files.
+/// Where everything lives inside one cache directory (drawn and explained in `LAYOUT.md`):
+/// files at `v1/<h0h1>/<h2h3>/<hash>.<ext>`, where `hash` is the SHA-256 of
+/// `canonicalURL + "\n" + variantName`, so no URL text ever reaches a path.
+/// `v1` is the layout version: another hashing or naming would move to `v2/`.
 public struct CacheLayout: Sendable, Hashable {
     /// Absolute path of the cache directory, without a trailing slash.
     public let root: String

@@ -6,14 +6,9 @@ import Synchronization
 /// The thumbnail cache on disk: files laid out by `CacheLayout`, described by
 /// an SQLite manifest, written atomically, evicted least-recently-used first.
 ///
-/// A `final class`, not an actor: all mutable state lives in SQLite behind
-/// GRDB's `DatabasePool`, which already serialises writers and lets readers
-/// run concurrently, and each file is installed by an atomic rename. An actor
-/// would add a second lock around that one and serialise the slow part of
-/// every store (writing and fsyncing the file) behind a single executor.
-/// What needs ordering gets it from the pool's writer: a store renames its
-/// file and upserts its row inside one writer access, so two stores of the
-/// same key in this process always leave the file and the row of the same store.
+/// A `final class`, not an actor: the state lives in SQLite behind GRDB's
+/// `DatabasePool` (one writer, concurrent readers) and files appear by atomic
+/// rename; an actor would serialise every store's write and fsync behind it.
 ///
 /// Every method blocks its thread for one small file operation and a few
 /// SQLite statements (a store also costs two fsyncs); call it from a task
@@ -181,12 +176,9 @@ public final class DiskCache: Sendable {
     /// it. On failure the previous file stays until the rename replaces it;
     /// when the row cannot be written after the rename, the new file is removed again.
     ///
-    /// Concurrency: the rename, the directory's fsync and the row run under
-    /// the key's lock (`KeyLocks`), so two stores of one key leave the file
-    /// and the row of the same store; only the row takes the manifest's single
-    /// writer. Stores of different keys therefore fsync in parallel (on this
-    /// project's disk, 0.36 ms per file from four threads against 3.51 ms from
-    /// one: bench/findings.md sections 9 and 11).
+    /// The rename, the directory's fsync and the row run under the key's lock
+    /// (`KeyLocks`), so stores of one key leave file and row of the same store,
+    /// and stores of different keys fsync in parallel (bench/findings.md sections 9 and 11).
     ///
     /// - Throws: `CacheError.diskFull` when the disk or the manifest is full (stop
     ///   storing), `symlinkRefused` when a directory in the tree is a link,
