@@ -18,8 +18,8 @@ public final class CatalogServer: Sendable {
     public let port: Int
     public let configuration: CatalogConfiguration
     public let stats: CatalogStats
-    let store: CatalogStore
-    let faults: FaultInjector
+    package let store: CatalogStore
+    package let faults: FaultInjector
     private let server: LoopbackServer
 
     private init(server: LoopbackServer, configuration: CatalogConfiguration, stats: CatalogStats,

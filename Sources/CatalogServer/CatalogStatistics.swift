@@ -10,6 +10,8 @@ public struct CatalogStatistics: Sendable, Hashable {
     public var faultsServed = 0
     public var bytesSent = 0
 
+    package init() {}
+
     public func requests(route: String) -> Int { requestsByRoute[route, default: 0] }
     public func requests(path: String) -> Int { requestsByPath[path, default: 0] }
 }

@@ -1,5 +1,5 @@
 public actor CatalogStats {
-    var statistics = CatalogStatistics()
+    package var statistics = CatalogStatistics()
 
     public func snapshot() -> CatalogStatistics { statistics }
 

@@ -4,7 +4,7 @@ import Hummingbird
 
 /// The catalog's mutable state: the product list (newest first, entries made in id order), which image
 /// each path shows, and the pending list shift for tests.
-actor CatalogStore {
+package actor CatalogStore {
     let configuration: CatalogConfiguration
     let images: CatalogImageStore
     private let generator: CatalogGenerator
@@ -26,7 +26,7 @@ actor CatalogStore {
 
     /// Adds `count` products at the front of the list (as newly listed items) and returns them.
     @discardableResult
-    func insertNewest(count: Int) -> [Product] {
+    package func insertNewest(count: Int) -> [Product] {
         var added: [CatalogEntry] = []
         for _ in 0..<max(0, count) {
             let id = entryByID.count + 1
@@ -42,7 +42,7 @@ actor CatalogStore {
         return added.reversed().map(rendered)
     }
 
-    func scheduleInsert(count: Int, afterServingPage pageNo: Int) {
+    package func scheduleInsert(count: Int, afterServingPage pageNo: Int) {
         pendingShift = (pageNo, count)
     }
 
@@ -75,16 +75,16 @@ actor CatalogStore {
     }
 
     /// Made now if need be; nil for an unknown path (without the leading slash).
-    func image(atPath path: String) async throws -> CatalogImage? {
+    package func image(atPath path: String) async throws -> CatalogImage? {
         guard let key = imageByPath[path] else { return nil }
         return try await images.image(key: key)
     }
 
-    func products() -> [Product] {
+    package func products() -> [Product] {
         entries.map(rendered)
     }
 
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     private func rendered(_ entry: CatalogEntry) -> Product {
         var product = entry.product

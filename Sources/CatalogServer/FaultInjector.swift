@@ -1,6 +1,6 @@
 /// The faults waiting to be served: those a test added for a number of requests to a path whose query holds
 /// `query`, then a `FaultPlan`'s (`warm serve --faults`), which counts requests per chosen URL for `xN`.
-actor FaultInjector {
+package actor FaultInjector {
     private struct Rule {
         var path: String
         var query: [String: String]
@@ -12,13 +12,13 @@ actor FaultInjector {
     private var plan: FaultPlan?
     private var plannedRequests: [String: Int] = [:]
 
-    func add(_ fault: CatalogFault, path: String, query: [String: String], count: Int) {
+    package func add(_ fault: CatalogFault, path: String, query: [String: String], count: Int) {
         guard count > 0 else { return }
         rules.append(Rule(path: path, query: query, fault: fault, remaining: count))
     }
 
     /// Replaces the plan (nil: none) and starts its request counts afresh.
-    func setPlan(_ plan: FaultPlan?) {
+    package func setPlan(_ plan: FaultPlan?) {
         self.plan = plan
         plannedRequests = [:]
     }

@@ -22,7 +22,7 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The first rule whose share chooses `key` (an image path, or `page_no=N`).
-    func rule(for scope: FaultScope, key: String) -> FaultRule? {
+    package func rule(for scope: FaultScope, key: String) -> FaultRule? {
         if scope == .page, key == "page_no=1" { return nil }
         return rules.first { $0.scope == scope && $0.chooses(key, seed: seed) }
     }

@@ -1,4 +1,4 @@
-@testable import CatalogServer
+import CatalogServer
 import Crawl
 import Foundation
 
