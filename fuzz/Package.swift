@@ -16,7 +16,8 @@ let package = Package(
         .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"], path: "Sources/CWarmVips",
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
         .target(name: "WarmSupport", dependencies: ["CWarmVips"], path: "Sources/WarmSupport"),
-        .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport"], path: "Sources/Downsample"),
+        .target(name: "Placeholder", path: "Sources/Placeholder"),
+        .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport", "Placeholder"], path: "Sources/Downsample"),
         .target(name: "CTestImages", dependencies: ["CLibVips"], path: "Sources/CTestImages"),
         .target(name: "ImageSamples", dependencies: ["Downsample", "CLibExif", "CTestImages"], path: "Sources/ImageSamples"),
         // ProductPage and Product (Sources/Crawl), CanonicalURL and CacheError (Sources/Cache).
