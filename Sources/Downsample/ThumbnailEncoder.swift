@@ -58,8 +58,7 @@ public struct ThumbnailEncoder: Sendable, Hashable {
                 return (images, made)
             }
         }
-        let (images, placeholderMade) = try made.get()
-        return (images, placeholderMade)
+        return try made.get()
     }
 
     /// One target in every format, in `formats`' order, and the upright
