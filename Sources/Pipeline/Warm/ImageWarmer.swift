@@ -19,6 +19,9 @@ struct ImageWarmer: Sendable {
     /// Measures images selected by `configuration.compare` and records the
     /// others' computed sizes (nil: no measuring).
     let metrics: MetricsRecorder?
+    /// Requested when a worker stops the run (disk full); the fetches that
+    /// stop cancels are no image's failure.
+    let halt: StopRequest
 
     /// Every size in every format, in the order the decoder returns them.
     var variants: [CacheVariant] {
@@ -158,9 +161,12 @@ struct ImageWarmer: Sendable {
     }
 
     /// Records the failure on every variant (keeping any earlier good file) and
-    /// reports it; a full disk is rethrown to stop the run.
+    /// reports it; a full disk is rethrown to stop the run. A fetch cancelled
+    /// because the run halts is left for the next run; one cancelled after a
+    /// signal's grace is a failure ("cancelled"), as docs/running-nightly.md says.
     private func fail(_ failure: ImageFailure, _ job: ImageJob) async throws(CacheError) -> ImageOutcome {
         if case .cache(_, _, let error) = failure, case .diskFull = error { throw error }
+        if case .fetch(_, _, .cancelled) = failure, halt.reason != nil { return .abandoned }
         let (url, productIds, variants, reason) = (job.canonicalURL, job.productIds, variants, failure.reason)
         try await cache.run { cache throws(CacheError) in
             for variant in variants {

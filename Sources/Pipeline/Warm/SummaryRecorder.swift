@@ -7,6 +7,8 @@ enum ImageOutcome: Sendable {
     case notModified
     case written(sourceBytes: Int, variants: Int, outputBytes: Int, decodeSeconds: Double, measured: Bool)
     case failed(ImageFailure)
+    /// Cancelled because the run halted itself (disk full): counted nowhere, fetched by the next run.
+    case abandoned
 }
 
 /// The run's counters, shared by all workers (hence an actor), and the
@@ -119,6 +121,8 @@ actor SummaryRecorder {
             summary.imagesFailed += 1
             summary.failedByReason[failure.reasonCode, default: 0] += 1
             progress.failure(failure.description)
+        case .abandoned:
+            break
         }
         showProgress()
     }

@@ -28,8 +28,9 @@ extension WarmPipeline {
         let jobs = AsyncChannel<ImageJob>()
         let admission = JobAdmission(dedup: dedup, progress: progress, hostGate: dependencies.hostGate,
                                      shard: configuration.shard, compare: measured, cache: dependencies.cache)
+        let halt = StopRequest()
         let warmer = ImageWarmer(configuration: configuration, cache: dependencies.cache, fetcher: dependencies.fetcher,
-                                 decoder: dependencies.decoder, metrics: dependencies.metrics)
+                                 decoder: dependencies.decoder, metrics: dependencies.metrics, halt: halt)
         var end = await withTaskGroup(of: StageEnd.self) { group in
             stop.onRequest {
                 events.finish()
@@ -88,6 +89,8 @@ extension WarmPipeline {
             do {
                 await progress.record(try await warmer.warm(job), selectedForMeasuring: measured.includes(job.canonicalURL))
             } catch {
+                // Before the group cancels the other workers, so their cancelled fetches are not failures.
+                warmer.halt.request(reason: "\(error)")
                 return StageEnd(stopReason: "\(error)")
             }
         }
