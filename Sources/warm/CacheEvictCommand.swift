@@ -19,14 +19,8 @@ struct CacheEvictCommand: AsyncParsableCommand {
     var maxSize: ByteCount
 
     func run() async throws {
-        let logger = LogSetup.logger()
-        let evicted: EvictionResult?
-        do {
-            (_, evicted) = try CacheMergeCommand.merge(directory: directory, maxBytes: maxSize.bytes, logger: logger)
-        } catch {
-            Console.error("error: \(error)")
-            if case .locked = error { throw ExitStatus.locked }
-            throw ExitStatus.failed
+        let (_, evicted) = try CacheAccess.reading {
+            try CacheMergeCommand.merge(directory: directory, maxBytes: maxSize.bytes, logger: LogSetup.logger())
         }
         if let evicted { print(Self.line(directory: directory, evicted)) }
     }

@@ -16,19 +16,13 @@ struct CacheGCCommand: AsyncParsableCommand {
     var directory: String
 
     func run() async throws {
-        let logger = LogSetup.logger()
-        let result: GarbageCollectionResult
-        do {
+        let result = try CacheAccess.reading {
             let lock = try CacheLock.acquire(root: directory)
             defer { lock.release() }
             // gc lists and removes temp files itself, to print them.
-            let cache = try DiskCache.open(root: directory, logger: logger, removingTemporaryFiles: false)
+            let cache = try DiskCache.open(root: directory, logger: LogSetup.logger(), removingTemporaryFiles: false)
             defer { try? cache.close() }
-            result = try cache.collectGarbage()
-        } catch {
-            Console.error("error: \(error)")
-            if case .locked = error { throw ExitStatus.locked }
-            throw ExitStatus.failed
+            return try cache.collectGarbage()
         }
         for path in result.removedOrphanFiles { print("removed orphan file: \(path)") }
         for path in result.removedTemporaryFiles { print("removed temporary file: \(path)") }

@@ -25,13 +25,8 @@ struct CacheGetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let cache = try CacheAccess.open(directory)
+        let cache = try CacheAccess.open(directory, checkingIntegrity: true)
         defer { try? cache.close() }
-        // A row read from a damaged manifest could name the wrong file: check it first (one read of the manifest).
-        if let problem = cache.manifestIntegrityProblem() {
-            Console.error("error: \(CacheError.manifestBroken(path: directory + "/manifest.sqlite", reason: problem))")
-            throw ExitStatus.failed
-        }
         guard let path = try CacheAccess.reading({ try cache.path(for: url, longestSide: size, format: format?.fileExtension) }) else {
             Console.error("miss: \(url) has no \(size) px \(format.map { $0.rawValue + " " } ?? "")variant in \(directory)")
             throw ExitStatus.failed

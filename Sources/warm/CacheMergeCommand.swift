@@ -22,15 +22,8 @@ struct CacheMergeCommand: AsyncParsableCommand {
     var maxCacheSize: ByteCount?
 
     func run() async throws {
-        let logger = LogSetup.logger()
-        let result: ShardMergeResult
-        let evicted: EvictionResult?
-        do {
-            (result, evicted) = try Self.merge(directory: directory, maxBytes: maxCacheSize?.bytes, logger: logger)
-        } catch {
-            Console.error("error: \(error)")
-            if case .locked = error { throw ExitStatus.locked }
-            throw ExitStatus.failed
+        let (result, evicted) = try CacheAccess.reading {
+            try Self.merge(directory: directory, maxBytes: maxCacheSize?.bytes, logger: LogSetup.logger())
         }
         let shards = result.mergedShards.map(\.description).joined(separator: ", ")
         print("\(directory): merged \(result.mergedShards.count) shards (\(shards.isEmpty ? "none found" : shards)): "

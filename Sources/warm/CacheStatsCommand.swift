@@ -35,9 +35,11 @@ struct CacheStatsCommand: AsyncParsableCommand {
 
 /// Opens an existing cache directory for the read-only commands, refusing to
 /// create one where there is none (a typo should not make an empty cache),
-/// and leaving temp files alone (a run may be writing them).
+/// and leaving temp files alone (a run may be writing them). With
+/// `checkingIntegrity`, a damaged manifest is refused first (one read of it):
+/// a row read from it could name the wrong file.
 enum CacheAccess {
-    static func open(_ directory: String) throws -> DiskCache {
+    static func open(_ directory: String, checkingIntegrity: Bool = false) throws -> DiskCache {
         let manifest = URL(fileURLWithPath: directory).appendingPathComponent("manifest.sqlite").path
         guard FileManager.default.fileExists(atPath: manifest) else {
             Console.error("error: \(directory) is not a warm cache directory (no manifest.sqlite)")
@@ -48,21 +50,23 @@ enum CacheAccess {
             Console.error("error: \(CacheError.manifestBroken(path: manifest, reason: "it is a directory"))")
             throw ExitStatus.failed
         }
-        do {
-            return try DiskCache.open(root: directory, removingTemporaryFiles: false)
-        } catch {
-            Console.error("error: \(error)")
+        let cache = try reading { try DiskCache.open(root: directory, removingTemporaryFiles: false) }
+        if checkingIntegrity, let problem = cache.manifestIntegrityProblem() {
+            try? cache.close()
+            Console.error("error: \(CacheError.manifestBroken(path: directory + "/manifest.sqlite", reason: problem))")
             throw ExitStatus.failed
         }
+        return cache
     }
 
-    /// Runs `body`, turning a `CacheError` (a broken manifest found while
-    /// reading) into its sentence and exit status 1 instead of a bare error.
+    /// Runs `body`, turning a `CacheError` into its sentence and exit status 1
+    /// (75 when a lock is held) instead of a bare error.
     static func reading<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as CacheError {
             Console.error("error: \(error)")
+            if case .locked = error { throw ExitStatus.locked }
             throw ExitStatus.failed
         }
     }

@@ -16,12 +16,8 @@ struct CacheVerifyCommand: AsyncParsableCommand {
     var directory: String
 
     func run() async throws {
-        let cache = try CacheAccess.open(directory)
+        let cache = try CacheAccess.open(directory, checkingIntegrity: true)
         defer { try? cache.close() }
-        if let problem = cache.manifestIntegrityProblem() {
-            Console.error("error: \(CacheError.manifestBroken(path: directory + "/manifest.sqlite", reason: problem))")
-            throw ExitStatus.failed
-        }
         let report = try CacheAccess.reading { try cache.verify(validator: CachedImageValidator.decodesCompletely) }
         for problem in report.problems { Console.error("problem: \(problem)") }
         for orphan in report.orphanFiles { Console.error("orphan file (no manifest row): \(orphan)") }

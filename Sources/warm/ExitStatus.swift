@@ -2,14 +2,10 @@ import ArgumentParser
 
 /// The exit statuses every command uses, documented in docs/running-nightly.md and `--help`.
 enum ExitStatus {
-    /// Everything was done.
-    static let success = ExitCode(0)
     /// The run could not go on (API unreachable, disk full, cache unusable).
     static let failed = ExitCode(1)
     /// The run finished, but some images (or pages) failed; each was reported.
     static let someFailed = ExitCode(2)
-    /// Bad arguments or configuration (argument-parser's own status).
-    static let usage = ExitCode.validationFailure
     /// `warm check` found at least one regression against the baseline (each listed).
     static let regressed = ExitCode(3)
     /// SIGTERM or SIGINT stopped the run gracefully: summary and Prometheus
@@ -24,4 +20,6 @@ enum ExitStatus {
 
     static let documentation =
         "0 all done; 1 could not run; 2 some images failed (each reported); 3 warm check found a regression; 4 stopped by SIGTERM or SIGINT after writing its summary (the next run finishes); 5 the cache manifest was broken and has been rebuilt (the next run exits 0); 64 usage or configuration error; 75 cache directory locked by another run."
+    static let checkDocumentation =
+        "0 no regression (or baseline written); 1 could not read the metrics or baseline, or write the baseline; 3 at least one regression (each listed); 64 usage error."
 }

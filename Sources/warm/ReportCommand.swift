@@ -46,12 +46,11 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let job = ReportJob(configuration: .init(
-            metricsPaths: metricsFiles, measureInputs: measure, outputDirectory: out,
-            cacheLimitBytes: cacheLimitBytes, noiseRepeats: noiseRepeats, longestSide: size,
-            pool: measurement.pool()))
         do {
-            let output = try await job.run { record in
+            let output = try await ReportJob.run(
+                metricsPaths: metricsFiles, measureInputs: measure, outputDirectory: out, cacheLimitBytes: cacheLimitBytes,
+                noiseRepeats: noiseRepeats, longestSide: size, pool: measurement.pool()
+            ) { record in
                 if let error = record.error { Console.error("error: \(record.url): \(error)") }
             }
             if output.measuredImages > 0 { print("measured \(output.measuredImages) images") }

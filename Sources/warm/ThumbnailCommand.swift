@@ -43,9 +43,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let files = FileThumbnailer.expandInputs(inputs)
         guard !files.isEmpty else { throw ValidationError("No input files found in \(inputs.joined(separator: ", ")).") }
         let decoder = decoder.makeDecoder(workers: min(concurrency, files.count))
-        let thumbnailer = FileThumbnailer(configuration: .init(
+        let thumbnailer = FileThumbnailer(
             target: DecodeTarget(longestSide: size), outputDirectory: URL(fileURLWithPath: out), format: format,
-            quality: quality, limits: DecodeLimits(maxPixels: maxPixels)), decoder: decoder)
+            quality: quality, limits: DecodeLimits(maxPixels: maxPixels), decoder: decoder)
         let started = ContinuousClock.now
         let outcomes = await thumbnailer.run(files) { outcome in
             switch outcome.result {

@@ -92,22 +92,54 @@ struct WarmOptions: ParsableArguments {
     func configuration(api: URL, cacheDirectory: String, compare: CompareSelection, shard: CacheShard?,
                        defaultMetricsPath: String? = nil, defaultFormats: [OutputFormat] = [.jpeg]) -> WarmConfiguration {
         let state = { (file: String) in WarmConfiguration.defaultStatePath(file, cacheDirectory: cacheDirectory, shard: shard) }
-        return WarmConfiguration(
-            apiURL: api, cacheDirectory: cacheDirectory, sizes: sizes,
-            formats: formatLists.isEmpty ? defaultFormats : formatLists.flatMap(\.formats), quality: quality,
-            itemsPerPage: itemsPerPage, pageConcurrency: pageConcurrency, fetchConcurrency: concurrency,
-            decodeConcurrency: decodeConcurrency,
-            limits: DecodeLimits(maxPixels: maxPixels, maxEncodedBytes: maxImageSize.bytes),
-            maxAgeSeconds: maxAge.seconds, maxCacheBytes: maxCacheSize?.bytes, compare: compare,
-            metricsPath: compare == .none ? nil : comparing.metrics ?? defaultMetricsPath ?? state("metrics.jsonl"),
-            summaryPath: summary ?? state("last-run.json"), prometheusPath: prometheusFile, exportPath: export, shard: shard,
-            allowedHosts: fetch.allowedHosts, measuringPool: measurement.pool(), measureRepeats: measurement.repeats,
-            pruneAfterSeconds: pruneAfter.seconds,
-            cacheFaults: CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment))
+        var configuration = WarmConfiguration(apiURL: api, cacheDirectory: cacheDirectory)
+        configuration.sizes = sizes
+        configuration.formats = formatLists.isEmpty ? defaultFormats : formatLists.flatMap(\.formats)
+        configuration.quality = quality
+        configuration.itemsPerPage = itemsPerPage
+        configuration.pageConcurrency = pageConcurrency
+        configuration.fetchConcurrency = concurrency
+        configuration.decodeConcurrency = decodeConcurrency
+        configuration.limits = DecodeLimits(maxPixels: maxPixels, maxEncodedBytes: maxImageSize.bytes)
+        configuration.maxAgeSeconds = maxAge.seconds
+        configuration.maxCacheBytes = maxCacheSize?.bytes
+        configuration.compare = compare
+        configuration.metricsPath = compare == .none ? nil : comparing.metrics ?? defaultMetricsPath ?? state("metrics.jsonl")
+        configuration.summaryPath = summary ?? state("last-run.json")
+        configuration.prometheusPath = prometheusFile
+        configuration.exportPath = export
+        configuration.shard = shard
+        configuration.allowedHosts = fetch.allowedHosts
+        configuration.measuringPool = measurement.pool()
+        if let (full, thumbnail) = measurement.repeats {
+            (configuration.fullDecodeRepeats, configuration.thumbnailRepeats) = (full, thumbnail)
+        }
+        configuration.pruneAfterSeconds = pruneAfter.seconds
+        configuration.cacheFaults = CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment)
+        return configuration
     }
 
     /// The HTTP settings; a download stops at `--max-image-size`.
     var fetchConfiguration: FetchConfiguration {
         fetch.configuration(maxBodyBytes: maxImageSize.bytes)
+    }
+}
+
+/// Which images `warm run` and `warm demo` measure with all three strategies
+/// beyond their own `--compare`, and where the records go.
+struct CompareOptions: ParsableArguments {
+    @Option(help: "Measure about one image in N (chosen by URL hash, the same every run); overrides --compare.")
+    var compareOneIn: Int?
+
+    @Option(help: "Metrics file (JSON Lines; a CSV is written beside it). Default: metrics.jsonl in the run's state directory (warm demo: in --dir).")
+    var metrics: String?
+
+    func validate() throws {
+        if let n = compareOneIn, n < 1 { throw ValidationError("--compare-one-in must be at least 1.") }
+    }
+
+    /// `--compare-one-in` when given, else what the command's `--compare` chose.
+    func selection(otherwise chosen: CompareSelection) -> CompareSelection {
+        compareOneIn.map { .oneIn($0) } ?? chosen
     }
 }

@@ -15,12 +15,9 @@ enum WarmRunner {
                 try await WarmPipeline.run(configuration, fetch: fetch, decoder: decoder, logger: logger,
                                            progress: display, stop: stop)
             }
-        } catch let error as WarmRunError {
-            Console.error("error: \(error)")
-            if case .locked = error { throw ExitStatus.locked }
-            throw ExitStatus.failed
         } catch {
             Console.error("error: \(error)")
+            if case WarmRunError.locked = error { throw ExitStatus.locked }
             throw ExitStatus.failed
         }
         print(summary.oneLine)

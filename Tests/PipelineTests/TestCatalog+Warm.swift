@@ -8,8 +8,13 @@ extension TestCatalog {
     /// A run of `server`'s catalog into `cache`: one small size, a few workers.
     static func configuration(_ server: CatalogServer, cache: URL, maxAgeSeconds: Double = 3600,
                               itemsPerPage: Int = 25) -> WarmConfiguration {
-        WarmConfiguration(apiURL: server.baseURL, cacheDirectory: cache.path, sizes: [64], itemsPerPage: itemsPerPage,
-                          fetchConcurrency: 6, decodeConcurrency: 2, maxAgeSeconds: maxAgeSeconds)
+        var configuration = WarmConfiguration(apiURL: server.baseURL, cacheDirectory: cache.path)
+        configuration.sizes = [64]
+        configuration.itemsPerPage = itemsPerPage
+        configuration.fetchConcurrency = 6
+        configuration.decodeConcurrency = 2
+        configuration.maxAgeSeconds = maxAgeSeconds
+        return configuration
     }
 
     /// Fast retries, so retry tests take milliseconds.

@@ -32,8 +32,13 @@ final class WarmDependenciesTests: XCTestCase {
     private static func imageURL(_ name: String) -> String { "http://img.test/\(name).jpg" }
 
     private func configuration(pruneAfterSeconds: Double? = nil) -> WarmConfiguration {
-        WarmConfiguration(apiURL: Self.api, cacheDirectory: directory.path, sizes: [64], itemsPerPage: 2,
-                          fetchConcurrency: 3, decodeConcurrency: 2, pruneAfterSeconds: pruneAfterSeconds)
+        var configuration = WarmConfiguration(apiURL: Self.api, cacheDirectory: directory.path)
+        configuration.sizes = [64]
+        configuration.itemsPerPage = 2
+        configuration.fetchConcurrency = 3
+        configuration.decodeConcurrency = 2
+        configuration.pruneAfterSeconds = pruneAfterSeconds
+        return configuration
     }
 
     /// One run with `fetcher` at `now`; returns its summary.

@@ -8,31 +8,6 @@ import NIOPosix
 /// get done. Memory here: one thumbnail per file in flight; the decoder reads
 /// the input files itself.
 public struct FileThumbnailer: Sendable {
-    public struct Configuration: Sendable {
-        public var target: DecodeTarget
-        public var outputDirectory: URL
-        public var format: OutputFormat
-        public var quality: Int
-        /// Files handed to the decoder at once: twice its workers keeps every
-        /// worker busy while finished thumbnails are written.
-        public var filesInFlight: Int
-        public var limits: DecodeLimits
-
-        public init(target: DecodeTarget, outputDirectory: URL, format: OutputFormat = .jpeg, quality: Int = 82,
-                    filesInFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount, limits: DecodeLimits = .default) {
-            self.target = target
-            self.outputDirectory = outputDirectory
-            self.format = format
-            self.quality = quality
-            self.filesInFlight = max(1, filesInFlight)
-            self.limits = limits
-        }
-
-        var request: ThumbnailRequest {
-            ThumbnailRequest(targets: [target], formats: [format], quality: quality, limits: limits)
-        }
-    }
-
     /// What happened to one input file.
     public struct Outcome: Sendable {
         public var input: String
@@ -46,12 +21,22 @@ public struct FileThumbnailer: Sendable {
         public var outputBytes: Int
     }
 
-    public let configuration: Configuration
-    public let decoder: any ThumbnailDecoding
+    /// One thumbnail per file, at the target size, in the output format.
+    let request: ThumbnailRequest
+    let outputDirectory: URL
+    let format: OutputFormat
+    /// Files handed to the decoder at once: twice its workers keeps every
+    /// worker busy while finished thumbnails are written.
+    let filesInFlight: Int
+    let decoder: any ThumbnailDecoding
 
     /// The caller owns `decoder` and shuts it down after `run`.
-    public init(configuration: Configuration, decoder: any ThumbnailDecoding) {
-        self.configuration = configuration
+    public init(target: DecodeTarget, outputDirectory: URL, format: OutputFormat, quality: Int, limits: DecodeLimits,
+                filesInFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount, decoder: any ThumbnailDecoding) {
+        request = ThumbnailRequest(targets: [target], formats: [format], quality: quality, limits: limits)
+        self.outputDirectory = outputDirectory
+        self.format = format
+        self.filesInFlight = max(1, filesInFlight)
         self.decoder = decoder
     }
 
@@ -81,19 +66,19 @@ public struct FileThumbnailer: Sendable {
     }
 
     /// Output path for an input: `<out>/<input base name>.<ext>`.
-    public func outputPath(for input: String) -> String {
+    private func outputPath(for input: String) -> String {
         let base = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-        return configuration.outputDirectory.appendingPathComponent(base + "." + configuration.format.fileExtension).path
+        return outputDirectory.appendingPathComponent(base + "." + format.fileExtension).path
     }
 
-    /// Thumbnails every input, `configuration.filesInFlight` at a time, calling
+    /// Thumbnails every input, `filesInFlight` at a time, calling
     /// `report` as each finishes (in completion order). Returns all outcomes in
     /// input order.
     public func run(_ inputs: [String], report: @Sendable (Outcome) -> Void = { _ in }) async -> [Outcome] {
         do {
-            try FileManager.default.createDirectory(at: configuration.outputDirectory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         } catch {
-            let failure = FileThumbnailError.cannotCreateOutputDirectory(path: configuration.outputDirectory.path,
+            let failure = FileThumbnailError.cannotCreateOutputDirectory(path: outputDirectory.path,
                                                                          reason: error.localizedDescription)
             let outcomes = inputs.map { Outcome(input: $0, result: .failure(failure)) }
             outcomes.forEach(report)
@@ -124,7 +109,7 @@ public struct FileThumbnailer: Sendable {
                     return (index, Outcome(input: input, result: await self.thumbnail(input)))
                 }
             }
-            for _ in 0..<configuration.filesInFlight { addNext() }
+            for _ in 0..<filesInFlight { addNext() }
             while let (index, outcome) = await group.next() {
                 outcomes[index] = outcome
                 report(outcome)
@@ -135,9 +120,9 @@ public struct FileThumbnailer: Sendable {
     }
 
     /// Decodes one file at size and writes it (temp, then rename: `OutputFile`).
-    public func thumbnail(_ input: String) async -> Result<Written, FileThumbnailError> {
+    private func thumbnail(_ input: String) async -> Result<Written, FileThumbnailError> {
         let thumbnail: EncodedImage
-        switch await decoder.thumbnails(of: .file(path: input), configuration.request) {
+        switch await decoder.thumbnails(of: .file(path: input), request) {
         case .success(let made): thumbnail = made.images[0]
         case .failure(.unreadableInput(let reason)): return .failure(.unreadable(path: input, reason: reason))
         case .failure(let error): return .failure(.decode(path: input, error))

@@ -6,14 +6,9 @@ import Glibc
 
 /// Writes a finished thumbnail where `warm thumbnail` was told to: into a
 /// temporary file beside it, then renamed over the path, so that no reader
-/// ever sees a half-written file, and a crash leaves the old file or the new.
-///
-/// Not fsynced, as Pillow and vipsthumbnail do not fsync either: a power loss
-/// may lose the latest outputs, a run writes them again. Foundation's
-/// `.atomic` write fsyncs every file and stats it about twenty times
-/// (`strace -f -c warm thumbnail` over 288 files: 288 fsyncs, 5,851 stats);
-/// its writing threads took 377 of the parent's 810 `perf` samples there. The disk cache, whose
-/// entries must survive a power loss, keeps its own fsyncing writer (`DiskCache`).
+/// ever sees a half-written file. Not fsynced, as Pillow and vipsthumbnail do
+/// not either (a run writes lost outputs again); why not Foundation's
+/// `.atomic`: bench/findings.md. The disk cache keeps its fsyncing writer.
 enum OutputFile {
     /// Why a write failed: the call and the system's reason.
     struct Failure: Error, CustomStringConvertible {

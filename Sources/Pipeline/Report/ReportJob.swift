@@ -9,34 +9,7 @@ import WarmMetrics
 ///
 /// Cost: images are measured one at a time (see `StrategyMeasurer`); the
 /// report itself reads the records once into memory.
-public struct ReportJob: Sendable {
-    public struct Configuration: Sendable, Hashable {
-        /// JSON Lines metrics files, in catalog order.
-        public var metricsPaths: [String]
-        /// Image files or directories to measure first (may be empty).
-        public var measureInputs: [String]
-        public var outputDirectory: String
-        public var cacheLimitBytes: Int
-        /// Peak-noise measurements stated in the report (0: skip).
-        public var noiseRepeats: Int
-        /// Longest upright side, for measuring and for the noise measurement.
-        public var longestSide: Int
-        /// The measuring processes (the images and the noise).
-        public var pool: MeasuringPool
-
-        public init(metricsPaths: [String], measureInputs: [String] = [], outputDirectory: String,
-                    cacheLimitBytes: Int = 100_000_000, noiseRepeats: Int = 10, longestSide: Int = 300,
-                    pool: MeasuringPool) {
-            self.pool = pool
-            self.metricsPaths = metricsPaths
-            self.measureInputs = measureInputs
-            self.outputDirectory = outputDirectory
-            self.cacheLimitBytes = cacheLimitBytes
-            self.noiseRepeats = noiseRepeats
-            self.longestSide = longestSide
-        }
-    }
-
+public enum ReportJob {
     /// Why the report could not be made.
     public enum Failure: Error, Sendable, CustomStringConvertible {
         case noImages(inputs: [String])
@@ -61,27 +34,26 @@ public struct ReportJob: Sendable {
         public var measuredImages: Int
     }
 
-    public let configuration: Configuration
-
-    public init(configuration: Configuration) {
-        self.configuration = configuration
-    }
-
-    /// - Parameter onMeasured: called after each measured image (for progress and per-image errors).
-    public func run(onMeasured: @Sendable (ImageMetricsRecord) -> Void = { _ in }) async throws(Failure) -> Output {
-        var metricsPaths = configuration.metricsPaths
+    /// Measures `measureInputs` (image files or directories; may be empty) at
+    /// `longestSide` first, then reports them with `metricsPaths` (in catalog
+    /// order) into `outputDirectory`, stating the peak noise of `noiseRepeats`
+    /// measurements (0: skip); `onMeasured` follows each measured image.
+    public static func run(metricsPaths: [String], measureInputs: [String], outputDirectory: String, cacheLimitBytes: Int,
+                           noiseRepeats: Int, longestSide: Int, pool: MeasuringPool,
+                           onMeasured: @Sendable (ImageMetricsRecord) -> Void) async throws(Failure) -> Output {
+        var metricsPaths = metricsPaths
         var written: [String] = []
         var measuredImages = 0
-        let directory = URL(fileURLWithPath: configuration.outputDirectory)
+        let directory = URL(fileURLWithPath: outputDirectory)
         do {
-            if !configuration.measureInputs.isEmpty {
-                let files = FileThumbnailer.expandInputs(configuration.measureInputs)
-                guard !files.isEmpty else { throw Failure.noImages(inputs: configuration.measureInputs) }
+            if !measureInputs.isEmpty {
+                let files = FileThumbnailer.expandInputs(measureInputs)
+                guard !files.isEmpty else { throw Failure.noImages(inputs: measureInputs) }
                 let jsonl = directory.appendingPathComponent("metrics.jsonl").path
                 let csv = directory.appendingPathComponent("metrics.csv").path
                 let measured = try await FileMeasurement.measure(
-                    files: files, configuration: .init(target: DecodeTarget(longestSide: configuration.longestSide),
-                                                         pool: configuration.pool),
+                    files: files, configuration: .init(target: DecodeTarget(longestSide: longestSide),
+                                                         pool: pool),
                     writingTo: jsonl, progress: onMeasured)
                 try CSVWriter.write(measured, to: csv)
                 measuredImages = measured.count
@@ -89,9 +61,9 @@ public struct ReportJob: Sendable {
                 written += [jsonl, csv]
             }
             let report = try await ReportGenerator.generate(
-                metricsPaths: metricsPaths, outputDirectory: configuration.outputDirectory,
-                cacheLimitBytes: configuration.cacheLimitBytes, noiseRepeats: configuration.noiseRepeats,
-                defaultSize: configuration.longestSide, noisePool: configuration.pool)
+                metricsPaths: metricsPaths, outputDirectory: outputDirectory,
+                cacheLimitBytes: cacheLimitBytes, noiseRepeats: noiseRepeats,
+                defaultSize: longestSide, noisePool: pool)
             return Output(paths: written + report.paths, summary: report.summary, measuredImages: measuredImages)
         } catch let error as Failure {
             throw error
@@ -101,7 +73,7 @@ public struct ReportJob: Sendable {
             throw .noiseMeasurement(error)
         } catch {
             // ReportGenerator and the writers throw only the two types above.
-            throw .metrics(.unwritable(path: configuration.outputDirectory, reason: "\(error)"))
+            throw .metrics(.unwritable(path: outputDirectory, reason: "\(error)"))
         }
     }
 }

@@ -10,9 +10,12 @@ public enum ImageFailure: Error, Sendable, CustomStringConvertible {
     /// The image was warmed but its metrics record could not be written.
     case metrics(url: String, productIds: [Int], reason: String)
 
-    public var url: String {
+    public var url: String { subject.url }
+
+    private var subject: (url: String, productIds: [Int]) {
         switch self {
-        case .fetch(let url, _, _), .decode(let url, _, _), .cache(let url, _, _), .metrics(let url, _, _): return url
+        case .fetch(let url, let ids, _), .decode(let url, let ids, _), .cache(let url, let ids, _), .metrics(let url, let ids, _):
+            return (url, ids)
         }
     }
 
@@ -37,10 +40,7 @@ public enum ImageFailure: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let products: [Int]
-        switch self {
-        case .fetch(_, let ids, _), .decode(_, let ids, _), .cache(_, let ids, _), .metrics(_, let ids, _): products = ids
-        }
+        let products = subject.productIds
         let named = products.prefix(5).map(String.init).joined(separator: ", ") + (products.count > 5 ? ", ..." : "")
         return "\(url) (product \(named)): \(reason)"
     }

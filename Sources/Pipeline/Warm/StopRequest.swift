@@ -33,10 +33,9 @@ public final class StopRequest: Sendable {
         return true
     }
 
-    /// Why the run was asked to stop, nil when it was not.
     public var reason: String? { state.withLock { $0.reason } }
 
-    /// The signal that asked, nil when none did.
+    /// Nil when no signal asked.
     public var signal: String? { state.withLock { $0.signal } }
 
     /// Runs `handler` when a stop is requested (at once when it already was).

@@ -57,12 +57,6 @@ actor SummaryRecorder {
         summary.imagesOtherShards += 1
     }
 
-    /// An image selected for measuring will not be measured after all.
-    func measuringDropped() {
-        measureDropped += 1
-    }
-
-    /// An image was measured.
     func measuredOne() {
         measured += 1
         summary.imagesMeasured += 1
@@ -90,7 +84,6 @@ actor SummaryRecorder {
                                 measured: measured, measureTotal: measureTotal)
     }
 
-    /// Redraws (or logs, when due) the progress.
     func showProgress() {
         progress.update(progressSnapshot)
     }

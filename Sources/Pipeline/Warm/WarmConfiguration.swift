@@ -11,25 +11,29 @@ public struct WarmConfiguration: Sendable {
     /// Base URL of the OpenMarket-style API (its `/api/products` is crawled).
     public var apiURL: URL
     public var cacheDirectory: String
-    /// Longest sides of the variants written per image (one file each).
-    public var sizes: [Int]
-    /// Every size is written in each format (see `ThumbnailEncoder`).
-    public var formats: [OutputFormat]
-    public var quality: Int
-    public var itemsPerPage: Int
-    public var pageConcurrency: Int
+    /// Longest sides of the variants written per image (one file each), ascending.
+    public var sizes = [300] {
+        didSet { sizes = Array(Set(sizes)).sorted() }
+    }
+    /// Every size is written in each format, in `ThumbnailEncoder`'s order.
+    public var formats: [OutputFormat] = [.jpeg] {
+        didSet { formats = ThumbnailEncoder(formats: formats).formats }
+    }
+    public var quality = 82
+    public var itemsPerPage = 100
+    public var pageConcurrency = 4
     /// Downloads in flight at once.
-    public var fetchConcurrency: Int
+    public var fetchConcurrency = 16
     /// Images decoded at once (default: the number of cores).
-    public var decodeConcurrency: Int
-    public var limits: DecodeLimits
+    public var decodeConcurrency = ProcessInfo.processInfo.activeProcessorCount
+    public var limits = DecodeLimits.default
     /// Freshness lifetime: younger entries are skipped without a request;
     /// older ones are revalidated with a conditional request.
-    public var maxAgeSeconds: Double
+    public var maxAgeSeconds: Double = 12 * 3600
     /// Size limit of the cache files, enforced by LRU eviction after the run.
     public var maxCacheBytes: Int?
     /// Which images are also measured with all three strategies.
-    public var compare: CompareSelection
+    public var compare = CompareSelection.none
     /// JSON Lines metrics (one record per measured image), with a CSV beside it.
     public var metricsPath: String?
     /// JSON summary of the run.
@@ -44,53 +48,24 @@ public struct WarmConfiguration: Sendable {
     /// Hosts images may also be fetched from, whatever they resolve to
     /// (`--allow-host`). The API's own host is always allowed, and so are the
     /// hosts its first page names, at public addresses only (`HostPolicy`).
-    public var allowedHosts: [HostPattern]
+    public var allowedHosts: [HostPattern] = []
     /// The measuring processes compared images are measured in (nil: the run cannot measure).
     public var measuringPool: MeasuringPool?
     /// Runs per image of naive and renderer, and of thumbnail-at-decode (lowest peak kept; `--measure-repeats`).
-    public var fullDecodeRepeats: Int
-    public var thumbnailRepeats: Int
+    public var fullDecodeRepeats = StrategyMeasurer.Configuration.defaultFullDecodeRepeats
+    public var thumbnailRepeats = StrategyMeasurer.Configuration.defaultThumbnailRepeats
     /// After a run that saw the whole product list, remove cache entries no
     /// listed product has pointed at for longer than this (`--prune-after`;
     /// 0: whatever this run did not see); nil: never prune.
-    public var pruneAfterSeconds: Double?
+    public var pruneAfterSeconds: Double? = 7 * 86400
     /// Makes the cache fail or stop at a `FaultPoint` (crash rehearsals and
     /// tests only); nil in normal runs.
     public var cacheFaults: FaultInjector?
 
-    /// Every setting of a run in one call; the defaults are the demo's.
-    public init(apiURL: URL, cacheDirectory: String, sizes: [Int] = [300], formats: [OutputFormat] = [.jpeg],
-                quality: Int = 82, itemsPerPage: Int = 100, pageConcurrency: Int = 4, fetchConcurrency: Int = 16,
-                decodeConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
-                limits: DecodeLimits = .default, maxAgeSeconds: Double = 12 * 3600, maxCacheBytes: Int? = nil,
-                compare: CompareSelection = .none, metricsPath: String? = nil, summaryPath: String? = nil,
-                prometheusPath: String? = nil, exportPath: String? = nil, shard: CacheShard? = nil, allowedHosts: [HostPattern] = [],
-                measuringPool: MeasuringPool? = nil, measureRepeats: (full: Int, thumbnail: Int)? = nil,
-                pruneAfterSeconds: Double? = 7 * 86400, cacheFaults: FaultInjector? = nil) {
+    /// The demo's settings for this API and cache; set the rest by name.
+    public init(apiURL: URL, cacheDirectory: String) {
         self.apiURL = apiURL
         self.cacheDirectory = cacheDirectory
-        self.sizes = Array(Set(sizes)).sorted()
-        self.formats = ThumbnailEncoder(formats: formats).formats
-        self.quality = quality
-        self.itemsPerPage = itemsPerPage
-        self.pageConcurrency = max(1, pageConcurrency)
-        self.fetchConcurrency = max(1, fetchConcurrency)
-        self.decodeConcurrency = max(1, decodeConcurrency)
-        self.limits = limits
-        self.maxAgeSeconds = maxAgeSeconds
-        self.maxCacheBytes = maxCacheBytes
-        self.compare = compare
-        self.metricsPath = metricsPath
-        self.summaryPath = summaryPath
-        self.prometheusPath = prometheusPath
-        self.exportPath = exportPath
-        self.shard = shard
-        self.allowedHosts = allowedHosts
-        self.measuringPool = measuringPool
-        self.fullDecodeRepeats = measureRepeats?.full ?? StrategyMeasurer.Configuration.defaultFullDecodeRepeats
-        self.thumbnailRepeats = measureRepeats?.thumbnail ?? StrategyMeasurer.Configuration.defaultThumbnailRepeats
-        self.pruneAfterSeconds = pruneAfterSeconds
-        self.cacheFaults = cacheFaults
     }
 
     /// True when the run measures images with all three strategies (some

@@ -11,15 +11,12 @@ import NIOPosix
 /// parts for `warm run` and `warm demo`; tests where HTTP is not the point
 /// hand a fake `Fetching` to `make(...)` instead.
 public struct WarmDependencies: Sendable {
-    /// List pages and images (conditional GETs).
     public let fetcher: any Fetching
     /// Learns the image hosts page 1 names; nil when nothing checks hosts (a fake fetcher).
     public let hostGate: HostGate?
-    /// The disk cache, called off the cooperative pool.
     public let cache: CacheIO
     /// Bounds its own concurrency (worker processes or threads).
     public let decoder: any ThumbnailDecoding
-    /// The run's counters and the progress display.
     let progress: SummaryRecorder
     /// The measure stage (`--compare` with a metrics path); nil: no measuring.
     let metrics: MetricsRecorder?
@@ -28,8 +25,7 @@ public struct WarmDependencies: Sendable {
     /// Releases what the composition root opened; `close()` calls it once.
     private let release: @Sendable () async -> Void
 
-    /// Assembles a run from parts the caller built; `release` is called by
-    /// `close()` (shut down what you own there).
+    /// Assembles a run from parts the caller built; `close()` calls `release`.
     public static func make(
         configuration: WarmConfiguration, fetcher: any Fetching, hostGate: HostGate?, cache: CacheIO,
         decoder: any ThumbnailDecoding, logger: Logger, progress display: ProgressDisplay = .automatic,
@@ -99,7 +95,7 @@ public struct WarmDependencies: Sendable {
     /// the other workers' stores, few enough to keep the disk's queue short.
     static let cacheThreads = 4
 
-    /// Shuts down what the run owns; call once, after `WarmPipeline.run`.
+    /// Call once, after `WarmPipeline.run`.
     public func close() async {
         await release()
     }

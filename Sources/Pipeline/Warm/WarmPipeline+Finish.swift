@@ -20,10 +20,7 @@ extension WarmPipeline {
             }
             return nil
         }
-        if let mergeFailure {
-            logger.error("\(mergeFailure)")
-            await progress.update { $0.finishStepsFailed.append(mergeFailure) }
-        }
+        if let mergeFailure { await stepFailed(mergeFailure) }
         await prune(after: end, listed: dedup, startedAt: startedAt)
         await evictToLimit()
         await exportAppManifest()
@@ -68,10 +65,7 @@ extension WarmPipeline {
         do {
             evicted = try await dependencies.cache.run({ cache throws(CacheError) in try cache.evict(maxBytes: maxBytes) })
         } catch {
-            let failure = "the eviction to --max-cache-size \(maxBytes) bytes failed: \(error)"
-            logger.error("\(failure)")
-            await progress.update { $0.finishStepsFailed.append(failure) }
-            return
+            return await stepFailed("the eviction to --max-cache-size \(maxBytes) bytes failed: \(error)")
         }
         await progress.update {
             $0.evictedEntries = evicted.removedCount
@@ -85,10 +79,14 @@ extension WarmPipeline {
         do {
             try await dependencies.cache.run { cache throws(CacheError) in try cache.writeAppManifest(to: path) }
         } catch {
-            let failure = "the app manifest could not be written to \(path): \(error)"
-            logger.error("\(failure)")
-            await progress.update { $0.finishStepsFailed.append(failure) }
+            await stepFailed("the app manifest could not be written to \(path): \(error)")
         }
+    }
+
+    /// A step after the warm failed: logged, and named in the summary (the run is then unsuccessful).
+    private func stepFailed(_ failure: String) async {
+        logger.error("\(failure)")
+        await progress.update { $0.finishStepsFailed.append(failure) }
     }
 
     private func writeOutputs(_ summary: WarmSummary) throws(WarmRunError) {

@@ -33,7 +33,7 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     /// Variants written to the cache.
     public var variantsWritten = 0
     public var imagesFailed = 0
-    /// Images measured with all three strategies (`--compare`).
+    /// With all three strategies (`--compare`).
     public var imagesMeasured = 0
     /// Failures grouped by reason code ("http-404", "not-an-image", "page-http-5xx", ...).
     public var failedByReason: [String: Int] = [:]
@@ -60,14 +60,14 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     /// True when this run found the cache manifest unreadable, moved it aside
     /// and started a new one (`warm run` then exits 5; the next run exits 0).
     public var manifestRebuilt = false
-    /// What was wrong with it, as SQLite said.
+    /// As SQLite said.
     public var manifestBrokenReason: String?
-    /// Where the broken manifest was moved (`manifest.sqlite.broken-<UTC time>`).
+    /// `manifest.sqlite.broken-<UTC time>`.
     public var manifestMovedTo: String?
     /// Steps after the warm that failed (product-id merge, eviction), each a
     /// sentence naming the step; any makes the run unsuccessful (exit 2).
     public var finishStepsFailed: [String] = []
-    /// The signal that stopped the run ("SIGTERM", "SIGINT"), nil when none did.
+    /// "SIGTERM", "SIGINT"; nil when no signal stopped the run.
     public var stoppedBySignal: String?
 
     public init() {}
@@ -80,7 +80,6 @@ public struct WarmSummary: Sendable, Codable, Hashable {
         shard = configuration.shard?.description
     }
 
-    /// Everything that was asked for was done.
     public var succeeded: Bool { imagesFailed == 0 && pagesFailed == 0 && !stoppedEarly && finishStepsFailed.isEmpty }
 
     public var oneLine: String {
