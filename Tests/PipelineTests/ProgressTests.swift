@@ -38,7 +38,7 @@ final class ProgressTests: XCTestCase {
     func testLogLinesComeEveryTenSecondsOrTenthWithRateAndTimeLeft() {
         let captured = CapturedLog()
         let now = Mutex(0.0)
-        let reporter = ProgressReporter(logger: captured.logger, interactive: false, logIntervalSeconds: 10,
+        var reporter = ProgressReporter(logger: captured.logger, interactive: false, logIntervalSeconds: 10,
                                         clock: { now.withLock { $0 } })
         reporter.update(ProgressSnapshot(done: 0, total: 200))
         XCTAssertTrue(captured.lines.isEmpty, "nothing done yet, nothing to say")

@@ -2,6 +2,7 @@ import AsyncAlgorithms
 import Cache
 import Crawl
 import Fetch
+import Foundation
 
 /// Turns the crawl's products into image jobs: one job per distinct
 /// canonical thumbnail URL (later products that share it only add their
@@ -88,4 +89,15 @@ struct JobAdmission: Sendable {
         await progress.scheduled(selectedForMeasuring: compare.includes(canonical))
         return ImageJob(canonicalURL: canonical, fetchURL: url, productIds: [product.id])
     }
+}
+
+/// One distinct thumbnail URL to warm, with the products that show it.
+struct ImageJob: Sendable {
+    /// The cache key; `fetchURL` is what the API gave.
+    var canonicalURL: CanonicalURL
+    var fetchURL: URL
+    var productIds: [Int]
+    /// The URL's cache entries, read when its crawl page was admitted (nil:
+    /// not read, the warm reads them itself).
+    var cached: [CacheEntry]? = nil
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 
 /// What the progress display shows at one moment.
 struct ProgressSnapshot: Sendable, Equatable {
@@ -25,25 +24,21 @@ struct ProgressSnapshot: Sendable, Equatable {
 /// logged, each naming its image or page.
 ///
 /// Rates are averages since the first image (or measurement) began; time
-/// left is what remains at that rate.
-final class ProgressReporter: Sendable {
+/// left is what remains at that rate. Owned by the `SummaryRecorder` actor.
+struct ProgressReporter {
     private let logger: Logger
     private let interactive: Bool
     private let logIntervalSeconds: Double
     private let clock: @Sendable () -> Double
-
-    private struct State {
-        var startedAt: Double?
-        var measuringStartedAt: Double?
-        var warmEndedAt: Double?
-        var lastDrawnAt = -Double.infinity
-        var lastLoggedAt: Double?
-        var lastLoggedTenth = 0
-        var lastLine = ""
-        var drewMeasureLine = false
-        var latest = ProgressSnapshot()
-    }
-    private let state = Mutex(State())
+    private var startedAt: Double?
+    private var measuringStartedAt: Double?
+    private var warmEndedAt: Double?
+    private var lastDrawnAt = -Double.infinity
+    private var lastLoggedAt: Double?
+    private var lastLoggedTenth = 0
+    private var lastLine = ""
+    private var drewMeasureLine = false
+    private var latest = ProgressSnapshot()
 
     init(logger: Logger, interactive: Bool = isatty(STDERR_FILENO) == 1, logIntervalSeconds: Double = 10,
          clock: @escaping @Sendable () -> Double = { ProgressReporter.monotonicSeconds() }) {
@@ -62,54 +57,45 @@ final class ProgressReporter: Sendable {
     /// Shows `snapshot` (a terminal is redrawn at most 10 times a second; a
     /// log line is written when due). Call it on every change and about once
     /// a second besides, so that a quiet stretch still gets its log line.
-    func update(_ snapshot: ProgressSnapshot) {
+    mutating func update(_ snapshot: ProgressSnapshot) {
         let now = clock()
-        let output: (text: String, log: Bool)? = state.withLock { state in
-            state.latest = snapshot
-            if state.startedAt == nil { state.startedAt = now }
-            // Once every image is done, the warm's rate stops at what it was.
-            if snapshot.totalIsFinal && snapshot.done >= snapshot.total {
-                if state.warmEndedAt == nil { state.warmEndedAt = now }
-            } else {
-                state.warmEndedAt = nil
-            }
-            if snapshot.measureTotal != nil, state.measuringStartedAt == nil, snapshot.measured > 0 || snapshot.done > 0 {
-                state.measuringStartedAt = now
-            }
-            // The lines are formatted only when they may be shown: this runs for every image
-            // (formatting every time was 3% of a `warm run`'s parent CPU in `perf record`).
-            func lines() -> (warm: String, measure: String?) {
-                Self.lines(snapshot, elapsedSeconds: (state.warmEndedAt ?? now) - (state.startedAt ?? now),
-                           measuringSeconds: state.measuringStartedAt.map { now - $0 })
-            }
-            if interactive {
-                guard now - state.lastDrawnAt >= 0.1 else { return nil }
-                state.lastDrawnAt = now
-                let lines = lines()
-                var text = "\r\u{1B}[2K" + lines.warm
-                if let measure = lines.measure {
-                    text += "\n\u{1B}[2K" + measure + "\u{1B}[1A\r"
-                    state.drewMeasureLine = true
-                }
-                return (text, false)
-            }
-            let tenth = Self.tenth(snapshot)
-            let logDue = state.lastLoggedAt.map { now - $0 >= logIntervalSeconds } ?? (snapshot.done > 0 || snapshot.measured > 0)
-            guard logDue || tenth > state.lastLoggedTenth else { return nil }
-            let shown = lines()
-            let text = shown.warm + (shown.measure.map { "; " + $0 } ?? "")
-            guard text != state.lastLine || logDue else { return nil }
-            state.lastLoggedAt = now
-            state.lastLoggedTenth = max(state.lastLoggedTenth, tenth)
-            state.lastLine = text
-            return (text, true)
-        }
-        guard let output else { return }
-        if output.log {
-            logger.info("\(output.text)")
+        latest = snapshot
+        if startedAt == nil { startedAt = now }
+        // Once every image is done, the warm's rate stops at what it was.
+        if snapshot.totalIsFinal && snapshot.done >= snapshot.total {
+            if warmEndedAt == nil { warmEndedAt = now }
         } else {
-            FileHandle.standardError.write(Data(output.text.utf8))
+            warmEndedAt = nil
         }
+        if snapshot.measureTotal != nil, measuringStartedAt == nil, snapshot.measured > 0 || snapshot.done > 0 {
+            measuringStartedAt = now
+        }
+        // The lines are formatted only when they may be shown: this runs for every image
+        // (formatting every time was 3% of a `warm run`'s parent CPU in `perf record`).
+        let elapsed = (warmEndedAt ?? now) - (startedAt ?? now)
+        let measuring = measuringStartedAt.map { now - $0 }
+        if interactive {
+            guard now - lastDrawnAt >= 0.1 else { return }
+            lastDrawnAt = now
+            let lines = Self.lines(snapshot, elapsedSeconds: elapsed, measuringSeconds: measuring)
+            var text = "\r\u{1B}[2K" + lines.warm
+            if let measure = lines.measure {
+                text += "\n\u{1B}[2K" + measure + "\u{1B}[1A\r"
+                drewMeasureLine = true
+            }
+            FileHandle.standardError.write(Data(text.utf8))
+            return
+        }
+        let tenth = Self.tenth(snapshot)
+        let logDue = lastLoggedAt.map { now - $0 >= logIntervalSeconds } ?? (snapshot.done > 0 || snapshot.measured > 0)
+        guard logDue || tenth > lastLoggedTenth else { return }
+        let shown = Self.lines(snapshot, elapsedSeconds: elapsed, measuringSeconds: measuring)
+        let text = shown.warm + (shown.measure.map { "; " + $0 } ?? "")
+        guard text != lastLine || logDue else { return }
+        lastLoggedAt = now
+        lastLoggedTenth = max(lastLoggedTenth, tenth)
+        lastLine = text
+        logger.info("\(text)")
     }
 
     /// Tenths of the work done (warm and measuring together), 0...10.
@@ -156,14 +142,11 @@ final class ProgressReporter: Sendable {
     }
 
     /// Draws or logs the last snapshot once more and ends the display.
-    func finish() {
-        let (snapshot, drewMeasure) = state.withLock { state in
-            state.lastDrawnAt = -Double.infinity
-            state.lastLoggedAt = -Double.infinity
-            return (state.latest, state.drewMeasureLine)
-        }
-        update(snapshot)
-        if interactive { FileHandle.standardError.write(Data((drewMeasure ? "\n\n" : "\n").utf8)) }
+    mutating func finish() {
+        lastDrawnAt = -Double.infinity
+        lastLoggedAt = -Double.infinity
+        update(latest)
+        if interactive { FileHandle.standardError.write(Data((drewMeasureLine ? "\n\n" : "\n").utf8)) }
     }
 }
 

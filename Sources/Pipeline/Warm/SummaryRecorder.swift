@@ -15,7 +15,7 @@ enum ImageOutcome: Sendable {
 /// progress total worked out from them.
 actor SummaryRecorder {
     private(set) var summary = WarmSummary()
-    private let progress: ProgressReporter
+    private var progress: ProgressReporter
     /// The crawl so far (page 1's `totalCount`, products seen and handed over).
     private var crawl: CrawlReport?
     private var crawlDone = false
