@@ -43,7 +43,7 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .symlinkRefused(let path):
             return "\(path) is a symbolic link or not a directory; the cache does not follow links out of its tree"
         case .fileSystem(let operation, let path, let code):
-            return "\(operation) failed for \(path): \(Self.errnoText(code))"
+            return "\(operation) failed for \(path): \(String(cString: strerror(code)))"
         case .database(let path, let reason):
             return "the cache manifest \(path) failed: \(reason)"
         case .closed(let path):
@@ -66,11 +66,6 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .closed: return "closed"
         case .manifestBroken: return "manifest-broken"
         }
-    }
-
-    /// The system's text for an errno value ("No space left on device").
-    static func errnoText(_ code: Int32) -> String {
-        String(cString: strerror(code))
     }
 
     /// Maps a failed system call to an error, keeping a full disk distinct so

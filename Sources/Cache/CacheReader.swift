@@ -89,51 +89,17 @@ public final class CacheReader: Sendable {
     /// digest is of the very bytes returned.
     public func file(of url: CanonicalURL, variant: CacheVariant, maxBytes: Int) throws(CacheError) -> CachedFile? {
         let location = FileLocation(url: url, variant: variant)
-        let absolute = layout.absolutePath(relative: location.relativePath)
-        let fd: Int32
+        let file: (bytes: [UInt8], info: stat)
         do throws(CacheError) {
-            fd = try DirectoryHandle.openDirectory(path: layout.filesDirectory)
+            file = try DirectoryHandle.openDirectory(path: layout.filesDirectory)
                 .child(location.outerDirectory, create: false)
                 .child(location.innerDirectory, create: false)
-                .openFileForReading(location.fileName)
+                .readFile(location.fileName, maxBytes: maxBytes)
         } catch CacheError.fileSystem(_, _, let code) where code == ENOENT {
             return nil
         }
-        defer { closeDescriptor(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw CacheError.system("fstat", path: absolute, errno: errno) }
-        guard info.isRegularFile else { throw CacheError.fileSystem(operation: "read (not a regular file)", path: absolute, errno: EINVAL) }
-        guard info.byteCount <= maxBytes else { throw CacheError.fileSystem(operation: "read (larger than \(maxBytes) bytes)", path: absolute, errno: EFBIG) }
-        let bytes = try Self.readToEnd(fd, expected: info.byteCount, maxBytes: maxBytes, path: absolute)
-        let digest = bytes.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) }
-        return CachedFile(variant: variant, bytes: bytes, sha256Hex: digest, modifiedAtSeconds: Int(info.st_mtim.tv_sec))
+        let digest = file.bytes.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) }
+        return CachedFile(variant: variant, bytes: file.bytes, sha256Hex: digest,
+                          modifiedAtSeconds: Int(file.info.st_mtim.tv_sec))
     }
-
-    private static func readToEnd(_ fd: Int32, expected: Int, maxBytes: Int, path: String) throws(CacheError) -> [UInt8] {
-        // One byte more than fstat said, so that EOF is seen in the same read when the size held.
-        var buffer = [UInt8](repeating: 0, count: min(expected, maxBytes) + 1)
-        var count = 0
-        while true {
-            if count == buffer.count {
-                guard buffer.count <= maxBytes else {
-                    throw CacheError.fileSystem(operation: "read (larger than \(maxBytes) bytes)", path: path, errno: EFBIG)
-                }
-                buffer.append(contentsOf: repeatElement(0, count: min(buffer.count, maxBytes + 1 - buffer.count)))
-            }
-            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw CacheError.system("read", path: path, errno: errno)
-            }
-            if got == 0 { break }
-            count += got
-        }
-        buffer.removeLast(buffer.count - count)
-        return buffer
-    }
-}
-
-/// `close(2)`, out of the class whose own `close()` hides the global one.
-private func closeDescriptor(_ fd: Int32) {
-    _ = close(fd)
 }

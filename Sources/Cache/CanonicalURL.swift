@@ -78,37 +78,21 @@ public struct CanonicalURL: Sendable, Hashable, Codable, CustomStringConvertible
 
     private static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ws": 80, "wss": 443]
 
-    /// RFC 3986 section 5.2.4, over whole segments: `..` removes the segment
-    /// before it and never climbs above the root.
+    /// RFC 3986 section 5.2.4 for a path that starts with `/`, over whole
+    /// segments: `..` removes the segment before it and never climbs above the
+    /// root; a final `.` or `..` leaves a trailing slash.
     static func removingDotSegments(_ path: String) -> String {
-        var input = Substring(path)
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         var output: [Substring] = []
-        while !input.isEmpty {
-            if input.hasPrefix("../") {
-                input = input.dropFirst(3)
-            } else if input.hasPrefix("./") {
-                input = input.dropFirst(2)
-            } else if input.hasPrefix("/./") {
-                input = input.dropFirst(2)
-            } else if input == "/." {
-                input = "/"
-            } else if input.hasPrefix("/../") {
-                input = input.dropFirst(3)
-                _ = output.popLast()
-            } else if input == "/.." {
-                input = "/"
-                _ = output.popLast()
-            } else if input == "." || input == ".." {
-                input = ""
-            } else {
-                // Move the first segment, with its leading slash, to the output.
-                let searchFrom = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
-                let end = input[searchFrom...].firstIndex(of: "/") ?? input.endIndex
-                output.append(input[..<end])
-                input = input[end...]
+        for (index, segment) in zip(segments.indices, segments) {
+            guard segment == "." || segment == ".." else {
+                output.append(segment)
+                continue
             }
+            if segment == "..", !output.isEmpty { output.removeLast() }
+            if index == segments.indices.last { output.append("") }
         }
-        return output.joined()
+        return "/" + output.joined(separator: "/")
     }
 }
 

@@ -17,10 +17,7 @@ extension DiskCache {
     /// Costs one read of every manifest's paths (one set of strings in memory)
     /// and one walk of `v1/`; no file is read.
     public func collectGarbage(startedAt: Double = Date().timeIntervalSince1970) throws(CacheError) -> GarbageCollectionResult {
-        guard layout.shard == nil else {
-            throw CacheError.fileSystem(operation: "collect garbage through a shard's manifest",
-                                        path: layout.manifestPath, errno: EINVAL)
-        }
+        try requireTree("collect garbage through a shard's manifest")
         var result = GarbageCollectionResult()
         var locks: [CacheLock] = []
         defer { locks.forEach { $0.release() } }
@@ -28,24 +25,18 @@ extension DiskCache {
         for shard in shards {
             locks.append(try CacheLock.acquire(root: layout.root, shard: shard))
         }
-
-        var namedPaths = Set(try read { db in
-            try String.fetchAll(db, sql: "SELECT path FROM entry WHERE path IS NOT NULL")
-        })
+        let namedPathsSQL = "SELECT path FROM entry WHERE path IS NOT NULL"
+        var namedPaths = Set(try read { db in try String.fetchAll(db, sql: namedPathsSQL) })
         for shard in shards {
             let shardLayout = CacheLayout(root: layout.root, shard: shard)
-            guard FileManager.default.fileExists(atPath: shardLayout.manifestPath) else { continue }
+            guard let pool = try openManifestIfPresent(shardLayout) else { continue }
+            defer { try? pool.close() }
             do {
-                let pool = try Manifest.open(path: shardLayout.manifestPath, configuration: configuration)
-                defer { try? pool.close() }
-                namedPaths.formUnion(try pool.read { db in
-                    try String.fetchAll(db, sql: "SELECT path FROM entry WHERE path IS NOT NULL")
-                })
+                namedPaths.formUnion(try pool.read { db in try String.fetchAll(db, sql: namedPathsSQL) })
             } catch {
                 throw Self.mapDatabaseError(error, layout: shardLayout)
             }
         }
-
         for path in try files.allFilePaths() where !namedPaths.contains(path) {
             let absolute = layout.absolutePath(relative: path)
             guard let info = files.status(relativePath: path) else { continue }

@@ -27,7 +27,8 @@ extension DiskCache {
                                      faults: FaultInjector? = nil) throws(CacheError) -> (DiskCache, ManifestRepair?) {
         let layout = CacheLayout(root: root, shard: shard)
         let reason: String
-        if Self.isDirectory(layout.manifestPath) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: layout.manifestPath, isDirectory: &isDirectory) && isDirectory.boolValue {
             reason = "it is a directory"
         } else {
             do {
@@ -55,11 +56,6 @@ extension DiskCache {
         } catch {
             return "\(Self.mapDatabaseError(error, layout: layout))"
         }
-    }
-
-    private static func isDirectory(_ path: String) -> Bool {
-        var directory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 
     /// Renames the manifest (and its -wal, -shm) to `<name>.broken-<UTC time>[-wal|-shm]`.

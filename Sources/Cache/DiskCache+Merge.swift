@@ -21,12 +21,10 @@ extension DiskCache {
     /// lookup and at most one write per shard row.
     @discardableResult
     public func mergeShards(batchSize: Int = 2_000, logger: Logger? = nil) throws(CacheError) -> ShardMergeResult {
-        guard layout.shard == nil else {
-            throw CacheError.fileSystem(operation: "merge shards into a shard's own manifest",
-                                        path: layout.manifestPath, errno: EINVAL)
-        }
+        try requireTree("merge shards into a shard's own manifest")
         var result = ShardMergeResult()
-        for shard in try Self.shardsPresent(in: layout) {
+        for shard in try Self.shardDirectoriesPresent(in: layout)
+        where FileManager.default.fileExists(atPath: CacheLayout(root: layout.root, shard: shard).manifestPath) {
             try mergeShard(shard, batchSize: batchSize, into: &result)
             logger?.info("merged shard", metadata: ["shard": "\(shard)", "rows": "\(result.insertedRows + result.updatedRows + result.unchangedRows)"])
         }
@@ -40,56 +38,43 @@ extension DiskCache {
         defer { lock.release() }
         let shardLayout = CacheLayout(root: layout.root, shard: shard)
         result.removedTemporaryFileCount += try CacheFileStore(layout: shardLayout, faults: nil).removeAllTemporaryFiles()
-        let source: DatabasePool
-        do {
-            source = try Manifest.open(path: shardLayout.manifestPath, configuration: configuration)
-        } catch {
-            throw Self.mapDatabaseError(error, layout: shardLayout)
-        }
+        guard let source = try openManifestIfPresent(shardLayout) else { return }
         defer { try? source.close() }
-        var after: (url: String, variant: String)?
-        while true {
-            let batch = try Self.batch(of: source, after: after, batchSize: batchSize, layout: shardLayout)
-            guard let last = batch.last else { break }
-            let counts = try merge(batch)
-            result.insertedRows += counts.insertedRows
-            result.updatedRows += counts.updatedRows
-            result.unchangedRows += counts.unchangedRows
-            after = (last.url, last.variant)
+        try Self.forEachBatch(of: source, layout: shardLayout, batchSize: batchSize) { batch throws(CacheError) in
+            try merge(batch, into: &result)
         }
         result.prunedRows += try applyPrunedKeys(from: source, layout: shardLayout)
         result.mergedShards.append(shard)
     }
 
-    /// Up to `batchSize` of a shard's rows in key order, from after `after`.
-    private static func batch(of source: DatabasePool, after: (url: String, variant: String)?, batchSize: Int,
-                              layout shardLayout: CacheLayout) throws(CacheError) -> [ManifestRow] {
-        do {
-            return try source.read { db in
-                if let after {
-                    return try ManifestRow.fetchAll(db, sql: """
-                        SELECT * FROM entry WHERE (url, variant) > (?, ?) ORDER BY url, variant LIMIT ?
+    /// Calls `body` with the rows of `pool` matching the SQL `condition`, in key order, `batchSize` at a time,
+    /// so memory does not grow with the manifest.
+    static func forEachBatch(of pool: DatabasePool, layout: CacheLayout, where condition: String = "1", batchSize: Int,
+                             _ body: ([ManifestRow]) throws(CacheError) -> Void) throws(CacheError) {
+        var after = (url: "", variant: "")
+        while true {
+            let batch: [ManifestRow]
+            do {
+                batch = try pool.read { db in
+                    try ManifestRow.fetchAll(db, sql: """
+                        SELECT * FROM entry WHERE \(condition) AND (url, variant) > (?, ?) ORDER BY url, variant LIMIT ?
                         """, arguments: [after.url, after.variant, batchSize])
                 }
-                return try ManifestRow.fetchAll(db, sql: "SELECT * FROM entry ORDER BY url, variant LIMIT ?",
-                                                arguments: [batchSize])
+            } catch {
+                throw mapDatabaseError(error, layout: layout)
             }
-        } catch {
-            throw mapDatabaseError(error, layout: shardLayout)
+            guard let last = batch.last else { return }
+            try body(batch)
+            after = (last.url, last.variant)
         }
     }
 
     /// Merges one batch of shard rows into this manifest in one transaction (newer row wins).
-    private func merge(_ batch: [ManifestRow]) throws(CacheError) -> ShardMergeResult {
+    private func merge(_ batch: [ManifestRow], into counts: inout ShardMergeResult) throws(CacheError) {
         try write { db in
-            var counts = ShardMergeResult()
             try db.inTransaction {
                 for incoming in batch {
-                    let key: [String: any DatabaseValueConvertible] = [
-                        ManifestRow.Columns.url.rawValue: incoming.url,
-                        ManifestRow.Columns.variant.rawValue: incoming.variant,
-                    ]
-                    let existing = try ManifestRow.fetchOne(db, key: key)
+                    let existing = try ManifestRow.fetchOne(db, key: incoming.key)
                     let merged = Self.mergedRow(existing: existing, incoming: incoming)
                     if existing == nil {
                         counts.insertedRows += 1
@@ -103,7 +88,6 @@ extension DiskCache {
                 }
                 return .commit
             }
-            return counts
         }
     }
 
@@ -143,7 +127,7 @@ extension DiskCache {
     }
 
     /// Every `shards/I-of-N/` directory, with or without a manifest, ordered by count, then index.
-    public static func shardDirectoriesPresent(in layout: CacheLayout) throws(CacheError) -> [CacheShard] {
+    static func shardDirectoriesPresent(in layout: CacheLayout) throws(CacheError) -> [CacheShard] {
         guard FileManager.default.fileExists(atPath: layout.shardsDirectoryPath) else { return [] }
         let names: [String]
         do {
@@ -155,10 +139,20 @@ extension DiskCache {
         return names.compactMap(CacheShard.init(directoryName:)).sorted { ($0.count, $0.index) < ($1.count, $1.index) }
     }
 
-    /// The shards that have a manifest under `shards/`, ordered by count, then index.
-    public static func shardsPresent(in layout: CacheLayout) throws(CacheError) -> [CacheShard] {
-        try shardDirectoriesPresent(in: layout)
-            .filter { FileManager.default.fileExists(atPath: CacheLayout(root: layout.root, shard: $0).manifestPath) }
+    /// Refuses an operation over the whole sharded tree on a shard's own cache.
+    func requireTree(_ operation: String) throws(CacheError) {
+        guard layout.shard != nil else { return }
+        throw CacheError.fileSystem(operation: operation, path: layout.manifestPath, errno: EINVAL)
+    }
+
+    /// Opens a shard's manifest; nil when that shard has none.
+    func openManifestIfPresent(_ shardLayout: CacheLayout) throws(CacheError) -> DatabasePool? {
+        guard FileManager.default.fileExists(atPath: shardLayout.manifestPath) else { return nil }
+        do {
+            return try Manifest.open(path: shardLayout.manifestPath, configuration: configuration)
+        } catch {
+            throw Self.mapDatabaseError(error, layout: shardLayout)
+        }
     }
 
     /// The merge rule of `mergeShards` for one key.
