@@ -5,10 +5,9 @@ import Glibc
 import Darwin
 #endif
 
-/// The file half of the cache: temp files, atomic installs into `v1/`,
-/// removal and listing. Knows nothing about the manifest. Every path below the
-/// root is reached through `DirectoryHandle`, never by string concatenation
-/// handed to a following `open(2)`.
+/// The file half of the cache: temp files, atomic installs into `v1/`, removal
+/// and listing; knows nothing about the manifest. Every path below the root is
+/// reached through `DirectoryHandle`, never re-resolved by a following `open(2)`.
 struct CacheFileStore: Sendable {
     let layout: CacheLayout
     let faults: FaultInjector?

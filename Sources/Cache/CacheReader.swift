@@ -11,13 +11,10 @@ import Darwin
 /// writer (`warm cache serve`): which variants of a URL the manifest holds,
 /// and one variant's file read through a single open descriptor.
 ///
-/// The manifest is opened with `Configuration.readonly` through a
-/// `DatabasePool` of `readerCount` connections: in WAL mode (the writer's
-/// mode, checked on open) readers never block the writer and each read sees
-/// one committed snapshot. No migration, no `lastAccessAt` update, no temp
-/// file removal: nothing in the directory is written. Every method blocks its
-/// thread for a few SQLite statements or one small file read; call it off the
-/// cooperative pool. Call `close()` when done.
+/// The manifest is opened read-only in WAL mode (checked on open), so readers
+/// never block the writer and each read sees one committed snapshot; nothing
+/// in the directory is written. Every method blocks its thread for a few SQLite
+/// statements or one small file read; call it off the cooperative pool.
 public final class CacheReader: Sendable {
     public let layout: CacheLayout
     private let pool: DatabasePool
@@ -62,14 +59,9 @@ public final class CacheReader: Sendable {
     /// format. A row whose path is not the one the layout gives its key (a
     /// tampered manifest) is left out: no file is ever named by anything but the hash.
     public func storedVariants(of url: CanonicalURL, longestSide: Int) throws(CacheError) -> [CacheVariant] {
-        let rows: [Row]
-        do {
-            rows = try pool.read { db in
-                try Row.fetchAll(db.cachedStatement(sql: "SELECT variant, path FROM entry WHERE url = ? AND path IS NOT NULL"),
-                                 arguments: [url.text])
-            }
-        } catch {
-            throw DiskCache.mapDatabaseError(error, layout: layout)
+        let rows = try DiskCache.using(pool, layout) { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT variant, path FROM entry WHERE url = ? AND path IS NOT NULL"),
+                             arguments: [url.text])
         }
         return rows.compactMap { row -> CacheVariant? in
             guard let name: String = row["variant"], let path: String = row["path"],
@@ -79,14 +71,10 @@ public final class CacheReader: Sendable {
         }.sorted { $0.format < $1.format }
     }
 
-    /// The file of one variant, opened once without following links, checked
-    /// to be a regular file of at most `maxBytes`, read to its end from that
-    /// descriptor and hashed; nil when it is not there (evicted, or never stored).
-    ///
-    /// Consistent under a writer by construction: files are installed by
-    /// rename and never written in place, so the open descriptor's inode holds
-    /// one complete file whatever is renamed over its name meanwhile, and the
-    /// digest is of the very bytes returned.
+    /// The file of one variant (a regular file of at most `maxBytes`), read and
+    /// hashed through one descriptor; nil when it is not there. Files are installed
+    /// by rename, never written in place, so the descriptor holds one complete file
+    /// whatever is renamed over its name meanwhile, and the digest is of these bytes.
     public func file(of url: CanonicalURL, variant: CacheVariant, maxBytes: Int) throws(CacheError) -> CachedFile? {
         let location = FileLocation(url: url, variant: variant)
         let file: (bytes: [UInt8], info: stat)

@@ -12,9 +12,8 @@
 /// - `.` and `..` path segments are resolved; an empty path becomes `/`;
 /// - the query is kept byte for byte: servers may treat order and case as significant.
 ///
-/// Parsed by hand rather than with `URLComponents` because Foundation
-/// re-encodes or rejects some inputs differently across platforms and
-/// versions, and a cache key must stay byte-stable between releases.
+/// Parsed by hand rather than with `URLComponents`, which re-encodes or rejects some inputs
+/// differently across platforms and versions: a cache key must stay byte-stable between releases.
 public struct CanonicalURL: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The canonical text, e.g. `https://img.example.com/p/1.jpg?w=800`.
     public let text: String

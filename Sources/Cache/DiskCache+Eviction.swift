@@ -21,11 +21,7 @@ extension DiskCache {
             let (victims, totalBytes, remainingBytes) = try Self.victims(db, maxBytes: maxBytes, now: now)
             // A shard's row must not outlive the file (a later merge would bring it back).
             for shard in shardManifests {
-                do {
-                    try shard.pool.writeWithoutTransaction { try Self.deleteDurably(victims, $0) }
-                } catch {
-                    throw Self.mapDatabaseError(error, layout: shard.layout)
-                }
+                try Self.using(shard.pool, shard.layout, writing: true) { try Self.deleteDurably(victims, $0) }
             }
             try Self.deleteDurably(victims, db)
             if !victims.isEmpty { try files.failIfInjected(.afterEvictedRowsDeleted, path: files.layout.filesDirectory) }
@@ -78,11 +74,10 @@ extension DiskCache {
         }
     }
 
-    /// Removes the files of rows just deleted (eviction, prune); the count it
-    /// could not remove. Each under its key lock and only when no row names the
-    /// key again: `store` renames under that lock before it takes the writer,
-    /// so a file installed since the rows went is kept. Call it off the writer
-    /// (a store waits for the writer while it holds its key lock).
+    /// Removes the files of rows just deleted (eviction, prune); the count it could
+    /// not remove. Each under its key lock and only when no row names the key again,
+    /// so a file a store installed since is kept (LAYOUT.md, "Eviction"). Call it
+    /// off the writer: a store waits for the writer while it holds its key lock.
     func removeFiles(of victims: [ManifestRow], removing what: String) -> Int {
         var unremoved = 0
         for victim in victims {

@@ -8,14 +8,10 @@ extension DiskCache {
     /// `CacheLock`; this takes every shard's lock as well for the duration, so
     /// it fails with `CacheError.locked` while any run or merge is going on.
     ///
-    /// A file is an orphan only when neither the tree's manifest nor any
-    /// shard's names it: in a sharded tree, files of rows not yet merged stay
-    /// (run `warm cache merge` first for `verify` to pass). Files modified
-    /// after `startedAt` stay too, in case a shard that did not exist when
-    /// the locks were taken has started writing.
-    ///
-    /// Costs one read of every manifest's paths (one set of strings in memory)
-    /// and one walk of `v1/`; no file is read.
+    /// A file is an orphan only when no manifest, the tree's or a shard's, names
+    /// it. Files modified after `startedAt` stay too, in case a shard that did not
+    /// exist when the locks were taken has started writing. Costs one read of every
+    /// manifest's paths (one set of strings in memory) and one walk of `v1/`.
     public func collectGarbage(startedAt: Double = Date().timeIntervalSince1970) throws(CacheError) -> GarbageCollectionResult {
         try requireTree("collect garbage through a shard's manifest")
         var result = GarbageCollectionResult()
@@ -31,11 +27,7 @@ extension DiskCache {
             let shardLayout = CacheLayout(root: layout.root, shard: shard)
             guard let pool = try openManifestIfPresent(shardLayout) else { continue }
             defer { try? pool.close() }
-            do {
-                namedPaths.formUnion(try pool.read { db in try String.fetchAll(db, sql: namedPathsSQL) })
-            } catch {
-                throw Self.mapDatabaseError(error, layout: shardLayout)
-            }
+            namedPaths.formUnion(try Self.using(pool, shardLayout) { db in try String.fetchAll(db, sql: namedPathsSQL) })
         }
         for path in try files.allFilePaths() where !namedPaths.contains(path) {
             let absolute = layout.absolutePath(relative: path)

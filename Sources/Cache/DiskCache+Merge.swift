@@ -6,19 +6,10 @@ extension DiskCache {
     /// Gathers the rows of every shard manifest under `shards/` into this
     /// (the tree's) manifest, so that `stats`, `get` and `verify` see the
     /// whole tree. Open the tree's cache (no shard) under its `CacheLock`.
-    ///
-    /// Each shard is merged while holding that shard's lock, so a shard that
-    /// is still running is refused (`CacheError.locked`) instead of read half
-    /// way; its leftover temp files are removed meanwhile. Per key, the newer
-    /// row wins, newer meaning later `fetchedAt`, then later `expiresAt` (a 304
-    /// extended it), then later `failedAt`; product ids are united and
-    /// `lastAccessAt` is the later of the two. That rule is idempotent, so a
-    /// merge interrupted at any instant (rows are committed in batches) is
-    /// completed by running it again, and a row the tree has from a newer
-    /// unsharded run is never overwritten by an older shard row.
-    ///
-    /// Memory: one batch of rows (`batchSize`) at a time. Time: one primary-key
-    /// lookup and at most one write per shard row.
+    /// Each shard is merged under its own lock (a running shard is refused with
+    /// `CacheError.locked`). Per key the newer row wins (`mergedRow`); the rule
+    /// is idempotent, so an interrupted merge is completed by running it again.
+    /// Memory: one batch of rows at a time; one key lookup and at most one write per shard row.
     @discardableResult
     public func mergeShards(batchSize: Int = 2_000, logger: Logger? = nil) throws(CacheError) -> ShardMergeResult {
         try requireTree("merge shards into a shard's own manifest")
@@ -31,8 +22,6 @@ extension DiskCache {
         return result
     }
 
-    /// Merges one shard under its lock: its temp files removed, its rows in
-    /// batches, then the keys it pruned.
     private func mergeShard(_ shard: CacheShard, batchSize: Int, into result: inout ShardMergeResult) throws(CacheError) {
         let lock = try CacheLock.acquire(root: layout.root, shard: shard)
         defer { lock.release() }
@@ -53,15 +42,10 @@ extension DiskCache {
                              _ body: ([ManifestRow]) throws(CacheError) -> Void) throws(CacheError) {
         var after = (url: "", variant: "")
         while true {
-            let batch: [ManifestRow]
-            do {
-                batch = try pool.read { db in
-                    try ManifestRow.fetchAll(db, sql: """
-                        SELECT * FROM entry WHERE \(condition) AND (url, variant) > (?, ?) ORDER BY url, variant LIMIT ?
-                        """, arguments: [after.url, after.variant, batchSize])
-                }
-            } catch {
-                throw mapDatabaseError(error, layout: layout)
+            let batch = try using(pool, layout) { db in
+                try ManifestRow.fetchAll(db, sql: """
+                    SELECT * FROM entry WHERE \(condition) AND (url, variant) > (?, ?) ORDER BY url, variant LIMIT ?
+                    """, arguments: [after.url, after.variant, batchSize])
             }
             guard let last = batch.last else { return }
             try body(batch)
@@ -69,7 +53,6 @@ extension DiskCache {
         }
     }
 
-    /// Merges one batch of shard rows into this manifest in one transaction (newer row wins).
     private func merge(_ batch: [ManifestRow], into counts: inout ShardMergeResult) throws(CacheError) {
         try write { db in
             try db.inTransaction {
@@ -91,17 +74,10 @@ extension DiskCache {
         }
     }
 
-    /// Removes the keys a shard pruned from this (the tree's) manifest, then
-    /// forgets them in the shard's manifest. A tree row survives only when it
-    /// names a file downloaded after the prune (an unsharded run fetched it
-    /// again). Idempotent: a crash between the two steps repeats the first.
+    /// Removes the keys a shard pruned from this manifest (LAYOUT.md, "Prune"), then forgets
+    /// them in the shard's. Idempotent: a crash between the two steps repeats the first.
     private func applyPrunedKeys(from source: DatabasePool, layout shardLayout: CacheLayout) throws(CacheError) -> Int {
-        let keys: [PrunedKey]
-        do {
-            keys = try source.read { db in try PrunedKey.fetchAll(db) }
-        } catch {
-            throw Self.mapDatabaseError(error, layout: shardLayout)
-        }
+        let keys = try Self.using(source, shardLayout) { db in try PrunedKey.fetchAll(db) }
         guard !keys.isEmpty else { return 0 }
         let removed = try write { db in
             var removed = 0
@@ -116,12 +92,8 @@ extension DiskCache {
             }
             return removed
         }
-        do {
-            try source.write { db in
-                for key in keys { try key.delete(db) }
-            }
-        } catch {
-            throw Self.mapDatabaseError(error, layout: shardLayout)
+        try Self.using(source, shardLayout, writing: true) { db in
+            for key in keys { try key.delete(db) }
         }
         return removed
     }
@@ -155,7 +127,8 @@ extension DiskCache {
         }
     }
 
-    /// The merge rule of `mergeShards` for one key.
+    /// The merge rule of `mergeShards` for one key: the row with the later `fetchedAt`, then
+    /// `expiresAt` (a 304 extended it), then `failedAt` wins; ids united, the later access and listing kept.
     static func mergedRow(existing: ManifestRow?, incoming: ManifestRow) -> ManifestRow {
         guard let existing else { return incoming }
         func recency(_ row: ManifestRow) -> (Double, Double, Double) {

@@ -201,16 +201,12 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func markRevalidated(url canonical: CanonicalURL, expiresAt: Double? = nil,
                                 now: Double = Date().timeIntervalSince1970) throws(CacheError) -> Int {
-        let newExpiry = expiresAt ?? now + configuration.maxAgeSeconds
-        return try write { db in
-            try ManifestRow
-                .filter(ManifestRow.Columns.url == canonical.text && ManifestRow.Columns.path != nil)
-                .updateAll(db, [
-                    ManifestRow.Columns.expiresAt.set(to: newExpiry),
-                    ManifestRow.Columns.lastAccessAt.set(to: now),
-                    ManifestRow.Columns.lastError.set(to: nil),
-                    ManifestRow.Columns.failedAt.set(to: nil),
-                ])
+        try write { db in
+            try db.execute(sql: """
+                UPDATE entry SET expiresAt = ?, lastAccessAt = ?, lastError = NULL, failedAt = NULL
+                WHERE url = ? AND path IS NOT NULL
+                """, arguments: [expiresAt ?? now + configuration.maxAgeSeconds, now, canonical.text])
+            return db.changesCount
         }
     }
 
@@ -285,10 +281,17 @@ public final class DiskCache: Sendable {
 
     /// Runs `body` on a reader connection (a snapshot), mapping errors to `CacheError`.
     func read<T>(_ body: (Database) throws -> T) throws(CacheError) -> T {
+        try Self.using(pool, layout, body)
+    }
+
+    /// Runs `body` on a reader of `pool` (another manifest, of `layout`), or on its
+    /// writer outside any transaction when `writing`, mapping errors to `CacheError`.
+    static func using<T>(_ pool: DatabasePool, _ layout: CacheLayout, writing: Bool = false,
+                         _ body: (Database) throws -> T) throws(CacheError) -> T {
         do {
-            return try pool.read(body)
+            return writing ? try pool.writeWithoutTransaction(body) : try pool.read(body)
         } catch {
-            throw Self.mapDatabaseError(error, layout: layout)
+            throw mapDatabaseError(error, layout: layout)
         }
     }
 

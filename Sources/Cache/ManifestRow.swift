@@ -10,7 +10,7 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
 
     public var url: String
     public var variant: String
-    /// Stored as a JSON array (GRDB encodes nested Codable values as JSON text).
+    /// A JSON array in the table (GRDB's encoding of nested Codable values).
     public var productIds: [Int]
     public var path: String?
     public var etag: String?
@@ -27,14 +27,8 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
     public var lastAccessAt: Double
     public var lastError: String?
     public var failedAt: Double?
-    /// When a run that crawled the whole product list last saw a product
-    /// pointing at `url` (or stored it); `prune(listedBefore:)` removes rows
-    /// not listed since a cutoff.
     public var lastListedAt: Double = 0
-    /// The source image's placeholder (the same on every variant of the URL);
-    /// nil before v3 and until a run decodes the image again.
     public var thumbHash: Data? = nil
-    /// `#rrggbb`.
     public var averageColor: String? = nil
 
     public enum Columns: String, ColumnExpression, CaseIterable {
