@@ -8,25 +8,17 @@ import Darwin
 /// descriptions read as sentences and `reasonCode` is a stable token for
 /// grouping failures in reports and exit codes.
 public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The URL is not an absolute `scheme://host/...` URL, so it has no canonical form.
     case invalidURL(url: String, reason: String)
-    /// The variant's format is not a plain file extension or its size is not positive.
     case invalidVariant(name: String)
-    /// Another process (or another open of the lock file) holds the cache lock.
     case locked(path: String, holderPID: Int32?)
-    /// The disk (or quota) is full: the pipeline should stop writing.
+    /// The disk (or quota, or the manifest) is full: the pipeline should stop writing.
     case diskFull(path: String)
-    /// A directory inside the cache tree is a symbolic link (or the path is not
-    /// a directory); the cache refuses to follow it out of the tree.
     case symlinkRefused(path: String)
     /// A system call failed; `operation` is what was attempted ("rename", "fsync").
     case fileSystem(operation: String, path: String, errno: Int32)
-    /// The SQLite manifest refused an operation.
     case database(path: String, reason: String)
-    /// The cache was closed with `DiskCache.close()`.
     case closed(path: String)
-    /// The manifest is not a readable SQLite database (corrupt, truncated, a
-    /// directory): `warm run` moves it aside and rebuilds it.
+    /// Not a readable SQLite database (corrupt, truncated, a directory): `warm run` moves it aside.
     case manifestBroken(path: String, reason: String)
 
     public var description: String {

@@ -90,16 +90,13 @@ struct CacheFileStore: Sendable {
         _ = try? temporaryDirectory().removeFile(name)
     }
 
-    /// Removes the files in `tmp/` (leftovers of a crash); returns how many.
+    /// Removes the files in `tmp/` (leftovers of a crash); returns their names.
     /// Anything that cannot be removed (a directory someone made there) is
     /// left for `verify` to list rather than making the cache unusable.
-    func removeAllTemporaryFiles() throws(CacheError) -> Int {
+    func removeAllTemporaryFiles() throws(CacheError) -> [String] {
         let tmp = try temporaryDirectory()
-        var removed = 0
-        for name in try tmp.entryNames() where (try? tmp.removeFile(name)) == true {
-            removed += 1
-        }
-        if removed > 0 { try tmp.sync() }
+        let removed = try tmp.entryNames().filter { (try? tmp.removeFile($0)) == true }.sorted()
+        if !removed.isEmpty { try tmp.sync() }
         return removed
     }
 

@@ -9,7 +9,8 @@ extension DiskCache {
     /// the files', whatever a row says; a row whose file is missing is left out.
     public func exportAppManifest(_ body: (AppManifestImage) throws(CacheError) -> Void) throws(CacheError) {
         var current: AppManifestImage?
-        try Self.forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL", batchSize: 1000) { rows throws(CacheError) in
+        try Self.forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL",
+                              batchSize: 1_000) { rows throws(CacheError) in
             for row in rows {
                 guard let path = row.path, let variant = CacheVariant(name: row.variant),
                       let width = row.outputWidth, let height = row.outputHeight,

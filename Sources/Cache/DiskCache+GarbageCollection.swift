@@ -27,7 +27,7 @@ extension DiskCache {
             let shardLayout = CacheLayout(root: layout.root, shard: shard)
             guard let pool = try openManifestIfPresent(shardLayout) else { continue }
             defer { try? pool.close() }
-            namedPaths.formUnion(try Self.using(pool, shardLayout) { db in try String.fetchAll(db, sql: namedPathsSQL) })
+            namedPaths.formUnion(try Self.using(pool, shardLayout) { try String.fetchAll($0, sql: namedPathsSQL) })
         }
         for path in try files.allFilePaths() where !namedPaths.contains(path) {
             let absolute = layout.absolutePath(relative: path)
@@ -42,15 +42,10 @@ extension DiskCache {
         }
         for layout in [layout] + shards.map({ CacheLayout(root: self.layout.root, shard: $0) }) {
             let store = layout.shard == nil ? files : CacheFileStore(layout: layout, faults: nil)
-            let names = (try? store.temporaryFileNames()) ?? []
-            guard !names.isEmpty else { continue }
-            _ = try store.removeAllTemporaryFiles()
-            let left = Set((try? store.temporaryFileNames()) ?? [])
-            for name in names {
-                let absolute = layout.tempDirectory + "/" + name
-                if left.contains(name) { result.unremovable.append("\(absolute): it could not be removed") }
-                else { result.removedTemporaryFiles.append(absolute) }
-            }
+            let removed = (try? store.removeAllTemporaryFiles()) ?? []
+            result.removedTemporaryFiles += removed.map { layout.tempDirectory + "/" + $0 }
+            let left = (try? store.temporaryFileNames()) ?? []
+            result.unremovable += left.map { "\(layout.tempDirectory)/\($0): it could not be removed" }
         }
         if !result.removedOrphanFiles.isEmpty || !result.removedTemporaryFiles.isEmpty {
             logger.info("collected garbage", metadata: [

@@ -26,7 +26,8 @@ extension DiskCache {
         let lock = try CacheLock.acquire(root: layout.root, shard: shard)
         defer { lock.release() }
         let shardLayout = CacheLayout(root: layout.root, shard: shard)
-        result.removedTemporaryFileCount += try CacheFileStore(layout: shardLayout, faults: nil).removeAllTemporaryFiles()
+        let removed = try CacheFileStore(layout: shardLayout, faults: nil).removeAllTemporaryFiles()
+        result.removedTemporaryFileCount += removed.count
         guard let source = try openManifestIfPresent(shardLayout) else { return }
         defer { try? source.close() }
         try Self.forEachBatch(of: source, layout: shardLayout, batchSize: batchSize) { batch throws(CacheError) in

@@ -54,7 +54,7 @@ public final class DiskCache: Sendable {
         let layout = CacheLayout(root: root, shard: shard)
         let files = CacheFileStore(layout: layout, faults: faults)
         try files.createDirectories()
-        let removed = removingTemporaryFiles ? try files.removeAllTemporaryFiles() : 0
+        let removed = removingTemporaryFiles ? try files.removeAllTemporaryFiles().count : 0
         if removed > 0 {
             logger.notice("removed leftover temp files", metadata: ["count": "\(removed)", "cache": "\(layout.root)"])
         }
