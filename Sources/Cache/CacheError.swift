@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Why a cache operation failed. Each case names the path or URL involved;
 /// descriptions read as sentences and `reasonCode` is a stable token for

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The file half of the cache: temp files, atomic installs into `v1/`, removal
 /// and listing; knows nothing about the manifest. Every path below the root is

@@ -1,10 +1,5 @@
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Exclusive use of one cache directory by one process: `flock(LOCK_EX|LOCK_NB)`
 /// on `<root>/.lock`, which then holds the holder's PID for error messages.

@@ -1,11 +1,6 @@
 import Foundation
 import GRDB
 import WarmSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Read-only access to a warmed cache for a server that runs beside the
 /// writer (`warm cache serve`): which variants of a URL the manifest holds,

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// An open directory descriptor. Names below it are opened with the `*at()`
 /// calls and `O_NOFOLLOW`, so a symbolic link planted inside the cache tree
