@@ -1,9 +1,6 @@
 /// How a `DiskCache` behaves. Passed in by the caller; the defaults suit the
 /// nightly warm-up job.
 public struct CacheConfiguration: Sendable, Hashable {
-    /// Size limit for the thumbnails on disk (sum of `outputBytes`), applied by
-    /// `DiskCache.evict(maxBytes:now:)` when the caller runs eviction; nil: no limit.
-    public var maxBytes: Int?
     /// Freshness lifetime in seconds: entries fetched less than this long ago are
     /// skipped entirely by the pipeline; older ones are revalidated with a
     /// conditional request. Used as the default `expiresAt` of stores and 304s.
@@ -11,8 +8,7 @@ public struct CacheConfiguration: Sendable, Hashable {
     /// How long a connection waits for SQLite's write lock before failing, in seconds.
     public var busyTimeoutSeconds: Double
 
-    public init(maxBytes: Int? = nil, maxAgeSeconds: Double = 12 * 3600, busyTimeoutSeconds: Double = 10) {
-        self.maxBytes = maxBytes
+    public init(maxAgeSeconds: Double = 12 * 3600, busyTimeoutSeconds: Double = 10) {
         self.maxAgeSeconds = maxAgeSeconds
         self.busyTimeoutSeconds = busyTimeoutSeconds
     }

@@ -1,32 +1,20 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Why a cache operation failed. Each case names the path or URL involved;
 /// descriptions read as sentences and `reasonCode` is a stable token for
 /// grouping failures in reports and exit codes.
 public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The URL is not an absolute `scheme://host/...` URL, so it has no canonical form.
     case invalidURL(url: String, reason: String)
-    /// The variant's format is not a plain file extension or its size is not positive.
     case invalidVariant(name: String)
-    /// Another process (or another open of the lock file) holds the cache lock.
     case locked(path: String, holderPID: Int32?)
-    /// The disk (or quota) is full: the pipeline should stop writing.
+    /// The disk (or quota, or the manifest) is full: the pipeline should stop writing.
     case diskFull(path: String)
-    /// A directory inside the cache tree is a symbolic link (or the path is not
-    /// a directory); the cache refuses to follow it out of the tree.
     case symlinkRefused(path: String)
     /// A system call failed; `operation` is what was attempted ("rename", "fsync").
     case fileSystem(operation: String, path: String, errno: Int32)
-    /// The SQLite manifest refused an operation.
     case database(path: String, reason: String)
-    /// The cache was closed with `DiskCache.close()`.
     case closed(path: String)
-    /// The manifest is not a readable SQLite database (corrupt, truncated, a
-    /// directory): `warm run` moves it aside and rebuilds it.
+    /// Not a readable SQLite database (corrupt, truncated, a directory): `warm run` moves it aside.
     case manifestBroken(path: String, reason: String)
 
     public var description: String {
@@ -43,7 +31,7 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .symlinkRefused(let path):
             return "\(path) is a symbolic link or not a directory; the cache does not follow links out of its tree"
         case .fileSystem(let operation, let path, let code):
-            return "\(operation) failed for \(path): \(Self.errnoText(code))"
+            return "\(operation) failed for \(path): \(String(cString: strerror(code)))"
         case .database(let path, let reason):
             return "the cache manifest \(path) failed: \(reason)"
         case .closed(let path):
@@ -66,11 +54,6 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .closed: return "closed"
         case .manifestBroken: return "manifest-broken"
         }
-    }
-
-    /// The system's text for an errno value ("No space left on device").
-    static func errnoText(_ code: Int32) -> String {
-        String(cString: strerror(code))
     }
 
     /// Maps a failed system call to an error, keeping a full disk distinct so

@@ -1,14 +1,8 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// The file half of the cache: temp files, atomic installs into `v1/`,
-/// removal and listing. Knows nothing about the manifest. Every path below the
-/// root is reached through `DirectoryHandle`, never by string concatenation
-/// handed to a following `open(2)`.
+/// The file half of the cache: temp files, atomic installs into `v1/`, removal
+/// and listing; knows nothing about the manifest. Every path below the root is
+/// reached through `DirectoryHandle`, never re-resolved by a following `open(2)`.
 struct CacheFileStore: Sendable {
     let layout: CacheLayout
     let faults: FaultInjector?
@@ -29,6 +23,11 @@ struct CacheFileStore: Sendable {
         var state = root
         for name in layout.stateComponents { state = try state.child(name, create: true) }
         _ = try state.child("tmp", create: true)
+    }
+
+    /// Throws the errno the fault injector gives for `point`: a simulated failure, or a crash, there.
+    func failIfInjected(_ point: FaultPoint, path: String) throws(CacheError) {
+        if let code = faults?(point) { throw .system("\(point.rawValue) (simulated failure)", path: path, errno: code) }
     }
 
     // MARK: - Writing
@@ -76,35 +75,23 @@ struct CacheFileStore: Sendable {
             .child(location.innerDirectory, create: true)
     }
 
-    /// Renames a finished temp file over `location` inside `directory` (from
-    /// `directory(for:)`). Until the rename, the previous file at `location`
-    /// stays untouched; after it, the new one is complete. The rename is not
-    /// durable until the caller syncs `directory`. On failure the temp file
-    /// is removed.
+    /// Renames a finished temp file over `location` in `directory` (from `directory(for:)`):
+    /// atomic, but not durable until the caller syncs `directory`.
     func install(temporaryName: String, into directory: DirectoryHandle, at location: FileLocation) throws(CacheError) {
-        let tmp = try temporaryDirectory()
-        do throws(CacheError) {
-            try tmp.rename(temporaryName, to: directory, as: location.fileName)
-        } catch {
-            _ = try? tmp.removeFile(temporaryName)
-            throw error
-        }
+        try temporaryDirectory().rename(temporaryName, to: directory, as: location.fileName)
     }
 
     func removeTemporaryFile(_ name: String) {
         _ = try? temporaryDirectory().removeFile(name)
     }
 
-    /// Removes the files in `tmp/` (leftovers of a crash); returns how many.
+    /// Removes the files in `tmp/` (leftovers of a crash); returns their names.
     /// Anything that cannot be removed (a directory someone made there) is
     /// left for `verify` to list rather than making the cache unusable.
-    func removeAllTemporaryFiles() throws(CacheError) -> Int {
+    func removeAllTemporaryFiles() throws(CacheError) -> [String] {
         let tmp = try temporaryDirectory()
-        var removed = 0
-        for name in try tmp.entryNames() where (try? tmp.removeFile(name)) == true {
-            removed += 1
-        }
-        if removed > 0 { try tmp.sync() }
+        let removed = try tmp.entryNames().filter { (try? tmp.removeFile($0)) == true }.sorted()
+        if !removed.isEmpty { try tmp.sync() }
         return removed
     }
 
@@ -131,25 +118,11 @@ struct CacheFileStore: Sendable {
     }
 
     /// Reads a whole regular file without following links.
-    func readFile(relativePath: String) throws(CacheError) -> Data {
-        let absolute = layout.absolutePath(relative: relativePath)
+    func readFile(relativePath: String) throws(CacheError) -> [UInt8] {
         guard let (directory, name) = try parentDirectory(of: relativePath) else {
-            throw CacheError.fileSystem(operation: "open", path: absolute, errno: ENOENT)
+            throw CacheError.fileSystem(operation: "open", path: layout.absolutePath(relative: relativePath), errno: ENOENT)
         }
-        let fd = try directory.openFileForReading(name)
-        defer { close(fd) }
-        var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CacheError.system("read", path: absolute, errno: errno)
-            }
-            if count == 0 { break }
-            data.append(contentsOf: chunk[0..<count])
-        }
-        return data
+        return try directory.readFile(name).bytes
     }
 
     /// Every entry found at file depth under `v1/` (`v1/ab/cd/<name>`), plus

@@ -43,11 +43,6 @@ public struct CacheLayout: Sendable, Hashable {
     public var shardsDirectoryPath: String { root + "/" + Self.shardsDirectory }
     public var filesDirectory: String { root + "/" + Self.versionDirectory }
 
-    /// The 64-hex-digit key of one (URL, variant) pair.
-    public static func hash(url: CanonicalURL, variant: CacheVariant) -> String {
-        SHA256Hex.digest(of: url.text + "\n" + variant.name)
-    }
-
     /// `v1/ab/cd/abcd....jpg`: the path of a variant relative to the root, as
     /// stored in the manifest.
     public static func relativePath(url: CanonicalURL, variant: CacheVariant) -> String {
@@ -67,7 +62,7 @@ struct FileLocation: Sendable, Hashable {
     let fileName: String
 
     init(url: CanonicalURL, variant: CacheVariant) {
-        let hash = CacheLayout.hash(url: url, variant: variant)
+        let hash = SHA256Hex.digest(of: url.text + "\n" + variant.name)
         outerDirectory = String(hash.prefix(2))
         innerDirectory = String(hash.dropFirst(2).prefix(2))
         fileName = hash + "." + variant.format

@@ -1,43 +1,29 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Synchronization
 
 /// Exclusive use of one cache directory by one process: `flock(LOCK_EX|LOCK_NB)`
 /// on `<root>/.lock`, which then holds the holder's PID for error messages.
 ///
 /// `flock`, not a PID file check: the kernel drops the lock when the holder's
 /// descriptor closes, including when the process dies, so a crashed cron run
-/// never leaves a stale lock behind and no PID can be reused by mistake.
-/// flock locks belong to an open file description, so a second `acquire` in
-/// the same process fails too. (On network file systems flock may be local
-/// to one machine; see LAYOUT.md.)
-///
-/// Released by `release()` or when the value is deinitialised; the PID is
-/// erased first, so a stale PID never names the wrong holder.
-public final class CacheLock: @unchecked Sendable {
-    // @unchecked: the only mutable state, `fd`, is read and written under `mutex`.
-    // The state is needed so a second release() cannot touch a descriptor
-    // number the process has since reused for another file.
-    private let mutex = NSLock()
-    private var fd: Int32?
-    /// Path of the lock file.
+/// never leaves a stale lock behind. flock locks belong to an open file
+/// description, so a second `acquire` in the same process fails too (on network
+/// file systems flock may be local to one machine; see LAYOUT.md).
+/// Released by `release()` or `deinit`; the PID is erased first.
+public final class CacheLock: Sendable {
+    /// nil once released, so a second release() never touches a descriptor number since reused.
+    private let fd: Mutex<Int32?>
     public let path: String
 
     private init(path: String, fd: Int32) {
         self.path = path
-        self.fd = fd
+        self.fd = Mutex(fd)
     }
 
-    /// Takes the lock on `root` (created when missing), or throws at once.
-    /// - Throws: `CacheError.locked(path:holderPID:)` when another open of the
-    ///   lock file holds it; `holderPID` is what the holder wrote, if anything.
-    ///
+    /// Takes the lock on `root` (created when missing), or throws at once
+    /// `CacheError.locked(path:holderPID:)`, with the PID the holder wrote, if any.
     /// With a `shard`, the lock is that shard's own (`shards/I-of-N/.lock`):
-    /// shards never block each other or the tree's lock, and one shard never
-    /// runs twice at once.
+    /// shards never block each other or the tree's lock.
     public static func acquire(root: String, shard: CacheShard? = nil) throws(CacheError) -> CacheLock {
         let layout = CacheLayout(root: root, shard: shard)
         do {
@@ -65,12 +51,12 @@ public final class CacheLock: @unchecked Sendable {
 
     /// Releases the lock. Calling it again, or letting the value go, is harmless.
     public func release() {
-        mutex.withLock {
-            guard let fd else { return }
-            _ = ftruncate(fd, 0)
-            _ = flock(fd, LOCK_UN)
-            close(fd)
-            self.fd = nil
+        fd.withLock { fd in
+            guard let descriptor = fd else { return }
+            _ = ftruncate(descriptor, 0)
+            _ = flock(descriptor, LOCK_UN)
+            close(descriptor)
+            fd = nil
         }
     }
 

@@ -1,23 +1,15 @@
 import Foundation
 import GRDB
 import WarmSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Read-only access to a warmed cache for a server that runs beside the
 /// writer (`warm cache serve`): which variants of a URL the manifest holds,
 /// and one variant's file read through a single open descriptor.
 ///
-/// The manifest is opened with `Configuration.readonly` through a
-/// `DatabasePool` of `readerCount` connections: in WAL mode (the writer's
-/// mode, checked on open) readers never block the writer and each read sees
-/// one committed snapshot. No migration, no `lastAccessAt` update, no temp
-/// file removal: nothing in the directory is written. Every method blocks its
-/// thread for a few SQLite statements or one small file read; call it off the
-/// cooperative pool. Call `close()` when done.
+/// The manifest is opened read-only in WAL mode (checked on open), so readers
+/// never block the writer and each read sees one committed snapshot; nothing
+/// in the directory is written. Every method blocks its thread for a few SQLite
+/// statements or one small file read; call it off the cooperative pool.
 public final class CacheReader: Sendable {
     public let layout: CacheLayout
     private let pool: DatabasePool
@@ -62,14 +54,9 @@ public final class CacheReader: Sendable {
     /// format. A row whose path is not the one the layout gives its key (a
     /// tampered manifest) is left out: no file is ever named by anything but the hash.
     public func storedVariants(of url: CanonicalURL, longestSide: Int) throws(CacheError) -> [CacheVariant] {
-        let rows: [Row]
-        do {
-            rows = try pool.read { db in
-                try Row.fetchAll(db.cachedStatement(sql: "SELECT variant, path FROM entry WHERE url = ? AND path IS NOT NULL"),
-                                 arguments: [url.text])
-            }
-        } catch {
-            throw DiskCache.mapDatabaseError(error, layout: layout)
+        let rows = try DiskCache.using(pool, layout) { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT variant, path FROM entry WHERE url = ? AND path IS NOT NULL"),
+                             arguments: [url.text])
         }
         return rows.compactMap { row -> CacheVariant? in
             guard let name: String = row["variant"], let path: String = row["path"],
@@ -79,61 +66,23 @@ public final class CacheReader: Sendable {
         }.sorted { $0.format < $1.format }
     }
 
-    /// The file of one variant, opened once without following links, checked
-    /// to be a regular file of at most `maxBytes`, read to its end from that
-    /// descriptor and hashed; nil when it is not there (evicted, or never stored).
-    ///
-    /// Consistent under a writer by construction: files are installed by
-    /// rename and never written in place, so the open descriptor's inode holds
-    /// one complete file whatever is renamed over its name meanwhile, and the
-    /// digest is of the very bytes returned.
+    /// The file of one variant (a regular file of at most `maxBytes`), read and
+    /// hashed through one descriptor; nil when it is not there. Files are installed
+    /// by rename, never written in place, so the descriptor holds one complete file
+    /// whatever is renamed over its name meanwhile, and the digest is of these bytes.
     public func file(of url: CanonicalURL, variant: CacheVariant, maxBytes: Int) throws(CacheError) -> CachedFile? {
         let location = FileLocation(url: url, variant: variant)
-        let absolute = layout.absolutePath(relative: location.relativePath)
-        let fd: Int32
+        let file: (bytes: [UInt8], info: stat)
         do throws(CacheError) {
-            fd = try DirectoryHandle.openDirectory(path: layout.filesDirectory)
+            file = try DirectoryHandle.openDirectory(path: layout.filesDirectory)
                 .child(location.outerDirectory, create: false)
                 .child(location.innerDirectory, create: false)
-                .openFileForReading(location.fileName)
+                .readFile(location.fileName, maxBytes: maxBytes)
         } catch CacheError.fileSystem(_, _, let code) where code == ENOENT {
             return nil
         }
-        defer { closeDescriptor(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw CacheError.system("fstat", path: absolute, errno: errno) }
-        guard info.isRegularFile else { throw CacheError.fileSystem(operation: "read (not a regular file)", path: absolute, errno: EINVAL) }
-        guard info.byteCount <= maxBytes else { throw CacheError.fileSystem(operation: "read (larger than \(maxBytes) bytes)", path: absolute, errno: EFBIG) }
-        let bytes = try Self.readToEnd(fd, expected: info.byteCount, maxBytes: maxBytes, path: absolute)
-        let digest = bytes.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) }
-        return CachedFile(variant: variant, bytes: bytes, sha256Hex: digest, modifiedAtSeconds: Int(info.st_mtim.tv_sec))
+        let digest = file.bytes.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) }
+        return CachedFile(variant: variant, bytes: file.bytes, sha256Hex: digest,
+                          modifiedAtSeconds: Int(file.info.st_mtim.tv_sec))
     }
-
-    private static func readToEnd(_ fd: Int32, expected: Int, maxBytes: Int, path: String) throws(CacheError) -> [UInt8] {
-        // One byte more than fstat said, so that EOF is seen in the same read when the size held.
-        var buffer = [UInt8](repeating: 0, count: min(expected, maxBytes) + 1)
-        var count = 0
-        while true {
-            if count == buffer.count {
-                guard buffer.count <= maxBytes else {
-                    throw CacheError.fileSystem(operation: "read (larger than \(maxBytes) bytes)", path: path, errno: EFBIG)
-                }
-                buffer.append(contentsOf: repeatElement(0, count: min(buffer.count, maxBytes + 1 - buffer.count)))
-            }
-            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw CacheError.system("read", path: path, errno: errno)
-            }
-            if got == 0 { break }
-            count += got
-        }
-        buffer.removeLast(buffer.count - count)
-        return buffer
-    }
-}
-
-/// `close(2)`, out of the class whose own `close()` hides the global one.
-private func closeDescriptor(_ fd: Int32) {
-    _ = close(fd)
 }

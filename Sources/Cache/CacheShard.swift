@@ -3,13 +3,10 @@ import WarmSupport
 /// One share of a sharded run: shard `index` of `count` (0-based, as
 /// Kubernetes' `JOB_COMPLETION_INDEX`), written `I/N` on the command line.
 ///
-/// The partition is by image: an image belongs to the shard its canonical URL
-/// hashes into (the first 8 bytes of the SHA-256 of the canonical URL, the
-/// same digest family the file names use, scaled onto `0..<count` by a
-/// multiply-high), so every shard decides alone, from the URL only, which
-/// images are its own, whatever page they were found on and whichever shard
-/// crawled first. SHA-256 output is uniform, so shares are equal within
-/// sampling noise (a test measures it). Costs one SHA-256 of the URL per image.
+/// The partition is by image: an image belongs to the shard its canonical URL's
+/// SHA-256 falls into, so every shard decides alone, from the URL only, which
+/// images are its own, whatever page they were found on. SHA-256 output is
+/// uniform, so shares are equal within sampling noise (a test measures it).
 public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
     /// 0-based: `0..<count`.
     public let index: Int
@@ -76,10 +73,8 @@ public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a directory name made by `directoryName`.
     public init?(directoryName: String) {
-        let parts = directoryName.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[1] == "of", let index = Int(parts[0]), let count = Int(parts[2]),
-              String(index) == parts[0], String(count) == parts[2],
-              let shard = try? CacheShard(index: index, count: count) else { return nil }
+        guard let shard = try? CacheShard(parsing: directoryName.replacing("-of-", with: "/")),
+              shard.directoryName == directoryName else { return nil }
         self = shard
     }
 }

@@ -5,10 +5,6 @@ public struct CacheStats: Sendable, Hashable {
     public struct VariantTotals: Sendable, Hashable {
         public var count: Int
         public var bytes: Int
-        public init(count: Int, bytes: Int) {
-            self.count = count
-            self.bytes = bytes
-        }
     }
 
     /// Entries with a file.

@@ -12,9 +12,8 @@
 /// - `.` and `..` path segments are resolved; an empty path becomes `/`;
 /// - the query is kept byte for byte: servers may treat order and case as significant.
 ///
-/// Parsed by hand rather than with `URLComponents` because Foundation
-/// re-encodes or rejects some inputs differently across platforms and
-/// versions, and a cache key must stay byte-stable between releases.
+/// Parsed by hand rather than with `URLComponents`, which re-encodes or rejects some inputs
+/// differently across platforms and versions: a cache key must stay byte-stable between releases.
 public struct CanonicalURL: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The canonical text, e.g. `https://img.example.com/p/1.jpg?w=800`.
     public let text: String
@@ -78,37 +77,21 @@ public struct CanonicalURL: Sendable, Hashable, Codable, CustomStringConvertible
 
     private static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ws": 80, "wss": 443]
 
-    /// RFC 3986 section 5.2.4, over whole segments: `..` removes the segment
-    /// before it and never climbs above the root.
+    /// RFC 3986 section 5.2.4 for a path that starts with `/`, over whole
+    /// segments: `..` removes the segment before it and never climbs above the
+    /// root; a final `.` or `..` leaves a trailing slash.
     static func removingDotSegments(_ path: String) -> String {
-        var input = Substring(path)
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         var output: [Substring] = []
-        while !input.isEmpty {
-            if input.hasPrefix("../") {
-                input = input.dropFirst(3)
-            } else if input.hasPrefix("./") {
-                input = input.dropFirst(2)
-            } else if input.hasPrefix("/./") {
-                input = input.dropFirst(2)
-            } else if input == "/." {
-                input = "/"
-            } else if input.hasPrefix("/../") {
-                input = input.dropFirst(3)
-                _ = output.popLast()
-            } else if input == "/.." {
-                input = "/"
-                _ = output.popLast()
-            } else if input == "." || input == ".." {
-                input = ""
-            } else {
-                // Move the first segment, with its leading slash, to the output.
-                let searchFrom = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
-                let end = input[searchFrom...].firstIndex(of: "/") ?? input.endIndex
-                output.append(input[..<end])
-                input = input[end...]
+        for (index, segment) in zip(segments.indices, segments) {
+            guard segment == "." || segment == ".." else {
+                output.append(segment)
+                continue
             }
+            if segment == "..", !output.isEmpty { output.removeLast() }
+            if index == segments.indices.last { output.append("") }
         }
-        return output.joined()
+        return "/" + output.joined(separator: "/")
     }
 }
 

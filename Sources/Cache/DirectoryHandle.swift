@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// An open directory descriptor. Names below it are opened with the `*at()`
 /// calls and `O_NOFOLLOW`, so a symbolic link planted inside the cache tree
@@ -73,11 +69,38 @@ final class DirectoryHandle {
         return fileFD
     }
 
-    /// Opens an existing regular file for reading without following a link.
-    func openFileForReading(_ name: String) throws(CacheError) -> Int32 {
+    /// Reads a whole regular file through one descriptor opened without following a link,
+    /// with its `fstat` taken from that descriptor; refuses a file over `maxBytes`.
+    func readFile(_ name: String, maxBytes: Int = .max) throws(CacheError) -> (bytes: [UInt8], info: stat) {
+        let filePath = path + "/" + name
         let fileFD = retryingOnInterrupt { openat(fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-        guard fileFD >= 0 else { throw CacheError.system("open", path: path + "/" + name, errno: errno) }
-        return fileFD
+        guard fileFD >= 0 else { throw CacheError.system("open", path: filePath, errno: errno) }
+        defer { close(fileFD) }
+        var info = stat()
+        guard fstat(fileFD, &info) == 0 else { throw CacheError.system("fstat", path: filePath, errno: errno) }
+        guard info.isRegularFile else {
+            throw CacheError.fileSystem(operation: "read (not a regular file)", path: filePath, errno: EINVAL)
+        }
+        let tooLarge = CacheError.fileSystem(operation: "read (larger than \(maxBytes) bytes)", path: filePath, errno: EFBIG)
+        guard info.byteCount <= maxBytes else { throw tooLarge }
+        // One byte more than fstat said, so that EOF is seen in the same read when the size held.
+        var buffer = [UInt8](repeating: 0, count: info.byteCount + 1)
+        var count = 0
+        while true {
+            if count == buffer.count {
+                guard buffer.count <= maxBytes else { throw tooLarge }
+                buffer.append(contentsOf: repeatElement(0, count: min(buffer.count, maxBytes - buffer.count + 1)))
+            }
+            let got = buffer.withUnsafeMutableBytes { read(fileFD, $0.baseAddress! + count, $0.count - count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw CacheError.system("read", path: filePath, errno: errno)
+            }
+            if got == 0 { break }
+            count += got
+        }
+        buffer.removeLast(buffer.count - count)
+        return (buffer, info)
     }
 
     /// `renameat(2)`: atomically replaces `newName` in `destination`. A link

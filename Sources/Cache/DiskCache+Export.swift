@@ -7,22 +7,14 @@ extension DiskCache {
     /// order, its variants by size and format. Every file is read once to
     /// count and hash it (one file in memory at a time), so the numbers are
     /// the files', whatever a row says; a row whose file is missing is left out.
-    /// Rows are read 1,000 at a time, so memory does not grow with the cache.
     public func exportAppManifest(_ body: (AppManifestImage) throws(CacheError) -> Void) throws(CacheError) {
-        var after: (url: String, variant: String)?
         var current: AppManifestImage?
-        while true {
-            let rows = try read { db in
-                try ManifestRow.fetchAll(db, sql: """
-                    SELECT * FROM entry WHERE path IS NOT NULL AND (url, variant) > (?, ?) ORDER BY url, variant LIMIT 1000
-                    """, arguments: [after?.url ?? "", after?.variant ?? ""])
-            }
-            guard let last = rows.last else { break }
-            after = (last.url, last.variant)
+        try Self.forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL",
+                              batchSize: 1_000) { rows throws(CacheError) in
             for row in rows {
                 guard let path = row.path, let variant = CacheVariant(name: row.variant),
                       let width = row.outputWidth, let height = row.outputHeight,
-                      let data = try? files.readFile(relativePath: path) else { continue }
+                      let bytes = try? files.readFile(relativePath: path) else { continue }
                 if current?.url != row.url {
                     if let finished = current { try body(finished.sorted()) }
                     current = AppManifestImage(url: row.url, productIds: [], variants: [])
@@ -32,20 +24,21 @@ extension DiskCache {
                     current!.thumbHash = hash.base64EncodedString()
                     current!.averageColor = row.averageColor
                 }
+                let digest = bytes.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) }
                 current!.variants.append(AppManifestImage.Variant(
-                    size: variant.longestSide, format: variant.formatName, width: width, height: height, bytes: data.count,
-                    etag: CachedFile.etag(sha256Hex: SHA256Hex.digest(of: data)), decodedBytes: width * height * 4))
+                    size: variant.longestSide, format: variant.formatName, width: width, height: height,
+                    bytes: bytes.count, etag: CachedFile.etag(sha256Hex: digest), decodedBytes: width * height * 4))
             }
         }
         if let finished = current { try body(finished.sorted()) }
     }
 
-    /// Writes the app manifest as JSON Lines to `path` (a temp file beside
-    /// it, fsynced and renamed, so a reader never sees half of it) and
-    /// returns how many images it lists.
+    /// Writes the app manifest as JSON Lines to `path` through a temp file of
+    /// its own beside it, fsynced and renamed (a reader never sees half of it),
+    /// and returns how many images it lists.
     @discardableResult
     public func writeAppManifest(to path: String) throws(CacheError) -> Int {
-        let temporary = path + ".tmp"
+        let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
               let handle = FileHandle(forWritingAtPath: temporary) else {
             throw .fileSystem(operation: "create the app manifest", path: temporary, errno: errno)
@@ -61,12 +54,16 @@ extension DiskCache {
                 }
                 count += 1
             }
-            try? handle.synchronize()
+            do {
+                try handle.synchronize()
+            } catch {
+                throw .fileSystem(operation: "fsync the app manifest (\(error))", path: temporary, errno: EIO)
+            }
+            guard rename(temporary, path) == 0 else { throw .system("rename", path: path, errno: errno) }
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
         }
-        guard rename(temporary, path) == 0 else { throw .system("rename", path: path, errno: errno) }
         return count
     }
 }

@@ -8,19 +8,12 @@ extension DiskCache {
     /// `CacheLock`; this takes every shard's lock as well for the duration, so
     /// it fails with `CacheError.locked` while any run or merge is going on.
     ///
-    /// A file is an orphan only when neither the tree's manifest nor any
-    /// shard's names it: in a sharded tree, files of rows not yet merged stay
-    /// (run `warm cache merge` first for `verify` to pass). Files modified
-    /// after `startedAt` stay too, in case a shard that did not exist when
-    /// the locks were taken has started writing.
-    ///
-    /// Costs one read of every manifest's paths (one set of strings in memory)
-    /// and one walk of `v1/`; no file is read.
+    /// A file is an orphan only when no manifest, the tree's or a shard's, names
+    /// it. Files modified after `startedAt` stay too, in case a shard that did not
+    /// exist when the locks were taken has started writing. Costs one read of every
+    /// manifest's paths (one set of strings in memory) and one walk of `v1/`.
     public func collectGarbage(startedAt: Double = Date().timeIntervalSince1970) throws(CacheError) -> GarbageCollectionResult {
-        guard layout.shard == nil else {
-            throw CacheError.fileSystem(operation: "collect garbage through a shard's manifest",
-                                        path: layout.manifestPath, errno: EINVAL)
-        }
+        try requireTree("collect garbage through a shard's manifest")
         var result = GarbageCollectionResult()
         var locks: [CacheLock] = []
         defer { locks.forEach { $0.release() } }
@@ -28,24 +21,14 @@ extension DiskCache {
         for shard in shards {
             locks.append(try CacheLock.acquire(root: layout.root, shard: shard))
         }
-
-        var namedPaths = Set(try read { db in
-            try String.fetchAll(db, sql: "SELECT path FROM entry WHERE path IS NOT NULL")
-        })
+        let namedPathsSQL = "SELECT path FROM entry WHERE path IS NOT NULL"
+        var namedPaths = Set(try read { db in try String.fetchAll(db, sql: namedPathsSQL) })
         for shard in shards {
             let shardLayout = CacheLayout(root: layout.root, shard: shard)
-            guard FileManager.default.fileExists(atPath: shardLayout.manifestPath) else { continue }
-            do {
-                let pool = try Manifest.open(path: shardLayout.manifestPath, configuration: configuration)
-                defer { try? pool.close() }
-                namedPaths.formUnion(try pool.read { db in
-                    try String.fetchAll(db, sql: "SELECT path FROM entry WHERE path IS NOT NULL")
-                })
-            } catch {
-                throw Self.mapDatabaseError(error, layout: shardLayout)
-            }
+            guard let pool = try openManifestIfPresent(shardLayout) else { continue }
+            defer { try? pool.close() }
+            namedPaths.formUnion(try Self.using(pool, shardLayout) { try String.fetchAll($0, sql: namedPathsSQL) })
         }
-
         for path in try files.allFilePaths() where !namedPaths.contains(path) {
             let absolute = layout.absolutePath(relative: path)
             guard let info = files.status(relativePath: path) else { continue }
@@ -59,15 +42,10 @@ extension DiskCache {
         }
         for layout in [layout] + shards.map({ CacheLayout(root: self.layout.root, shard: $0) }) {
             let store = layout.shard == nil ? files : CacheFileStore(layout: layout, faults: nil)
-            let names = (try? store.temporaryFileNames()) ?? []
-            guard !names.isEmpty else { continue }
-            _ = try store.removeAllTemporaryFiles()
-            let left = Set((try? store.temporaryFileNames()) ?? [])
-            for name in names {
-                let absolute = layout.tempDirectory + "/" + name
-                if left.contains(name) { result.unremovable.append("\(absolute): it could not be removed") }
-                else { result.removedTemporaryFiles.append(absolute) }
-            }
+            let removed = (try? store.removeAllTemporaryFiles()) ?? []
+            result.removedTemporaryFiles += removed.map { layout.tempDirectory + "/" + $0 }
+            let left = (try? store.temporaryFileNames()) ?? []
+            result.unremovable += left.map { "\(layout.tempDirectory)/\($0): it could not be removed" }
         }
         if !result.removedOrphanFiles.isEmpty || !result.removedTemporaryFiles.isEmpty {
             logger.info("collected garbage", metadata: [

@@ -14,20 +14,16 @@ public struct ManifestRepair: Sendable, Equatable {
 }
 
 extension DiskCache {
-    /// Opens like `open`, but a manifest that is not a readable database
-    /// (SQLite says malformed or not a database, `PRAGMA quick_check` fails,
-    /// or a directory stands in its place) is moved aside as
-    /// `manifest.sqlite.broken-<UTC time>` with its -wal and -shm, a new one
-    /// is started, and the files no row names any more are removed, so that
-    /// `verify` passes and nothing is served from a row that cannot be read.
-    /// The caller re-fetches what the catalog lists (no URL can be recovered
-    /// from a file name, so files cannot be adopted). Hold the `CacheLock`.
-    /// Costs a `quick_check` of the manifest on every open (one read of it).
+    /// Opens like `open`, but a manifest that is not a readable database is moved
+    /// aside and a new one started (LAYOUT.md, "A broken manifest"); the caller
+    /// re-fetches what the catalog lists. Hold the `CacheLock`. Costs a
+    /// `quick_check` of the manifest (one read of it) on every open.
     public static func openRepairing(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration, logger: Logger,
                                      faults: FaultInjector? = nil) throws(CacheError) -> (DiskCache, ManifestRepair?) {
         let layout = CacheLayout(root: root, shard: shard)
         let reason: String
-        if Self.isDirectory(layout.manifestPath) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: layout.manifestPath, isDirectory: &isDirectory) && isDirectory.boolValue {
             reason = "it is a directory"
         } else {
             do {
@@ -55,11 +51,6 @@ extension DiskCache {
         } catch {
             return "\(Self.mapDatabaseError(error, layout: layout))"
         }
-    }
-
-    private static func isDirectory(_ path: String) -> Bool {
-        var directory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 
     /// Renames the manifest (and its -wal, -shm) to `<name>.broken-<UTC time>[-wal|-shm]`.

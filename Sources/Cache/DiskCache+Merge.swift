@@ -6,90 +6,59 @@ extension DiskCache {
     /// Gathers the rows of every shard manifest under `shards/` into this
     /// (the tree's) manifest, so that `stats`, `get` and `verify` see the
     /// whole tree. Open the tree's cache (no shard) under its `CacheLock`.
-    ///
-    /// Each shard is merged while holding that shard's lock, so a shard that
-    /// is still running is refused (`CacheError.locked`) instead of read half
-    /// way; its leftover temp files are removed meanwhile. Per key, the newer
-    /// row wins, newer meaning later `fetchedAt`, then later `expiresAt` (a 304
-    /// extended it), then later `failedAt`; product ids are united and
-    /// `lastAccessAt` is the later of the two. That rule is idempotent, so a
-    /// merge interrupted at any instant (rows are committed in batches) is
-    /// completed by running it again, and a row the tree has from a newer
-    /// unsharded run is never overwritten by an older shard row.
-    ///
-    /// Memory: one batch of rows (`batchSize`) at a time. Time: one primary-key
-    /// lookup and at most one write per shard row.
+    /// Each shard is merged under its own lock (a running shard is refused with
+    /// `CacheError.locked`). Per key the newer row wins (`mergedRow`); the rule
+    /// is idempotent, so an interrupted merge is completed by running it again.
+    /// Memory: one batch of rows at a time; one key lookup and at most one write per shard row.
     @discardableResult
     public func mergeShards(batchSize: Int = 2_000, logger: Logger? = nil) throws(CacheError) -> ShardMergeResult {
-        guard layout.shard == nil else {
-            throw CacheError.fileSystem(operation: "merge shards into a shard's own manifest",
-                                        path: layout.manifestPath, errno: EINVAL)
-        }
+        try requireTree("merge shards into a shard's own manifest")
         var result = ShardMergeResult()
-        for shard in try Self.shardsPresent(in: layout) {
+        for shard in try Self.shardDirectoriesPresent(in: layout)
+        where FileManager.default.fileExists(atPath: CacheLayout(root: layout.root, shard: shard).manifestPath) {
             try mergeShard(shard, batchSize: batchSize, into: &result)
             logger?.info("merged shard", metadata: ["shard": "\(shard)", "rows": "\(result.insertedRows + result.updatedRows + result.unchangedRows)"])
         }
         return result
     }
 
-    /// Merges one shard under its lock: its temp files removed, its rows in
-    /// batches, then the keys it pruned.
     private func mergeShard(_ shard: CacheShard, batchSize: Int, into result: inout ShardMergeResult) throws(CacheError) {
         let lock = try CacheLock.acquire(root: layout.root, shard: shard)
         defer { lock.release() }
         let shardLayout = CacheLayout(root: layout.root, shard: shard)
-        result.removedTemporaryFileCount += try CacheFileStore(layout: shardLayout, faults: nil).removeAllTemporaryFiles()
-        let source: DatabasePool
-        do {
-            source = try Manifest.open(path: shardLayout.manifestPath, configuration: configuration)
-        } catch {
-            throw Self.mapDatabaseError(error, layout: shardLayout)
-        }
+        let removed = try CacheFileStore(layout: shardLayout, faults: nil).removeAllTemporaryFiles()
+        result.removedTemporaryFileCount += removed.count
+        guard let source = try openManifestIfPresent(shardLayout) else { return }
         defer { try? source.close() }
-        var after: (url: String, variant: String)?
-        while true {
-            let batch = try Self.batch(of: source, after: after, batchSize: batchSize, layout: shardLayout)
-            guard let last = batch.last else { break }
-            let counts = try merge(batch)
-            result.insertedRows += counts.insertedRows
-            result.updatedRows += counts.updatedRows
-            result.unchangedRows += counts.unchangedRows
-            after = (last.url, last.variant)
+        try Self.forEachBatch(of: source, layout: shardLayout, batchSize: batchSize) { batch throws(CacheError) in
+            try merge(batch, into: &result)
         }
         result.prunedRows += try applyPrunedKeys(from: source, layout: shardLayout)
         result.mergedShards.append(shard)
     }
 
-    /// Up to `batchSize` of a shard's rows in key order, from after `after`.
-    private static func batch(of source: DatabasePool, after: (url: String, variant: String)?, batchSize: Int,
-                              layout shardLayout: CacheLayout) throws(CacheError) -> [ManifestRow] {
-        do {
-            return try source.read { db in
-                if let after {
-                    return try ManifestRow.fetchAll(db, sql: """
-                        SELECT * FROM entry WHERE (url, variant) > (?, ?) ORDER BY url, variant LIMIT ?
-                        """, arguments: [after.url, after.variant, batchSize])
-                }
-                return try ManifestRow.fetchAll(db, sql: "SELECT * FROM entry ORDER BY url, variant LIMIT ?",
-                                                arguments: [batchSize])
+    /// Calls `body` with the rows of `pool` matching the SQL `condition`, in key order, `batchSize` at a time,
+    /// so memory does not grow with the manifest.
+    static func forEachBatch(of pool: DatabasePool, layout: CacheLayout, where condition: String = "1", batchSize: Int,
+                             _ body: ([ManifestRow]) throws(CacheError) -> Void) throws(CacheError) {
+        var after = (url: "", variant: "")
+        while true {
+            let batch = try using(pool, layout) { db in
+                try ManifestRow.fetchAll(db, sql: """
+                    SELECT * FROM entry WHERE \(condition) AND (url, variant) > (?, ?) ORDER BY url, variant LIMIT ?
+                    """, arguments: [after.url, after.variant, batchSize])
             }
-        } catch {
-            throw mapDatabaseError(error, layout: shardLayout)
+            guard let last = batch.last else { return }
+            try body(batch)
+            after = (last.url, last.variant)
         }
     }
 
-    /// Merges one batch of shard rows into this manifest in one transaction (newer row wins).
-    private func merge(_ batch: [ManifestRow]) throws(CacheError) -> ShardMergeResult {
+    private func merge(_ batch: [ManifestRow], into counts: inout ShardMergeResult) throws(CacheError) {
         try write { db in
-            var counts = ShardMergeResult()
             try db.inTransaction {
                 for incoming in batch {
-                    let key: [String: any DatabaseValueConvertible] = [
-                        ManifestRow.Columns.url.rawValue: incoming.url,
-                        ManifestRow.Columns.variant.rawValue: incoming.variant,
-                    ]
-                    let existing = try ManifestRow.fetchOne(db, key: key)
+                    let existing = try ManifestRow.fetchOne(db, key: incoming.key)
                     let merged = Self.mergedRow(existing: existing, incoming: incoming)
                     if existing == nil {
                         counts.insertedRows += 1
@@ -103,21 +72,13 @@ extension DiskCache {
                 }
                 return .commit
             }
-            return counts
         }
     }
 
-    /// Removes the keys a shard pruned from this (the tree's) manifest, then
-    /// forgets them in the shard's manifest. A tree row survives only when it
-    /// names a file downloaded after the prune (an unsharded run fetched it
-    /// again). Idempotent: a crash between the two steps repeats the first.
+    /// Removes the keys a shard pruned from this manifest (LAYOUT.md, "Prune"), then forgets
+    /// them in the shard's. Idempotent: a crash between the two steps repeats the first.
     private func applyPrunedKeys(from source: DatabasePool, layout shardLayout: CacheLayout) throws(CacheError) -> Int {
-        let keys: [PrunedKey]
-        do {
-            keys = try source.read { db in try PrunedKey.fetchAll(db) }
-        } catch {
-            throw Self.mapDatabaseError(error, layout: shardLayout)
-        }
+        let keys = try Self.using(source, shardLayout) { db in try PrunedKey.fetchAll(db) }
         guard !keys.isEmpty else { return 0 }
         let removed = try write { db in
             var removed = 0
@@ -132,18 +93,14 @@ extension DiskCache {
             }
             return removed
         }
-        do {
-            try source.write { db in
-                for key in keys { try key.delete(db) }
-            }
-        } catch {
-            throw Self.mapDatabaseError(error, layout: shardLayout)
+        try Self.using(source, shardLayout, writing: true) { db in
+            for key in keys { try key.delete(db) }
         }
         return removed
     }
 
     /// Every `shards/I-of-N/` directory, with or without a manifest, ordered by count, then index.
-    public static func shardDirectoriesPresent(in layout: CacheLayout) throws(CacheError) -> [CacheShard] {
+    static func shardDirectoriesPresent(in layout: CacheLayout) throws(CacheError) -> [CacheShard] {
         guard FileManager.default.fileExists(atPath: layout.shardsDirectoryPath) else { return [] }
         let names: [String]
         do {
@@ -155,13 +112,24 @@ extension DiskCache {
         return names.compactMap(CacheShard.init(directoryName:)).sorted { ($0.count, $0.index) < ($1.count, $1.index) }
     }
 
-    /// The shards that have a manifest under `shards/`, ordered by count, then index.
-    public static func shardsPresent(in layout: CacheLayout) throws(CacheError) -> [CacheShard] {
-        try shardDirectoriesPresent(in: layout)
-            .filter { FileManager.default.fileExists(atPath: CacheLayout(root: layout.root, shard: $0).manifestPath) }
+    /// Refuses an operation over the whole sharded tree on a shard's own cache.
+    func requireTree(_ operation: String) throws(CacheError) {
+        guard layout.shard != nil else { return }
+        throw CacheError.fileSystem(operation: operation, path: layout.manifestPath, errno: EINVAL)
     }
 
-    /// The merge rule of `mergeShards` for one key.
+    /// Opens a shard's manifest; nil when that shard has none.
+    func openManifestIfPresent(_ shardLayout: CacheLayout) throws(CacheError) -> DatabasePool? {
+        guard FileManager.default.fileExists(atPath: shardLayout.manifestPath) else { return nil }
+        do {
+            return try Manifest.open(path: shardLayout.manifestPath, configuration: configuration)
+        } catch {
+            throw Self.mapDatabaseError(error, layout: shardLayout)
+        }
+    }
+
+    /// The merge rule of `mergeShards` for one key: the row with the later `fetchedAt`, then
+    /// `expiresAt` (a 304 extended it), then `failedAt` wins; ids united, the later access and listing kept.
     static func mergedRow(existing: ManifestRow?, incoming: ManifestRow) -> ManifestRow {
         guard let existing else { return incoming }
         func recency(_ row: ManifestRow) -> (Double, Double, Double) {

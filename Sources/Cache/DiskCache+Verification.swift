@@ -37,18 +37,19 @@ extension DiskCache {
         guard info.byteCount == expectedBytes else {
             return .sizeMismatch(expectedBytes: expectedBytes, actualBytes: info.byteCount)
         }
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try files.readFile(relativePath: path)
+            bytes = try files.readFile(relativePath: path)
         } catch {
             return .unreadable(reason: error.description)
         }
-        switch validator(data) {
-        case .failure(let failure):
-            return .undecodable(reason: failure.reason)
-        case .success(let actual):
-            let expected = ImageDimensions(width: row.outputWidth ?? 0, height: row.outputHeight ?? 0)
-            return actual == expected ? nil : .dimensionMismatch(expected: expected, actual: actual)
+        let actual: ImageDimensions
+        do {
+            actual = try validator(Data(bytes))
+        } catch {
+            return .undecodable(reason: "\(error)")
         }
+        let expected = ImageDimensions(width: row.outputWidth ?? 0, height: row.outputHeight ?? 0)
+        return actual == expected ? nil : .dimensionMismatch(expected: expected, actual: actual)
     }
 }

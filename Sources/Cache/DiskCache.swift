@@ -45,25 +45,16 @@ public final class DiskCache: Sendable {
     /// Removing temp files is only safe for the lock holder: pass
     /// `removingTemporaryFiles: false` when opening without the `CacheLock`
     /// (`warm cache stats/get/verify` while a run may be writing).
-    ///
-    /// With a `shard`, the cache writes files into the shared `v1/` but keeps
-    /// its manifest and `tmp/` under `shards/I-of-N/` (hold that shard's
-    /// `CacheLock`); `mergeShards()` on the tree's cache gathers the rows.
+    /// With a `shard`, files go to the shared `v1/`, the manifest and `tmp/` to
+    /// `shards/I-of-N/` (hold that shard's `CacheLock`). `faults` lets tests
+    /// (and `warm run`'s hidden crash rehearsal) fail or "crash" at a `FaultPoint`.
     public static func open(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration = CacheConfiguration(),
-                            logger: Logger = Logger(label: "warm.cache"),
+                            logger: Logger = Logger(label: "warm.cache"), faults: FaultInjector? = nil,
                             removingTemporaryFiles: Bool = true) throws(CacheError) -> DiskCache {
-        try open(root: root, shard: shard, configuration: configuration, logger: logger, faults: nil,
-                 removingTemporaryFiles: removingTemporaryFiles)
-    }
-
-    /// `faults` lets tests (and `warm run`'s hidden crash rehearsal) fail or
-    /// "crash" a store, an eviction or a prune at a chosen step.
-    public static func open(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration, logger: Logger,
-                     faults: FaultInjector?, removingTemporaryFiles: Bool = true) throws(CacheError) -> DiskCache {
         let layout = CacheLayout(root: root, shard: shard)
         let files = CacheFileStore(layout: layout, faults: faults)
         try files.createDirectories()
-        let removed = removingTemporaryFiles ? try files.removeAllTemporaryFiles() : 0
+        let removed = removingTemporaryFiles ? try files.removeAllTemporaryFiles().count : 0
         if removed > 0 {
             logger.notice("removed leftover temp files", metadata: ["count": "\(removed)", "cache": "\(layout.root)"])
         }
@@ -95,25 +86,6 @@ public final class DiskCache: Sendable {
     }
 
     // MARK: - Reading
-
-    /// The entry for one URL and variant, or nil when the cache has never seen
-    /// it. With `recordingAccess` (the default: the caller is about to use the
-    /// entry) its `lastAccessAt` becomes `now`, which keeps it from eviction.
-    public func lookup(url canonical: CanonicalURL, variant: CacheVariant, recordingAccess: Bool = true,
-                       now: Double = Date().timeIntervalSince1970) throws(CacheError) -> CacheEntry? {
-        let row: ManifestRow?
-        if recordingAccess {
-            row = try write { db in
-                guard var row = try ManifestRow.fetchOne(db, url: canonical, variant: variant) else { return nil }
-                row.lastAccessAt = now
-                try row.update(db, columns: [ManifestRow.Columns.lastAccessAt])
-                return row
-            }
-        } else {
-            row = try read { db in try ManifestRow.fetchOne(db, url: canonical, variant: variant) }
-        }
-        return row.map { entry(from: $0, variant: variant) }
-    }
 
     /// All variants of one URL (with or without a file), ordered by variant
     /// name. Does not count as an access.
@@ -157,28 +129,19 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func touch(url canonical: CanonicalURL, variant: CacheVariant,
                       now: Double = Date().timeIntervalSince1970) throws(CacheError) -> Bool {
-        let key = ManifestRow.key(url: canonical, variant: variant)
-        return try write { db in
-            try ManifestRow.filter(key: key).updateAll(db, ManifestRow.Columns.lastAccessAt.set(to: now)) > 0
+        try write { db in
+            try db.execute(sql: "UPDATE entry SET lastAccessAt = ? WHERE url = ? AND variant = ?",
+                           arguments: [now, canonical.text, variant.name])
+            return db.changesCount > 0
         }
     }
 
     // MARK: - Writing
 
-    /// Stores one thumbnail atomically and returns its entry.
-    ///
-    /// Order: write `tmp/<random>.tmp` (mode 0644, `O_CREAT|O_EXCL|O_NOFOLLOW`),
-    /// fsync it, rename it over `v1/<h0h1>/<h2h3>/<hash>.<ext>` (creating the
-    /// directories without following links), fsync that directory, and only
-    /// then upsert the manifest row (product ids merged with earlier runs,
-    /// `lastError` cleared, `lastAccessAt` set to `metadata.fetchedAt`). A crash at any instant leaves only complete
-    /// files; a file without a row is harmless and the next store overwrites
-    /// it. On failure the previous file stays until the rename replaces it;
-    /// when the row cannot be written after the rename, the new file is removed again.
-    ///
-    /// The rename, the directory's fsync and the row run under the key's lock
-    /// (`KeyLocks`), so stores of one key leave file and row of the same store,
-    /// and stores of different keys fsync in parallel (bench/findings.md sections 9 and 11).
+    /// Stores one thumbnail atomically and returns its entry: temp file, fsync,
+    /// rename, directory fsync, then the row (LAYOUT.md, "Writing a thumbnail",
+    /// says what a crash at each step leaves). The rename and the row run under
+    /// the key's lock, so stores of one key leave file and row of the same store.
     ///
     /// - Throws: `CacheError.diskFull` when the disk or the manifest is full (stop
     ///   storing), `symlinkRefused` when a directory in the tree is a link,
@@ -188,57 +151,44 @@ public final class DiskCache: Sendable {
                       metadata: CacheMetadata) throws(CacheError) -> CacheEntry {
         let variant = try variant.validated()
         let location = FileLocation(url: canonical, variant: variant)
-        let key = ManifestRow.key(url: canonical, variant: variant)
+        var row = ManifestRow(
+            url: canonical.text, variant: variant.name, productIds: productIds, path: location.relativePath,
+            etag: metadata.etag, lastModified: metadata.lastModified, sourceBytes: metadata.sourceBytes,
+            sourceFormat: metadata.sourceFormat, sourceWidth: metadata.sourceWidth, sourceHeight: metadata.sourceHeight,
+            outputBytes: data.count, outputWidth: metadata.outputWidth, outputHeight: metadata.outputHeight,
+            fetchedAt: metadata.fetchedAt, expiresAt: metadata.expiresAt ?? metadata.fetchedAt + configuration.maxAgeSeconds,
+            lastAccessAt: metadata.fetchedAt, lastListedAt: metadata.fetchedAt,
+            thumbHash: metadata.thumbHash, averageColor: metadata.averageColor)
         let temporaryName = try files.writeTemporaryFile(data)
-        let files = self.files, layout = self.layout
-        let expiresAt = metadata.expiresAt ?? metadata.fetchedAt + configuration.maxAgeSeconds
-        let row: ManifestRow
+        let files = self.files
         do throws(CacheError) {
-            row = try keyLocks.withLock(for: location.relativePath) { () throws(CacheError) -> ManifestRow in
+            try keyLocks.withLock(for: location.relativePath) { () throws(CacheError) in
                 let directory = try files.directory(for: location)
                 try files.install(temporaryName: temporaryName, into: directory, at: location)
                 try directory.sync()
-                if let code = files.faults?(.afterRename) {
-                    throw CacheError.fileSystem(operation: "store (simulated crash after rename)",
-                                                path: layout.absolutePath(relative: location.relativePath), errno: code)
-                }
-                return try write { db in
+                try files.failIfInjected(.afterRename, path: layout.absolutePath(relative: location.relativePath))
+                try write { db in
                     do {
-                        var stored: ManifestRow?
                         try db.inTransaction {
                             let previous = try ManifestRow.fetchOne(db, url: canonical, variant: variant)
-                            let row = ManifestRow(
-                                url: canonical.text, variant: variant.name,
-                                productIds: Self.merged(previous?.productIds ?? [], productIds),
-                                path: location.relativePath, etag: metadata.etag, lastModified: metadata.lastModified,
-                                sourceBytes: metadata.sourceBytes, sourceFormat: metadata.sourceFormat,
-                                sourceWidth: metadata.sourceWidth, sourceHeight: metadata.sourceHeight,
-                                outputBytes: data.count, outputWidth: metadata.outputWidth,
-                                outputHeight: metadata.outputHeight, fetchedAt: metadata.fetchedAt,
-                                expiresAt: expiresAt, lastAccessAt: metadata.fetchedAt, lastError: nil, failedAt: nil,
-                                lastListedAt: max(previous?.lastListedAt ?? 0, metadata.fetchedAt),
-                                thumbHash: metadata.thumbHash, averageColor: metadata.averageColor)
+                            row.productIds = Self.merged(previous?.productIds ?? [], productIds)
+                            row.lastListedAt = max(previous?.lastListedAt ?? 0, metadata.fetchedAt)
                             try row.upsert(db)
                             try PrunedKey.delete(db, url: canonical, variant: variant)
-                            stored = row
                             return .commit
                         }
-                        // inTransaction either ran the block to .commit or threw.
-                        return stored!
                     } catch {
-                        // The new file is in place but its row could not be written
-                        // (a full disk fills the manifest too): remove the file, which
-                        // no row describes, and drop the old row (it described the
-                        // replaced file), so that nothing is left that `verify` flags.
-                        // Removing the file first frees the space the deletion needs.
+                        // The row could not be written (a full disk fills the manifest too): remove the
+                        // new file and the old row that described the replaced one, so `verify` finds
+                        // nothing. The file goes first, freeing the space the deletion needs.
                         _ = try? files.removeFile(relativePath: location.relativePath)
-                        _ = try? ManifestRow.deleteOne(db, key: key)
+                        _ = try? row.delete(db)
                         throw error
                     }
                 }
             }
         } catch {
-            // Harmless after a successful rename: the name is gone from tmp/.
+            // Removes the temp file when the rename failed; harmless after it (the name is gone from tmp/).
             files.removeTemporaryFile(temporaryName)
             throw error
         }
@@ -251,16 +201,12 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func markRevalidated(url canonical: CanonicalURL, expiresAt: Double? = nil,
                                 now: Double = Date().timeIntervalSince1970) throws(CacheError) -> Int {
-        let newExpiry = expiresAt ?? now + configuration.maxAgeSeconds
-        return try write { db in
-            try ManifestRow
-                .filter(ManifestRow.Columns.url == canonical.text && ManifestRow.Columns.path != nil)
-                .updateAll(db, [
-                    ManifestRow.Columns.expiresAt.set(to: newExpiry),
-                    ManifestRow.Columns.lastAccessAt.set(to: now),
-                    ManifestRow.Columns.lastError.set(to: nil),
-                    ManifestRow.Columns.failedAt.set(to: nil),
-                ])
+        try write { db in
+            try db.execute(sql: """
+                UPDATE entry SET expiresAt = ?, lastAccessAt = ?, lastError = NULL, failedAt = NULL
+                WHERE url = ? AND path IS NOT NULL
+                """, arguments: [expiresAt ?? now + configuration.maxAgeSeconds, now, canonical.text])
+            return db.changesCount
         }
     }
 
@@ -285,6 +231,24 @@ public final class DiskCache: Sendable {
         }
     }
 
+    /// Adds product ids to every row of `url` (products that share a thumbnail
+    /// are found while the crawl goes on, after the first one was stored).
+    /// Returns the number of rows updated.
+    @discardableResult
+    public func addProductIds(url canonical: CanonicalURL, productIds: [Int]) throws(CacheError) -> Int {
+        try write { db in
+            var updated = 0
+            for var row in try ManifestRow.fetchAll(db, url: canonical) {
+                let merged = Self.merged(row.productIds, productIds)
+                guard merged != row.productIds else { continue }
+                row.productIds = merged
+                try row.update(db)
+                updated += 1
+            }
+            return updated
+        }
+    }
+
     // MARK: - Helpers
 
     static func merged(_ existing: [Int], _ added: [Int]) -> [Int] {
@@ -297,7 +261,8 @@ public final class DiskCache: Sendable {
             guard let info = files.status(relativePath: path) else { return false }
             return info.isRegularFile && info.byteCount == row.outputBytes
         } ?? false
-        return CacheEntry(row: row, layout: layout, variant: variant, fileIsPresent: present)
+        return CacheEntry(row: row, variant: variant, absolutePath: row.path.map(layout.absolutePath(relative:)),
+                          fileIsPresent: present)
     }
 
     /// Runs `body` on the pool's single writer connection, outside any
@@ -316,10 +281,17 @@ public final class DiskCache: Sendable {
 
     /// Runs `body` on a reader connection (a snapshot), mapping errors to `CacheError`.
     func read<T>(_ body: (Database) throws -> T) throws(CacheError) -> T {
+        try Self.using(pool, layout, body)
+    }
+
+    /// Runs `body` on a reader of `pool` (another manifest, of `layout`), or on its
+    /// writer outside any transaction when `writing`, mapping errors to `CacheError`.
+    static func using<T>(_ pool: DatabasePool, _ layout: CacheLayout, writing: Bool = false,
+                         _ body: (Database) throws -> T) throws(CacheError) -> T {
         do {
-            return try pool.read(body)
+            return writing ? try pool.writeWithoutTransaction(body) : try pool.read(body)
         } catch {
-            throw Self.mapDatabaseError(error, layout: layout)
+            throw mapDatabaseError(error, layout: layout)
         }
     }
 

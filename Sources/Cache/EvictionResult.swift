@@ -7,12 +7,5 @@ public struct EvictionResult: Sendable, Hashable {
     /// Sum of `outputBytes` over the entries that remain.
     public var remainingBytes: Int
     /// Removed files that could not be unlinked (left as orphans; `verify` lists them).
-    public var unremovedFileCount: Int
-
-    public init(removedCount: Int, removedBytes: Int, remainingBytes: Int, unremovedFileCount: Int = 0) {
-        self.removedCount = removedCount
-        self.removedBytes = removedBytes
-        self.remainingBytes = remainingBytes
-        self.unremovedFileCount = unremovedFileCount
-    }
+    public var unremovedFileCount = 0
 }

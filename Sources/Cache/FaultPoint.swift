@@ -1,8 +1,6 @@
-/// Places in the store where tests inject a failure (an errno) to check that
-/// a failing disk or a crash at that instant leaves the cache consistent.
-///
-/// Public so that `warm run` can rehearse a crash at one of them (a hidden
-/// environment variable makes the process stop there until it is killed).
+/// Places where tests inject a failure (an errno) to check that a failing disk
+/// or a crash at that instant leaves the cache consistent; public so that
+/// `warm run` can rehearse a crash at one of them (`WARM_CRASH_REHEARSAL`).
 public enum FaultPoint: String, Sendable, Hashable, CaseIterable {
     /// Writing the temp file (a full disk shows up here).
     case temporaryWrite

@@ -6,6 +6,4 @@ public struct GarbageCollectionResult: Sendable, Hashable {
     public var removedTemporaryFiles: [String] = []
     /// Stray paths that could not be removed (a directory or device where a file belongs), with the reason.
     public var unremovable: [String] = []
-
-    public init() {}
 }

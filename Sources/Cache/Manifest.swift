@@ -69,12 +69,9 @@ enum Manifest {
         databaseConfiguration.label = "warm.cache.manifest"
         databaseConfiguration.busyMode = .timeout(configuration.busyTimeoutSeconds)
         databaseConfiguration.prepareDatabase { db in
-            // In WAL mode, NORMAL skips the fsync per commit (one per lookup
-            // otherwise) and still never corrupts the database. Losing the last
-            // commits to a power cut is harmless for stores: every file is
-            // fsynced before its row is written, so a surviving row always
-            // names a complete file. Eviction, whose row deletions must be
-            // durable before files go, switches to FULL for its commit.
+            // In WAL mode NORMAL skips the fsync per commit and never corrupts the database; losing
+            // the last commits to a power cut is harmless, as every file is fsynced before its row.
+            // Eviction and prune, whose deletions must be durable before files go, commit with FULL.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         let pool = try DatabasePool(path: path, configuration: databaseConfiguration)

@@ -3,61 +3,49 @@ import GRDB
 
 /// One row of the manifest's `entry` table: what the cache knows about one
 /// (canonical URL, variant) pair. `path` is nil when the row only records a
-/// failure. Times are seconds since 1970 (UTC), as `Double`.
-struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "entry"
+/// failure. Times are seconds since 1970 (UTC), as `Double`; the columns are
+/// described in LAYOUT.md.
+public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "entry"
 
-    var url: String
-    var variant: String
-    /// Stored as a JSON array (GRDB encodes nested Codable values as JSON text).
-    var productIds: [Int]
-    var path: String?
-    var etag: String?
-    var lastModified: String?
-    var sourceBytes: Int?
-    var sourceFormat: String?
-    var sourceWidth: Int?
-    var sourceHeight: Int?
-    var outputBytes: Int?
-    var outputWidth: Int?
-    var outputHeight: Int?
-    var fetchedAt: Double?
-    var expiresAt: Double?
-    var lastAccessAt: Double
-    var lastError: String?
-    var failedAt: Double?
-    /// When a run that crawled the whole product list last saw a product
-    /// pointing at `url` (or stored it); `prune(listedBefore:)` removes rows
-    /// not listed since a cutoff.
-    var lastListedAt: Double = 0
-    /// The source image's placeholder (the same on every variant of the URL);
-    /// nil before v3 and until a run decodes the image again.
-    var thumbHash: Data? = nil
-    /// `#rrggbb`.
-    var averageColor: String? = nil
+    public var url: String
+    public var variant: String
+    /// A JSON array in the table (GRDB's encoding of nested Codable values).
+    public var productIds: [Int]
+    public var path: String?
+    public var etag: String?
+    public var lastModified: String?
+    public var sourceBytes: Int?
+    public var sourceFormat: String?
+    public var sourceWidth: Int?
+    public var sourceHeight: Int?
+    public var outputBytes: Int?
+    public var outputWidth: Int?
+    public var outputHeight: Int?
+    public var fetchedAt: Double?
+    public var expiresAt: Double?
+    public var lastAccessAt: Double
+    public var lastError: String?
+    public var failedAt: Double?
+    public var lastListedAt: Double = 0
+    public var thumbHash: Data? = nil
+    public var averageColor: String? = nil
 
-    enum Columns: String, ColumnExpression, CaseIterable {
+    public enum Columns: String, ColumnExpression, CaseIterable {
         case url, variant, productIds, path, etag, lastModified, sourceBytes, sourceFormat, sourceWidth,
              sourceHeight, outputBytes, outputWidth, outputHeight, fetchedAt, expiresAt, lastAccessAt,
              lastError, failedAt, lastListedAt, thumbHash, averageColor
     }
 
-    static func key(url: CanonicalURL, variant: CacheVariant) -> [String: any DatabaseValueConvertible] {
-        [Columns.url.rawValue: url.text, Columns.variant.rawValue: variant.name]
-    }
+    var key: [String: any DatabaseValueConvertible] { [Columns.url.rawValue: url, Columns.variant.rawValue: variant] }
 
-    // The per-image statements, prepared once per connection: building them
-    // through the query interface each time (SQL generation, the authorizer,
-    // `sqlite3_prepare`) was most of the manifest's cost in a `warm run`
-    // (`perf record`, bench/findings.md section 9).
+    // The per-image statements are prepared once per connection (bench/findings.md sections 9 and 10).
 
-    /// The row of one key, or nil.
     static func fetchOne(_ db: Database, url: CanonicalURL, variant: CacheVariant) throws -> ManifestRow? {
         try fetchOne(db.cachedStatement(sql: "SELECT * FROM entry WHERE url = ? AND variant = ?"),
                      arguments: [url.text, variant.name])
     }
 
-    /// Every row of one URL, by variant name.
     static func fetchAll(_ db: Database, url: CanonicalURL) throws -> [ManifestRow] {
         try fetchAll(db.cachedStatement(sql: "SELECT * FROM entry WHERE url = ? ORDER BY variant"),
                      arguments: [url.text])
@@ -68,19 +56,14 @@ struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, PersistableRec
     static func fetchAll(_ db: Database, urls: [CanonicalURL]) throws -> [ManifestRow] {
         var rows: [ManifestRow] = []
         for start in stride(from: 0, to: urls.count, by: 500) {
-            let chunk = urls[start..<min(start + 500, urls.count)]
-            let marks = repeatElement("?", count: chunk.count).joined(separator: ",")
-            rows += try fetchAll(db, sql: "SELECT * FROM entry WHERE url IN (\(marks)) ORDER BY url, variant",
-                                 arguments: StatementArguments(chunk.map(\.text)))
+            let chunk = urls[start..<min(start + 500, urls.count)].map(\.text)
+            rows += try filter(chunk.contains(Columns.url)).order(Columns.url, Columns.variant).fetchAll(db)
         }
         return rows
     }
 
     /// Inserts the row, or sets every column of the row with its key: what
-    /// `save(_:)` leaves in the table, in one statement prepared once per
-    /// connection. `save` tried an UPDATE, then an INSERT, each built through
-    /// the query interface, with `productIds` encoded by a `JSONEncoder`: 478
-    /// of the parent's 6,494 samples in `perf record` of a `warm run`.
+    /// `save(_:)` leaves, in one statement prepared once per connection.
     func upsert(_ db: Database) throws {
         try db.cachedStatement(sql: Self.upsertSQL).execute(arguments: StatementArguments(Columns.allCases.map(value(of:))))
     }
@@ -92,8 +75,7 @@ struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, PersistableRec
             + "ON CONFLICT(url, variant) DO UPDATE SET \(updates.joined(separator: ", "))"
     }()
 
-    /// The column's value as the table stores it (`productIds` as the JSON
-    /// array text GRDB's Codable encoding writes, e.g. `[3,7]`).
+    /// The column's value as the table stores it (`productIds` as GRDB's JSON text, e.g. `[3,7]`).
     private func value(of column: Columns) -> (any DatabaseValueConvertible)? {
         switch column {
         case .url: url

@@ -11,10 +11,6 @@ struct PrunedKey: Codable, Sendable, Hashable, FetchableRecord, PersistableRecor
     var variant: String
     var prunedAt: Double
 
-    enum Columns: String, ColumnExpression {
-        case url, variant, prunedAt
-    }
-
     /// Forgets one key (a store or failure record of it), with a statement prepared once per connection.
     static func delete(_ db: Database, url: CanonicalURL, variant: CacheVariant) throws {
         try db.cachedStatement(sql: "DELETE FROM pruned WHERE url = ? AND variant = ?")

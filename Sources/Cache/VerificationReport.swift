@@ -1,3 +1,13 @@
+import Foundation
+import WarmSupport
+
+/// Width and height of a decoded image, in pixels.
+public typealias ImageDimensions = PixelSize
+
+/// Decodes a cached file completely and returns its size, or throws why it
+/// does not decode. The decoder lives in another module, so the caller supplies it.
+public typealias ImageValidator = @Sendable (Data) throws -> ImageDimensions
+
 /// What `DiskCache.verify(validator:)` found. The cache does not decide what
 /// is fatal: the caller maps this to an exit status.
 public struct VerificationReport: Sendable, Hashable {

@@ -33,7 +33,7 @@ struct CacheSnapshot: Equatable {
         rows = []
         for url in urls {
             for entry in try cache.entries(forURL: url) {
-                rows.insert(Row(url: entry.url, variant: entry.variant.name, path: entry.relativePath,
+                rows.insert(Row(url: entry.url, variant: entry.variant.name, path: entry.path,
                                 width: entry.outputWidth, height: entry.outputHeight, bytes: entry.outputBytes))
             }
         }

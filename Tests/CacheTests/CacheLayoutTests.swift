@@ -19,12 +19,12 @@ final class CacheLayoutTests: CacheTestCase {
         let canonical = try CanonicalURL(url)
         let hash = SHA256Hex.digest(of: canonical.text + "\n300.jpg")
         XCTAssertEqual(hash.count, 64)
-        XCTAssertEqual(entry.relativePath, "v1/\(hash.prefix(2))/\(hash.dropFirst(2).prefix(2))/\(hash).jpg")
-        XCTAssertEqual(entry.absolutePath, root + "/" + entry.relativePath!)
+        XCTAssertEqual(entry.path, "v1/\(hash.prefix(2))/\(hash.dropFirst(2).prefix(2))/\(hash).jpg")
+        XCTAssertEqual(entry.absolutePath, root + "/" + entry.path!)
         XCTAssertTrue(fileExists(entry.absolutePath!))
         // Nothing but the layout's own names at the top, and one file in v1.
         XCTAssertEqual(contents(ofDirectory: root).filter { !$0.hasPrefix("manifest.sqlite") }, ["tmp", "v1"])
-        XCTAssertEqual(try cache.files.allFilePaths(), [entry.relativePath!])
+        XCTAssertEqual(try cache.files.allFilePaths(), [entry.path!])
         XCTAssertEqual(contents(ofDirectory: outside), [])
     }
 
@@ -36,7 +36,7 @@ final class CacheLayoutTests: CacheTestCase {
             for variant in [CacheVariant(longestSide: 300, format: "jpg"), CacheVariant(longestSide: 600, format: "jpg"),
                             CacheVariant(longestSide: 300, format: "webp")] {
                 let entry = try cache.store(url: url, productIds: [1], variant: variant, data: data, metadata: metadata())
-                paths.insert(try XCTUnwrap(entry.relativePath))
+                paths.insert(try XCTUnwrap(entry.path))
             }
         }
         XCTAssertEqual(paths.count, 6)

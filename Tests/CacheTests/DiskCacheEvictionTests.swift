@@ -49,17 +49,16 @@ final class DiskCacheEvictionTests: CacheTestCase {
         let data = try jpeg()
         try cache.store(url: url("a"), productIds: [1], variant: variant, data: data, metadata: metadata())
         XCTAssertEqual(try cache.evict(maxBytes: data.count), EvictionResult(removedCount: 0, removedBytes: 0, remainingBytes: data.count))
-        XCTAssertNil(try cache.evictToConfiguredLimit(), "no limit configured")
         XCTAssertEqual(try cache.stats().entryCount, 1)
     }
 
     func testEvictionToZeroRemovesEveryFileButKeepsFailureRecords() throws {
-        let cache = try openCache(configuration: CacheConfiguration(maxBytes: 0))
+        let cache = try openCache()
         for name in ["a", "b"] {
             try cache.store(url: url(name), productIds: [1], variant: variant, data: try jpeg(), metadata: metadata())
         }
         try cache.recordFailure(url: url("broken"), productIds: [2], variant: variant, reason: "the image is corrupt")
-        let result = try XCTUnwrap(try cache.evictToConfiguredLimit())
+        let result = try cache.evict(maxBytes: 0)
         XCTAssertEqual(result.removedCount, 2)
         XCTAssertEqual(result.remainingBytes, 0)
         XCTAssertEqual(try cache.files.allFilePaths(), [])

@@ -147,7 +147,7 @@ final class DiskCacheStoreTests: CacheTestCase {
         let cache = try openCache()
         try cache.recordFailure(url: url, productIds: [4], variant: variant, reason: "the image is 0 bytes", now: 500)
         let entry = try XCTUnwrap(try cache.lookup(url: url, variant: variant, recordingAccess: false))
-        XCTAssertNil(entry.relativePath)
+        XCTAssertNil(entry.path)
         XCTAssertNil(entry.absolutePath)
         XCTAssertNil(entry.outputBytes)
         XCTAssertFalse(entry.fileIsPresent)

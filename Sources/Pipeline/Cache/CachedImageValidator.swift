@@ -6,13 +6,9 @@ import Downsample
 /// decoded size is compared with the manifest row.
 public enum CachedImageValidator {
     public static let decodesCompletely: ImageValidator = { data in
-        do {
-            let source = try ImageSource(data: data)
-            let image = try NaiveDecode().decode(
-                source, target: DecodeTarget(longestSide: max(source.header.uprightWidth, source.header.uprightHeight)))
-            return .success(ImageDimensions(width: image.width, height: image.height))
-        } catch {
-            return .failure(ValidationFailure(reason: "\(error)"))
-        }
+        let source = try ImageSource(data: data)
+        let image = try NaiveDecode().decode(
+            source, target: DecodeTarget(longestSide: max(source.header.uprightWidth, source.header.uprightHeight)))
+        return ImageDimensions(width: image.width, height: image.height)
     }
 }

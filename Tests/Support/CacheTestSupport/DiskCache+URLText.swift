@@ -5,6 +5,14 @@ import Foundation
 /// (`CacheError.invalidURL` for text that is no absolute URL). Shipped code
 /// holds `CanonicalURL`s and calls the typed forms.
 extension DiskCache {
+    /// The entry for one URL and variant, or nil; with `recordingAccess`, its
+    /// `lastAccessAt` becomes `now` first (as `warm cache get` does).
+    public func lookup(url: CanonicalURL, variant: CacheVariant, recordingAccess: Bool = true,
+                       now: Double = Date().timeIntervalSince1970) throws(CacheError) -> CacheEntry? {
+        if recordingAccess { try touch(url: url, variant: variant, now: now) }
+        return try entries(forURL: url).first { $0.variant == variant }
+    }
+
     public func lookup(url: String, variant: CacheVariant, recordingAccess: Bool = true,
                        now: Double = Date().timeIntervalSince1970) throws(CacheError) -> CacheEntry? {
         try lookup(url: CanonicalURL(url), variant: variant, recordingAccess: recordingAccess, now: now)
@@ -39,5 +47,11 @@ extension DiskCache {
     @discardableResult
     public func addProductIds(url: String, productIds: [Int]) throws(CacheError) -> Int {
         try addProductIds(url: CanonicalURL(url), productIds: productIds)
+    }
+
+    /// Text that is no URL can match no row's key, so it is left out.
+    @discardableResult
+    public func markListed(urls: [String], at: Double, batchSize: Int = 500) throws(CacheError) -> Int {
+        try markListed(urls: urls.compactMap { try? CanonicalURL($0) }, at: at, batchSize: batchSize)
     }
 }
