@@ -1,5 +1,3 @@
-import Foundation
-
 // Reading a ThumbHash: the reference's thumbHashToAverageRGBA and
 // thumbHashToApproximateAspectRatio, ported as the encoder is (thumbHashToRGBA, which only
 // the tests need, is in Tests/PlaceholderTests/ThumbHashRendering.swift).
