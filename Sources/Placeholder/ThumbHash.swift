@@ -12,9 +12,7 @@ import Foundation
 /// Cost: about (terms x pixels) cosine products, some 0.5 million for 100x100; no
 /// allocation beyond four Double planes of the input's size.
 public enum ThumbHash {
-    /// The largest side the encoder accepts.
     public static let maxSide = 100
-    /// The longest hash the reference writes (alpha, a square image).
     public static let maxByteCount = 25
 
     /// The ThumbHash of an image of 8-bit straight (not premultiplied) RGBA pixels, row by row.

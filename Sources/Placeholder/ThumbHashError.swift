@@ -1,12 +1,8 @@
 /// Why a ThumbHash could not be made or read. The caller adds which image it was.
 public enum ThumbHashError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Width or height is zero or negative.
     case emptyImage(width: Int, height: Int)
-    /// The reference encoder takes at most 100x100 pixels: the caller downsizes first.
     case tooLarge(width: Int, height: Int, maxSide: Int)
-    /// The pixel buffer is not width x height x 4 bytes.
     case wrongPixelByteCount(width: Int, height: Int, byteCount: Int)
-    /// The hash is shorter than its own header says it must be.
     case truncatedHash(byteCount: Int, expectedByteCount: Int)
     /// The header declares a side of zero coefficients, which no encoder writes.
     case malformedHash(reason: String)

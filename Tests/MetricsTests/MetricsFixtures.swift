@@ -1,6 +1,6 @@
 import Downsample
 import Foundation
-import WarmMetrics
+@testable import WarmMetrics
 
 /// Images and records the Metrics tests make for themselves.
 enum MetricsFixtures {
@@ -75,5 +75,12 @@ enum MetricsFixtures {
 
     static var canResetPeakRSS: Bool {
         FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs")
+    }
+}
+
+extension JSONLinesWriter {
+    /// Writes all `records` to `path` at once, as a run would have appended them.
+    static func write(_ records: [ImageMetricsRecord], to path: String) throws(MetricsFileError) {
+        try MetricsFileError.write(Data(records.flatMap { line(for: $0) }), to: path)
     }
 }

@@ -1,6 +1,6 @@
 import Downsample
 import Foundation
-import WarmMetrics
+@testable import WarmMetrics
 import XCTest
 
 /// The report's "which format" section, from the variants records carry: its figures are computed here from the

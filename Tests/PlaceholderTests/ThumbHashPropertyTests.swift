@@ -1,4 +1,4 @@
-import Placeholder
+@testable import Placeholder
 import XCTest
 
 /// Properties of every hash, over seeded random images, and the encoder's refusals.

@@ -1,6 +1,6 @@
-/// Feeds one strategy's decoded sizes, in catalog order, through a strict
-/// `CostLimitedLRUCache`, as a list screen would: the user scrolls down the
-/// whole catalog, then back up to the top.
+/// Replays one strategy's decoded sizes, in catalog order, through a strict
+/// LRU memory cache, as a list screen would: the user scrolls down the whole
+/// catalog, then back up to the top.
 public enum CacheSimulation {
     /// The access pattern, as the report states it.
     public static let accessPattern = """
@@ -25,19 +25,27 @@ public enum CacheSimulation {
     }
 
     /// Runs the scroll-down, scroll-up pattern over `costs` (bytes per image, catalog order).
+    ///
+    /// No cache is replayed: with this pattern a strict LRU's state has a closed form. The way down leaves
+    /// the longest run of (cacheable) images ending at the last that fits; the way up hits exactly those,
+    /// then each miss evicts the highest images, leaving the longest run from the first that fits.
+    /// `CacheSimulationTests` checks this against a replayed LRU.
     public static func run(costs: [Int], costLimit: Int) -> Outcome {
-        var cache = CostLimitedLRUCache<Int, Void>(costLimit: costLimit)
-        var hits = 0
-        var refused = Set<Int>()
-        let order = Array(costs.indices) + costs.indices.reversed()
-        for image in order {
-            if cache.value(forKey: image) != nil {
-                hits += 1
-            } else if !cache.insert((), forKey: image, cost: costs[image]) {
-                refused.insert(image)
-            }
+        let cacheable = costs.filter { $0 <= costLimit }
+        let held = longestRun(cacheable, costLimit: costLimit)
+        return Outcome(heldImages: held.images, heldBytes: held.bytes,
+                       hits: longestRun(cacheable.reversed(), costLimit: costLimit).images,
+                       requests: 2 * costs.count, refusedImages: costs.count - cacheable.count)
+    }
+
+    /// How many of `costs`, taken in order, fit before their running total would exceed `costLimit`.
+    static func longestRun(_ costs: some Sequence<Int>, costLimit: Int) -> (images: Int, bytes: Int) {
+        var images = 0, bytes = 0
+        for cost in costs {
+            guard bytes + cost <= costLimit else { break }
+            images += 1
+            bytes += cost
         }
-        return Outcome(heldImages: cache.count, heldBytes: cache.totalCost, hits: hits,
-                       requests: order.count, refusedImages: refused.count)
+        return (images, bytes)
     }
 }

@@ -15,25 +15,11 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         public var outputWidth: Int?
         public var outputHeight: Int?
         public var ssim: Double?
-        /// `errorReason` when it failed.
         public var errorReason: String?
-
-        public init(url: String, decoded: Bool, retainedBytes: Int? = nil, peakBytes: Int? = nil, outputWidth: Int? = nil,
-                    outputHeight: Int? = nil, ssim: Double? = nil, errorReason: String? = nil) {
-            self.url = url
-            self.decoded = decoded
-            self.retainedBytes = retainedBytes
-            self.peakBytes = peakBytes
-            self.outputWidth = outputWidth
-            self.outputHeight = outputHeight
-            self.ssim = ssim
-            self.errorReason = errorReason
-        }
     }
 
     public static let currentVersion = 1
     public var version: Int
-    /// The longest upright side the thumbnails were decoded for.
     public var targetLongestSide: Int
     public var peakMethod: PeakMethod
     public var images: [Image]

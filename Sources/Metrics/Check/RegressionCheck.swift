@@ -27,7 +27,6 @@ public struct RegressionCheck: Sendable {
         }
     }
 
-    /// One way one image (or the whole run) got worse.
     public struct Regression: Sendable, Equatable, CustomStringConvertible {
         public enum Kind: String, Sendable {
             case targetChanged = "target-changed"
@@ -38,9 +37,7 @@ public struct RegressionCheck: Sendable {
             case ssimBelowMinimum = "ssim-below-minimum"
         }
         public var kind: Kind
-        /// The image, or nil for a run-wide regression.
         public var url: String?
-        /// The numbers, as a sentence.
         public var detail: String
 
         public var description: String { (url.map { "\($0): " } ?? "") + detail }
@@ -48,18 +45,14 @@ public struct RegressionCheck: Sendable {
 
     public struct Outcome: Sendable {
         public var regressions: [Regression]
-        /// Baseline images found in the metrics and compared.
         public var comparedImages: Int
         /// Baseline URLs the metrics do not contain (not compared; not a regression).
         public var missingURLs: [String]
-        /// Metrics URLs the baseline does not know (not compared).
         public var newImages: Int
-        /// Images that failed in the baseline and decode now.
         public var fixedImages: Int
         /// Compared images whose peak was not (the run did not measure the
         /// image, or the baseline did not), so only sizes were compared.
         public var peaksNotCompared: Int
-        /// Why peaks were not compared, when they were not.
         public var notes: [String]
         public var passed: Bool { regressions.isEmpty }
     }

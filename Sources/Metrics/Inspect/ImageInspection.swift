@@ -25,7 +25,6 @@ public struct ImageInspection: Sendable, Codable {
     public var targetLongestSide: Int
     public var strategies: [String: StrategyResult]
 
-    /// Reads and decodes `data` with every strategy.
     public static func inspect(_ data: Data, named input: String, target: DecodeTarget,
                                limits: DecodeLimits = .default) throws(DownsampleError) -> ImageInspection {
         let source = try ImageSource(data: data, limits: limits)

@@ -8,9 +8,8 @@ import WarmSupport
 public struct MeasureRequest: Sendable, Hashable, Codable {
     public var strategy: StrategyKind
     public var imagePath: String
-    public var targetLongestSide: Int
-    public var maxPixels: Int
-    public var maxEncodedBytes: Int
+    public var target: DecodeTarget
+    public var limits: DecodeLimits
     /// The run's output format and quality: what the thumbnail engine encodes.
     public var format: OutputFormat
     public var quality: Int
@@ -19,16 +18,13 @@ public struct MeasureRequest: Sendable, Hashable, Codable {
     init(strategy: StrategyKind, imagePath: String, configuration: StrategyMeasurer.Configuration, scoresQuality: Bool = false) {
         self.strategy = strategy
         self.imagePath = imagePath
-        targetLongestSide = configuration.target.longestSide
-        maxPixels = configuration.limits.maxPixels
-        maxEncodedBytes = configuration.limits.maxEncodedBytes
+        target = configuration.target
+        limits = configuration.limits
         format = configuration.encoder.format
         quality = configuration.encoder.quality
         self.scoresQuality = scoresQuality ? true : nil
     }
 
-    var target: DecodeTarget { DecodeTarget(longestSide: targetLongestSide) }
-    var limits: DecodeLimits { DecodeLimits(maxPixels: maxPixels, maxEncodedBytes: maxEncodedBytes) }
     var encoder: ThumbnailEncoder { ThumbnailEncoder(format: format, quality: quality) }
 }
 

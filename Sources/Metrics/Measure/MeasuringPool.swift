@@ -81,7 +81,7 @@ final class MeasuringProcess {
     init(executable: String) throws(SpawnError) {
         // A measuring process that died must not take this one with it on the next write.
         signal(SIGPIPE, SIG_IGN)
-        child = try ChildProcess.spawn(executable, arguments: MeasuringServer.commandLine,
+        child = try ChildProcess.spawn(executable, arguments: [MeasuringServer.commandName],
                                        environment: MeasuringServer.environment(),
                                        standardInput: .pipe, standardOutput: .pipe)
         // Both ends exist: they were asked for.

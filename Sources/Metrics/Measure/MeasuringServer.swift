@@ -16,8 +16,6 @@ public enum MeasuringServer {
     /// The subcommand's name, as `warm` registers it (and serves before any thread starts).
     public static let commandName = "measure-server"
 
-    static var commandLine: [String] { [commandName] }
-
     /// Its environment: from glibc's first allocation, one arena (free pages in
     /// other arenas hide growth), a fixed 64 KiB mmap threshold (the dynamic
     /// one keeps freed bitmaps resident) and no top pad (the heap grows by pages).
@@ -40,7 +38,6 @@ public enum MeasuringServer {
         }
     }
 
-    /// Serves requests until standard input ends.
     public static func serve() throws(Failure) -> Never {
         do {
             try VipsRuntime.ensureStarted()
@@ -92,7 +89,6 @@ public enum MeasuringServer {
         return reply
     }
 
-    /// The names of this process's threads (`/proc/self/task/*/comm`).
     static func threadNames() -> [String] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? ["self"]
         return tasks.map { task in

@@ -8,7 +8,6 @@ public enum PeakMethod: String, Sendable, Codable, Hashable, CaseIterable {
     case forkedProcessHighWaterMark = "forked-process-vmhwm"
     case vipsTracked = "vips-tracked"
 
-    /// A sentence for reports.
     public var explanation: String {
         switch self {
         case .forkedProcess:

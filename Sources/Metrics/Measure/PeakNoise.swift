@@ -8,13 +8,11 @@ import WarmSupport
 public struct PeakNoise: Sendable, Equatable {
     public struct Spread: Sendable, Equatable {
         public var kind: StrategyKind
-        /// The measured peaks, in run order.
         public var samplesBytes: [Int]
         public var minBytes: Int { samplesBytes.min() ?? 0 }
         public var maxBytes: Int { samplesBytes.max() ?? 0 }
         public var medianBytes: Int { Percentile.of(samplesBytes.sorted(), 50) ?? 0 }
         public var rangeBytes: Int { maxBytes - minBytes }
-        /// Population standard deviation.
         public var standardDeviationBytes: Double {
             guard !samplesBytes.isEmpty else { return 0 }
             let mean = Double(samplesBytes.reduce(0, +)) / Double(samplesBytes.count)
@@ -29,7 +27,6 @@ public struct PeakNoise: Sendable, Equatable {
     public var peakMethod: PeakMethod
     public var spreads: [Spread]
 
-    /// Measures `data` `repeats` times with every strategy and collects the peaks.
     public static func measure(data: Data, subject: String, target: DecodeTarget, repeats: Int, pool: MeasuringPool) async -> PeakNoise {
         let measurer = StrategyMeasurer(configuration: .init(target: target, scoresQuality: false, pool: pool))
         var samples: [StrategyKind: [Int]] = [:]

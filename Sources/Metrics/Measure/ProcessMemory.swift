@@ -18,7 +18,6 @@ public enum ProcessMemory {
         return write(fd, &five, 1) == 1
     }
 
-    /// `VmRSS` and `VmHWM` in bytes, read from `/proc/self/status`.
     static func resident() -> (rssBytes: Int, peakBytes: Int)? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let rss = kilobytes(after: "VmRSS:", in: status), let hwm = kilobytes(after: "VmHWM:", in: status) else {
@@ -32,7 +31,6 @@ public enum ProcessMemory {
         resident()?.peakBytes ?? 0
     }
 
-    /// The number on the line starting with `label` ("VmRSS:    2116 kB").
     static func kilobytes(after label: String, in status: String) -> Int? {
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(label) }) else { return nil }
         return Int(line.dropFirst(label.count).filter(\.isNumber))
@@ -68,7 +66,6 @@ public enum ProcessMemory {
         return touched
     }
 
-    /// User + system CPU time of the whole process (all threads), in seconds.
     static func cpuSeconds() -> Double {
         var usage = rusage()
         guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }

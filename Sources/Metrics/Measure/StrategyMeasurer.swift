@@ -120,27 +120,18 @@ extension ImageMetricsRecord {
         }
     }
 
-    /// A strategy failed: it has no metrics, and the record keeps the first failure's message.
-    mutating func failStrategy(_ kind: StrategyKind, _ message: String, reason: String?) {
-        if error == nil {
-            error = message
-            errorReason = reason
-        }
-        strategies[kind] = nil
-    }
-
     /// Folds the children's replies in: the lowest peak per strategy (with
-    /// that run's times), the first failure of each strategy, the scores.
+    /// that run's times), the first failure of each strategy (the record keeps the first of all), the scores.
     mutating func fold(_ requests: [MeasureRequest], _ replies: [MeasureReply]) {
         var failed = Set<StrategyKind>()
         for (request, reply) in zip(requests, replies) where !failed.contains(request.strategy) {
             let kind = request.strategy
             guard let metrics = reply.metrics else {
-                if let failure = reply.failure {
-                    failStrategy(kind, "measuring the \(kind.rawValue) decode failed: \(failure)", reason: "measurement-failed")
-                } else {
-                    failStrategy(kind, "the \(kind.rawValue) decode failed: \(reply.error ?? "no reason given")", reason: reply.errorReason)
+                if error == nil {
+                    (error, errorReason) = reply.failure.map { ("measuring the \(kind.rawValue) decode failed: \($0)", "measurement-failed") }
+                        ?? ("the \(kind.rawValue) decode failed: \(reply.error ?? "no reason given")", reply.errorReason)
                 }
+                strategies[kind] = nil
                 failed.insert(kind)
                 continue
             }

@@ -15,7 +15,6 @@ public enum ImageSimilarity {
     public static let ssimWindow = 8
     public static let psnrCapDecibels = 100.0
 
-    /// SSIM and PSNR of two decoded images, or nil when their sizes differ.
     public static func compare(_ image: DecodedImage, to reference: DecodedImage) -> (ssim: Double, psnr: Double)? {
         guard image.size == reference.size else { return nil }
         let a = image.rgbaPixels(), b = reference.rgbaPixels()
@@ -23,7 +22,6 @@ public enum ImageSimilarity {
         return (ssim(a, b, width: image.width, height: image.height), psnr(a, b, width: image.width, height: image.height))
     }
 
-    /// Mean SSIM of the luma of two RGBA bitmaps of `width` x `height`.
     public static func ssim(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int) -> Double {
         precondition(a.count == width * height * 4 && b.count == a.count, "SSIM needs two RGBA bitmaps of the same size")
         guard width > 0, height > 0 else { return 1 }

@@ -26,44 +26,21 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     /// How `peakBytes` was measured (see `PeakMethod`); nil when not measured.
     public var peakMethod: PeakMethod?
     /// False for an image warmed but not measured (`unmeasured(...)`).
-    public var measured: Bool
+    public var measured = true
     /// Why the image (or one of its strategies) failed, as a sentence; nil when all three decoded.
     public var error: String?
     /// A short stable token for grouping failures (`DownsampleError.reasonCode`); nil when no error.
     public var errorReason: String?
-    public var strategies: Strategies
+    public var strategies = Strategies()
     /// The variants the run wrote to the cache for this image (every size in
     /// every format); nil when the record comes from elsewhere (`warm measure`,
     /// files written before variants were recorded).
     public var variants: [VariantMetrics]?
 
-    public init(productId: Int?, url: String, shard: String? = nil, format: ImageFormat?, sourceBytes: Int,
-                width: Int?, height: Int?, orientation: Int?, targetLongestSide: Int, peakMethod: PeakMethod?,
-                measured: Bool = true, error: String? = nil, errorReason: String? = nil,
-                strategies: Strategies = Strategies(), variants: [VariantMetrics]? = nil) {
-        self.productId = productId
-        self.url = url
-        self.shard = shard
-        self.format = format
-        self.sourceBytes = sourceBytes
-        self.width = width
-        self.height = height
-        self.orientation = orientation
-        self.targetLongestSide = targetLongestSide
-        self.peakMethod = peakMethod
-        self.measured = measured
-        self.error = error
-        self.errorReason = errorReason
-        self.strategies = strategies
-        self.variants = variants
-    }
-
-    /// True when every strategy decoded (the images the comparison tables use).
     public var isComplete: Bool {
         error == nil && StrategyKind.allCases.allSatisfy { strategies[$0] != nil }
     }
 
-    /// Stored pixel count, when the header was read.
     public var sourcePixels: Int? {
         guard let width, let height else { return nil }
         return width * height
@@ -71,13 +48,11 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
 
     /// One strategy's measurements; peak, times and quality are nil in an unmeasured record.
     public struct StrategyMetrics: Sendable, Equatable, Codable {
-        /// Bytes of the decoded bitmap the strategy keeps (what a memory cache holds).
         public var retainedBytes: Int
         /// Most memory the process gained while the strategy ran, its output still alive.
         public var peakBytes: Int?
         /// Process user + system CPU time (libvips works on its own threads).
         public var cpuSeconds: Double?
-        /// Monotonic wall-clock time.
         public var wallSeconds: Double?
         public var outputWidth: Int
         public var outputHeight: Int
@@ -88,20 +63,6 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         /// Thumbnail only: lowercase hex SHA-256 of the bytes the engine encoded,
         /// the same as the cached file's for that image, size, format and quality.
         public var outputSHA256: String?
-
-        public init(retainedBytes: Int, peakBytes: Int?, cpuSeconds: Double?, wallSeconds: Double?,
-                    outputWidth: Int, outputHeight: Int, ssim: Double? = nil, psnr: Double? = nil,
-                    outputSHA256: String? = nil) {
-            self.outputSHA256 = outputSHA256
-            self.retainedBytes = retainedBytes
-            self.peakBytes = peakBytes
-            self.cpuSeconds = cpuSeconds
-            self.wallSeconds = wallSeconds
-            self.outputWidth = outputWidth
-            self.outputHeight = outputHeight
-            self.ssim = ssim
-            self.psnr = psnr
-        }
 
         public var outputSize: PixelSize { PixelSize(width: outputWidth, height: outputHeight) }
 
@@ -129,18 +90,10 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         }
     }
 
-    /// The three strategies' measurements, keyed `naive`, `renderer`,
-    /// `thumbnail`; nil for a strategy that failed or never ran.
     public struct Strategies: Sendable, Equatable, Codable {
         public var naive: StrategyMetrics?
         public var renderer: StrategyMetrics?
         public var thumbnail: StrategyMetrics?
-
-        public init(naive: StrategyMetrics? = nil, renderer: StrategyMetrics? = nil, thumbnail: StrategyMetrics? = nil) {
-            self.naive = naive
-            self.renderer = renderer
-            self.thumbnail = thumbnail
-        }
 
         public subscript(kind: StrategyKind) -> StrategyMetrics? {
             get {
@@ -174,26 +127,6 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
              peakMethod, measured, error, errorReason, strategies, variants
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        productId = try c.decodeIfPresent(Int.self, forKey: .productId)
-        url = try c.decode(String.self, forKey: .url)
-        shard = try c.decodeIfPresent(String.self, forKey: .shard)
-        format = try c.decodeIfPresent(ImageFormat.self, forKey: .format)
-        sourceBytes = try c.decode(Int.self, forKey: .sourceBytes)
-        width = try c.decodeIfPresent(Int.self, forKey: .width)
-        height = try c.decodeIfPresent(Int.self, forKey: .height)
-        orientation = try c.decodeIfPresent(Int.self, forKey: .orientation)
-        targetLongestSide = try c.decode(Int.self, forKey: .targetLongestSide)
-        peakMethod = try c.decodeIfPresent(PeakMethod.self, forKey: .peakMethod)
-        // Absent in files written before unmeasured records existed: all measured.
-        measured = try c.decodeIfPresent(Bool.self, forKey: .measured) ?? true
-        error = try c.decodeIfPresent(String.self, forKey: .error)
-        errorReason = try c.decodeIfPresent(String.self, forKey: .errorReason)
-        strategies = try c.decode(Strategies.self, forKey: .strategies)
-        variants = try c.decodeIfPresent([VariantMetrics].self, forKey: .variants)
-    }
-
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(productId, forKey: .productId)
@@ -214,15 +147,36 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     }
 }
 
+// In an extension, so that the record keeps its memberwise initializer.
+extension ImageMetricsRecord {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        productId = try c.decodeIfPresent(Int.self, forKey: .productId)
+        url = try c.decode(String.self, forKey: .url)
+        shard = try c.decodeIfPresent(String.self, forKey: .shard)
+        format = try c.decodeIfPresent(ImageFormat.self, forKey: .format)
+        sourceBytes = try c.decode(Int.self, forKey: .sourceBytes)
+        width = try c.decodeIfPresent(Int.self, forKey: .width)
+        height = try c.decodeIfPresent(Int.self, forKey: .height)
+        orientation = try c.decodeIfPresent(Int.self, forKey: .orientation)
+        targetLongestSide = try c.decode(Int.self, forKey: .targetLongestSide)
+        peakMethod = try c.decodeIfPresent(PeakMethod.self, forKey: .peakMethod)
+        // Absent in files written before unmeasured records existed: all measured.
+        measured = try c.decodeIfPresent(Bool.self, forKey: .measured) ?? true
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+        errorReason = try c.decodeIfPresent(String.self, forKey: .errorReason)
+        strategies = try c.decode(Strategies.self, forKey: .strategies)
+        variants = try c.decodeIfPresent([VariantMetrics].self, forKey: .variants)
+    }
+}
+
 /// One cache variant of an image (a size in a format) as the run encoded and stored it.
 public struct VariantMetrics: Sendable, Equatable, Codable {
     /// `jpeg`, `webp`, `avif` or `png`.
     public var format: String
-    /// The requested longest side (`--size`).
     public var size: Int
     public var width: Int
     public var height: Int
-    /// Encoded bytes, as cached.
     public var bytes: Int
     /// CPU time of this variant's encode alone (the decode and resize it shares are not in it).
     public var encodeCPUSeconds: Double?

@@ -7,7 +7,6 @@ public actor JSONLinesWriter {
     private let handle: FileHandle
     public nonisolated let path: String
 
-    /// Creates (or truncates) the file.
     public init(path: String) throws(MetricsFileError) {
         self.path = path
         let url = URL(fileURLWithPath: path)
@@ -33,7 +32,6 @@ public actor JSONLinesWriter {
         do { try handle.close() } catch { throw .unwritable(path: path, reason: error.localizedDescription) }
     }
 
-    /// One record as a JSON line (with its newline).
     public static func line(for record: ImageMetricsRecord) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -41,12 +39,5 @@ public actor JSONLinesWriter {
         var data = (try? encoder.encode(record)) ?? Data("{}".utf8)
         data.append(UInt8(ascii: "\n"))
         return data
-    }
-
-    /// Writes all `records` to `path` at once (tests, reports, sharded merges).
-    public static func write(_ records: [ImageMetricsRecord], to path: String) throws(MetricsFileError) {
-        var data = Data()
-        for record in records { data.append(line(for: record)) }
-        try MetricsFileError.write(data, to: path)
     }
 }

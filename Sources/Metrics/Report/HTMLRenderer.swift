@@ -1,4 +1,5 @@
 import Downsample
+import Foundation
 
 /// Lays a `ReportDocument` out as one self-contained HTML page: inline CSS,
 /// inline SVG charts, no scripts, nothing fetched, readable offline.
@@ -93,17 +94,7 @@ enum HTMLRenderer {
     }
 
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for ch in text {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(ch)
-            }
-        }
-        return out
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

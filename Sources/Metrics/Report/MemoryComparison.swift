@@ -13,7 +13,6 @@ import Downsample
 /// quality only the measured ones (a run that measures a sample writes the
 /// other images' records with retained bytes only).
 public struct MemoryComparison: Sendable {
-    /// One column of the catalog table.
     public struct Column: Sendable {
         public var statistics: StrategyStatistics
         /// How many images, taken in catalog order, fit in the cache limit before
@@ -27,9 +26,7 @@ public struct MemoryComparison: Sendable {
         public var kind: StrategyKind { statistics.kind }
     }
 
-    /// One format's share of the catalog.
     public struct FormatRow: Sendable {
-        /// The format's lower-case name, or "unknown".
         public var format: String
         public var comparedImages: Int
         /// Of `comparedImages`, those whose peaks were measured.
@@ -39,15 +36,12 @@ public struct MemoryComparison: Sendable {
     }
 
     public var cacheLimitBytes: Int
-    /// All records read.
     public var imageCount: Int
     /// Records where all three strategies decoded (the tables' N).
     public var comparedCount: Int
     /// Of those, the records whose peaks were measured (the peak tables' N).
     public var measuredCount: Int
-    /// (reason code, count), most frequent first.
     public var failuresByReason: [(reason: String, count: Int)]
-    /// Up to five failed images (url, error), as examples.
     public var failureExamples: [(url: String, error: String)]
     public var targetLongestSides: [Int]
     public var peakMethods: [PeakMethod]
@@ -75,16 +69,11 @@ public struct MemoryComparison: Sendable {
             let metrics = compared.compactMap { $0.strategies[kind] }
             let statistics = StrategyStatistics(kind: kind, metrics: metrics)
             let costs = metrics.map(\.retainedBytes)
-            var fitting = 0, running = 0
-            for cost in costs {
-                running += cost
-                guard running <= cacheLimitBytes else { break }
-                fitting += 1
-            }
             let total = statistics.totalRetainedBytes
             let isNaive = kind == .naive
             return Column(
-                statistics: statistics, imagesFittingInCache: fitting,
+                statistics: statistics,
+                imagesFittingInCache: CacheSimulation.longestRun(costs, costLimit: cacheLimitBytes).images,
                 timesSmallerThanNaive: isNaive || total == 0 ? nil : Double(naiveTotal) / Double(total),
                 reductionFromNaivePercent: isNaive || naiveTotal == 0 ? nil : Double(naiveTotal - total) / Double(naiveTotal) * 100,
                 cacheSimulation: CacheSimulation.run(costs: costs, costLimit: cacheLimitBytes))

@@ -11,15 +11,9 @@ public struct MemoryReport: Sendable {
     /// Where the figures came from, stated in the report.
     public struct Context: Sendable {
         public var metricsPaths: [String]
-        public var generatedAt: Date
+        public var generatedAt = Date()
         /// Run-to-run peak variation measured while writing the report, if any.
         public var noise: PeakNoise?
-
-        public init(metricsPaths: [String], generatedAt: Date = Date(), noise: PeakNoise? = nil) {
-            self.metricsPaths = metricsPaths
-            self.generatedAt = generatedAt
-            self.noise = noise
-        }
     }
 
     public let records: [ImageMetricsRecord]
@@ -85,7 +79,7 @@ public struct MemoryReport: Sendable {
             ReportDocument.Section(title: "By format", blocks: [.table(formatTable)]),
             ReportDocument.Section(title: "Memory-cache simulation (strict LRU)", blocks: [
                 .paragraph(CacheSimulation.accessPattern),
-                .paragraph("The cache is `CostLimitedLRUCache`: it never holds more than its limit. NSCache's totalCostLimit is not strict (the seeds saw a 100 MB-limited NSCache use 150-250 MB), so an iOS app would hold more than this simulation, not less."),
+                .paragraph("The cache is a strict LRU (`CacheSimulation`): it never holds more than its limit. NSCache's totalCostLimit is not strict (the seeds saw a 100 MB-limited NSCache use 150-250 MB), so an iOS app would hold more than this simulation, not less."),
                 .table(cacheTable),
             ]),
             ReportDocument.Section(title: "Images and failures", blocks: failureBlocks),

@@ -5,25 +5,20 @@ import Downsample
 /// thumbnail-at-decode does (below naive's for every JPEG larger than 4x the
 /// target). Computed over the images all three strategies decoded.
 public struct PeakComparison: Sendable, Equatable {
-    /// How renderer's peak relates to naive's, image by image.
     public struct RendererAgainstNaive: Sendable, Equatable {
         public var images: Int
-        /// Images where renderer's peak >= naive's.
         public var atLeastNaive: Int
         /// Images where renderer's peak >= naive's minus the measuring noise (`PeakComparison.noiseBytes`).
         public var atLeastNaiveWithinNoise: Int
         /// The largest naive - renderer over the images where renderer was lower (0 if none).
         public var largestShortfallBytes: Int
-        /// That shortfall as a fraction of the image's naive peak.
         public var largestShortfallFraction: Double
-        /// Median of renderer - naive.
         public var medianDifferenceBytes: Int
     }
 
     /// Thumbnail against naive on JPEGs whose longest side exceeds 4x the target.
     public struct ThumbnailOnLargeJPEGs: Sendable, Equatable {
         public var images: Int
-        /// Images where thumbnail's peak < naive's.
         public var belowNaive: Int
         /// The smallest naive / thumbnail peak ratio among them (nil when there are none).
         public var smallestRatio: Double?
@@ -34,7 +29,6 @@ public struct PeakComparison: Sendable, Equatable {
     /// under load (`scripts/compare-metrics.py A/metrics.jsonl B/metrics.jsonl`, bench/findings.md section 14).
     public static let noiseBytes = 640 << 10
 
-    /// The noise as a phrase for reports.
     public static var noiseText: String {
         "\(noiseBytes >> 10) KiB, above the most one image's naive peak moved between two whole-catalog measuring runs (468 KiB over 1,295 images)"
     }

@@ -9,13 +9,9 @@ struct ReportDocument: Sendable {
     }
 
     enum Chart: Sendable {
-        /// Per-image retained bytes per strategy, log axis.
         case retainedDistribution
-        /// Per-image peak bytes per strategy, log axis.
         case peakDistribution
-        /// Retained bytes against source pixels, log-log.
         case retainedVersusPixels
-        /// Median encoded bytes of each format at each size, as bars.
         case variantBytes(VariantStatistics)
     }
 

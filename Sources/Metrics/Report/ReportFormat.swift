@@ -44,16 +44,9 @@ enum ReportFormat {
     static func grouped(_ value: Double, decimals: Int) -> String {
         let text = String(format: "%.\(decimals)f", value)
         let negative = text.hasPrefix("-")
-        let unsigned = negative ? String(text.dropFirst()) : text
-        let parts = unsigned.split(separator: ".", maxSplits: 1)
-        var integer = String(parts[0])
-        var groups: [String] = []
-        while integer.count > 3 {
-            groups.insert(String(integer.suffix(3)), at: 0)
-            integer = String(integer.dropLast(3))
-        }
-        groups.insert(integer, at: 0)
-        let fraction = parts.count > 1 ? "." + parts[1] : ""
-        return (negative ? "-" : "") + groups.joined(separator: ",") + fraction
+        let parts = (negative ? String(text.dropFirst()) : text).split(separator: ".", maxSplits: 1)
+        let digits = Array(parts[0])
+        let groups = stride(from: digits.count, to: 0, by: -3).reversed().map { String(digits[max(0, $0 - 3)..<$0]) }
+        return (negative ? "-" : "") + groups.joined(separator: ",") + (parts.count > 1 ? "." + parts[1] : "")
     }
 }

@@ -4,7 +4,6 @@ import Foundation
 /// Reads metrics files, measures the peak's run-to-run noise (with a measuring pool), and writes the
 /// memory comparison report: the one path behind `warm report` and `warm demo`.
 public enum ReportGenerator {
-    /// What was written.
     public struct Output: Sendable {
         public var paths: [String]
         public var summary: String

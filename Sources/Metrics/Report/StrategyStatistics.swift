@@ -9,7 +9,6 @@ public struct StrategyStatistics: Sendable, Equatable {
     public var imageCount: Int
     /// Images whose peak was measured (the peak, CPU and throughput figures' N).
     public var measuredCount: Int
-    /// Sum of retained bytes: what a memory cache holding every image would use.
     public var totalRetainedBytes: Int
     public var averageRetainedBytes: Double?
     public var peakBytesP50: Int?

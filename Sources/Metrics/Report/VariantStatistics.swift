@@ -14,9 +14,7 @@ public struct VariantStatistics: Sendable, Equatable {
         public var images: Int
         public var bytesP50: Int
         public var bytesP90: Int
-        /// What the catalog's variants take on disk and on the wire.
         public var totalBytes: Int
-        /// Nil when no variant recorded its encode CPU.
         public var encodeCPUMillisecondsP50: Double?
         public var encodeCPUMillisecondsP90: Double?
         /// width x height x 4; nil in the summed row (an app shows one size of an image at a time).
@@ -26,7 +24,6 @@ public struct VariantStatistics: Sendable, Equatable {
         public var cacheSimulation: CacheSimulation.Outcome?
     }
 
-    /// Records carrying at least one variant.
     public var imageCount: Int
     /// jpeg, webp, avif, png first in that order, any other after them.
     public var formats: [String]
