@@ -1,12 +1,8 @@
 import CWarmVips
 import Foundation
 
-/// Process-wide libvips set-up: initialised once, on first use, from any thread.
-///
-/// libvips' own worker pool is set to one thread per image pipeline, so that
-/// parallelism comes from decoding many images at once (one task per image),
-/// not from splitting one small image across threads. The operation cache is
-/// off: a batch job decodes each image once, and a cache would only hold memory.
+/// Process-wide libvips set-up (`warm_vips_init`: one thread per pipeline, no
+/// operation cache), done once, on first use, from any thread.
 public enum VipsRuntime {
     /// Swift runs a static's initialiser exactly once, thread-safely.
     private static let started: Result<Void, DownsampleError> = {
