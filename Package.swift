@@ -31,9 +31,9 @@ let package = Package(
         .systemLibrary(
             name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
-        // Thin, typed, non-variadic C wrappers over the libvips, libexif and glibc calls Swift cannot make.
+        // Thin, typed, non-variadic C wrappers over the libvips and glibc calls Swift cannot make.
         // libjpeg, libpng and libwebp (dependencies of libvips-dev) directly for thumbnails written as JPEG.
-        .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"],
+        .target(name: "CWarmVips", dependencies: ["CLibVips"],
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
 
         // Shared by every stage: small value types and helpers (PixelSize, Duration in seconds).
@@ -47,7 +47,7 @@ let package = Package(
             dependencies: ["CWarmVips", .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "SystemPackage", package: "swift-system")]),
         // Decode stage: image sources, limits, the three strategies, encoders.
-        .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport", "Placeholder"]),
+        .target(name: "Downsample", dependencies: ["CWarmVips", "CLibExif", "WarmSupport", "Placeholder"]),
         // Decode stage, run: worker processes (or threads here) behind Downsample's
         // ThumbnailDecoding; blocking pipe I/O on NIO's thread pool (already in the graph).
         // Apart from Downsample so that the fuzz package can keep compiling Downsample alone.

@@ -13,11 +13,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLibVips", path: "Sources/CLibVips", pkgConfig: "vips"),
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif"),
-        .target(name: "CWarmVips", dependencies: ["CLibVips", "CLibExif"], path: "Sources/CWarmVips",
+        .target(name: "CWarmVips", dependencies: ["CLibVips"], path: "Sources/CWarmVips",
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
         .target(name: "WarmSupport", dependencies: ["CWarmVips"], path: "Sources/WarmSupport"),
         .target(name: "Placeholder", path: "Sources/Placeholder"),
-        .target(name: "Downsample", dependencies: ["CWarmVips", "WarmSupport", "Placeholder"], path: "Sources/Downsample"),
+        .target(name: "Downsample", dependencies: ["CWarmVips", "CLibExif", "WarmSupport", "Placeholder"], path: "Sources/Downsample"),
         .target(name: "CTestImages", dependencies: ["CLibVips"], path: "Sources/CTestImages"),
         .target(name: "ImageSamples", dependencies: ["Downsample", "CLibExif", "CTestImages"], path: "Sources/ImageSamples"),
         // ProductPage and Product (Sources/Crawl), CanonicalURL and CacheError (Sources/Cache).

@@ -1,10 +1,8 @@
 #define _GNU_SOURCE
 #include "CWarmVips.h"
 
+#include <stdio.h>
 #include <string.h>
-#include <libexif/exif-data.h>
-#include <libexif/exif-utils.h>
-#include <vips/vector.h>
 
 // --- process set-up -------------------------------------------------------
 
@@ -12,12 +10,11 @@ static void warm_drop_log(const gchar *domain, GLogLevelFlags level, const gchar
     (void) domain; (void) level; (void) message; (void) data;
 }
 
-int warm_vips_init(const char *argv0, int threads_per_image) {
-    if (VIPS_INIT(argv0 ? argv0 : "warm"))
+int warm_vips_init(void) {
+    if (VIPS_INIT("warm"))
         return -1;
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION, warm_drop_log, NULL);
-    if (threads_per_image > 0)
-        vips_concurrency_set(threads_per_image);
+    vips_concurrency_set(1);
     // The operation cache would keep decoded images alive after use; each image is decoded once.
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
@@ -31,11 +28,14 @@ int warm_vips_init(const char *argv0, int threads_per_image) {
 // --- images ----------------------------------------------------------------
 
 // Opens a source lazily (header only) and drops the caller's reference to it.
-static VipsImage *warm_image_from_source(VipsSource *source, int fail_on_error, int sequential) {
+static VipsImage *warm_image_from_source(VipsSource *source, int fail_on_error, int sequential, int jpeg_shrink) {
     if (!source)
         return NULL;
+    char options[32] = "";
+    if (jpeg_shrink > 1)
+        snprintf(options, sizeof options, "[shrink=%d]", jpeg_shrink);
     VipsImage *image = vips_image_new_from_source(
-        source, "",
+        source, options,
         "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE,
         "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
         NULL);
@@ -49,25 +49,12 @@ VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_e
         return NULL;
     VipsSource *source = vips_source_new_from_blob(blob);
     vips_area_unref(VIPS_AREA(blob));
-    return warm_image_from_source(source, fail_on_error, sequential);
+    return warm_image_from_source(source, fail_on_error, sequential, 0);
 }
 
-VipsImage *warm_image_new_from_memory(const void *buf, size_t len, int fail_on_error, int sequential) {
-    return warm_image_from_source(vips_source_new_from_memory(buf, len), fail_on_error, sequential);
-}
-
-VipsImage *warm_jpeg_new_from_memory(const void *buf, size_t len, int shrink, int fail_on_error) {
-    VipsSource *source = vips_source_new_from_memory(buf, len);
-    if (!source)
-        return NULL;
-    VipsImage *image = NULL;
-    int failed = vips_jpegload_source(source, &image,
-                                      "shrink", shrink,
-                                      "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE,
-                                      "access", VIPS_ACCESS_SEQUENTIAL,
-                                      NULL);
-    g_object_unref(source);
-    return failed ? NULL : image;
+VipsImage *warm_image_new_from_memory(const void *buf, size_t len, int fail_on_error, int sequential,
+                                      int jpeg_shrink) {
+    return warm_image_from_source(vips_source_new_from_memory(buf, len), fail_on_error, sequential, jpeg_shrink);
 }
 
 // ICC v2 'desc' (ASCII) or v4 'mluc' (UTF-16BE) description of a profile.
@@ -111,16 +98,6 @@ static int warm_image_icc_is_srgb(VipsImage *image) {
     return warm_icc_profile_is_srgb(data, len);
 }
 
-VipsImage *warm_image_new_from_pixels(const void *pixels, size_t len, int width, int height,
-                                      int bands, VipsBandFormat format,
-                                      VipsInterpretation interpretation) {
-    VipsImage *image = vips_image_new_from_memory_copy(pixels, len, width, height, bands, format);
-    if (!image)
-        return NULL;
-    image->Type = interpretation;
-    return image;
-}
-
 int warm_alpha_is_opaque(VipsImage *image, int *opaque) {
     *opaque = 1;
     if (!vips_image_hasalpha(image))
@@ -136,16 +113,6 @@ int warm_alpha_is_opaque(VipsImage *image, int *opaque) {
     double max_alpha = vips_image_get_format(image) == VIPS_FORMAT_USHORT ? 65535.0 : 255.0;
     *opaque = minimum >= max_alpha ? 1 : 0;
     return 0;
-}
-
-size_t warm_image_sizeof(VipsImage *image) { return VIPS_IMAGE_SIZEOF_IMAGE(image); }
-
-const void *warm_image_data(VipsImage *image, size_t *len) {
-    *len = 0;
-    if (image->dtype != VIPS_IMAGE_SETBUF && image->dtype != VIPS_IMAGE_SETBUF_FOREIGN)
-        return NULL;
-    *len = VIPS_IMAGE_SIZEOF_IMAGE(image);
-    return image->data;
 }
 
 // --- operations ------------------------------------------------------------
@@ -198,7 +165,7 @@ int warm_to_srgb(VipsImage *in, WarmAlphaMode alpha, VipsImage **out) {
             goto fail;
         x = t[5];
     } else if (bands == 4 && alpha == WARM_ALPHA_FLATTEN_ON_WHITE) {
-        if (warm_flatten(x, 255, 255, 255, &t[5]))
+        if (warm_flatten_on_white(x, &t[5]))
             goto fail;
         x = t[5];
     }
@@ -298,7 +265,7 @@ int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_err
 // gives libvips' thumbnail's pixels without its float premultiply.
 int warm_png_flat_resized(const void *buf, size_t len, int width, int height, int fail_on_error, VipsImage **out) {
     *out = NULL;
-    VipsImage *image = warm_image_from_source(vips_source_new_from_memory(buf, len), fail_on_error, 1);
+    VipsImage *image = warm_image_new_from_memory(buf, len, fail_on_error, 1, 0);
     if (!image)
         return -1;
     VipsImage *base = vips_image_new();
@@ -359,8 +326,8 @@ int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage
     return vips_extract_area(in, out, left, top, width, height, NULL);
 }
 
-int warm_flatten(VipsImage *in, double r, double g, double b, VipsImage **out) {
-    double background[3] = { r, g, b };
+int warm_flatten_on_white(VipsImage *in, VipsImage **out) {
+    double background[3] = { 255, 255, 255 };
     VipsArrayDouble *array = vips_array_double_new(background, 3);
     int result = vips_flatten(in, out, "background", array, NULL);
     vips_area_unref(VIPS_AREA(array));
@@ -374,78 +341,22 @@ int warm_copy_set_orientation(VipsImage *in, int orientation, VipsImage **out) {
     return 0;
 }
 
-int warm_strip_metadata(VipsImage *in, VipsImage **out) {
-    if (vips_copy(in, out, NULL))
-        return -1;
-    gchar **fields = vips_image_get_fields(*out);
-    for (int i = 0; fields && fields[i]; i++)
-        vips_image_remove(*out, fields[i]);
-    g_strfreev(fields);
-    return 0;
-}
-
 int warm_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *len) {
     return vips_image_write_to_buffer(in, suffix, buf, len, NULL);
-}
-
-// --- libexif ---------------------------------------------------------------
-
-static ExifData *warm_exif_load(const void *data, size_t len) {
-    if (!data || len < 6)
-        return NULL;
-    ExifData *exif = exif_data_new();
-    if (!exif)
-        return NULL;
-    // Read what is there; do not let libexif "fix" (invent) mandatory tags.
-    exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
-    exif_data_load_data(exif, (const unsigned char *) data, (unsigned int) len);
-    return exif;
-}
-
-int warm_exif_orientation(const void *data, size_t len) {
-    ExifData *exif = warm_exif_load(data, len);
-    if (!exif)
-        return 0;
-    int orientation = 0;
-    ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
-    if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components >= 1 && entry->data &&
-        entry->size >= 2)
-        orientation = exif_get_short(entry->data, exif_data_get_byte_order(exif));
-    exif_data_unref(exif);
-    return orientation;
 }
 
 // --- glibc allocator ------------------------------------------------------
 
 #if defined(__GLIBC__)
 #include <malloc.h>
-#endif
-
-int warm_malloc_set_mmap_threshold(size_t bytes) {
-#if defined(__GLIBC__)
-    return mallopt(M_MMAP_THRESHOLD, (int) bytes) == 1 ? 1 : 0;
+int warm_malloc_set_mmap_threshold(size_t bytes) { return mallopt(M_MMAP_THRESHOLD, (int) bytes) == 1 ? 1 : 0; }
+int warm_malloc_set_arena_max(int count) { return mallopt(M_ARENA_MAX, count) == 1 ? 1 : 0; }
+int warm_malloc_trim(void) { return malloc_trim(0); }
 #else
-    (void) bytes;
-    return 0;
+int warm_malloc_set_mmap_threshold(size_t bytes) { (void) bytes; return 0; }
+int warm_malloc_set_arena_max(int count) { (void) count; return 0; }
+int warm_malloc_trim(void) { return 0; }
 #endif
-}
-
-int warm_malloc_set_arena_max(int count) {
-#if defined(__GLIBC__)
-    return mallopt(M_ARENA_MAX, count) == 1 ? 1 : 0;
-#else
-    (void) count;
-    return 0;
-#endif
-}
-
-int warm_malloc_trim(void) {
-#if defined(__GLIBC__)
-    return malloc_trim(0);
-#else
-    return 0;
-#endif
-}
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -297,8 +297,6 @@ static void warm_jpeg_read_row(void *context, unsigned char *row) {
 
 int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width, int height,
                              int orientation, int quality, void **out, size_t *out_len) {
-    *out = NULL;
-    *out_len = 0;
     if (width < 1 || height < 1 || !(shrink == 1 || shrink == 2 || shrink == 4 || shrink == 8))
         return 1;
     struct jpeg_decompress_struct info;
@@ -412,8 +410,6 @@ static void warm_png_read_row(void *context, unsigned char *row) {
 
 int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
                             int orientation, int quality, void **out, size_t *out_len) {
-    *out = NULL;
-    *out_len = 0;
     if (width < 1 || height < 1)
         return 1;
     WarmPNGReader reader = { .data = buf, .len = len };
@@ -499,8 +495,6 @@ static int warm_webp_has_foreign_profile(const unsigned char *bytes, size_t len)
 
 int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
                              int orientation, int quality, void **out, size_t *out_len) {
-    *out = NULL;
-    *out_len = 0;
     const unsigned char *bytes = buf;
     WebPDecoderConfig config;
     if (width < 1 || height < 1 || !WebPInitDecoderConfig(&config) ||

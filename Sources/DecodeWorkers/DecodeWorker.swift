@@ -12,39 +12,27 @@ import Glibc
 /// thread at a time (under its lock), and only that thread touches `child`.
 final class DecodeWorker: @unchecked Sendable {
     private let command: [String]
-    private let settings: WorkerSettings
+    /// The pool's environment, and the memory limit (`DecodeWorkerProcess.memoryLimitVariable`).
     private let environment: [String: String]
+    private let memoryLimitBytes: Int?
     private let timeoutSeconds: Double
     private var child: (process: ChildProcess, channel: FrameChannel)?
-    /// Whether the running child has answered its `configure` call.
-    private var configured = false
 
-    init(command: [String], environment: [String: String], settings: WorkerSettings, timeoutSeconds: Double) {
+    init(command: [String], environment: [String: String], memoryLimitBytes: Int?, timeoutSeconds: Double) {
         self.command = command
-        self.environment = environment
-        self.settings = settings
+        // Set even when nil, so that the parent's own environment cannot set it.
+        self.environment = environment.merging([DecodeWorkerProcess.memoryLimitVariable: memoryLimitBytes.map(String.init) ?? ""]) { $1 }
+        self.memoryLimitBytes = memoryLimitBytes
         self.timeoutSeconds = timeoutSeconds
     }
 
-    /// Starts the process now (it configures itself while the parent goes on).
+    /// Starts the process now (it loads its libraries while the parent goes on).
     func start() -> DownsampleError? {
         guard child == nil else { return nil }
-        let spawned: (process: ChildProcess, channel: FrameChannel)
         switch Self.spawn(command, environment: environment) {
-        case .success(let value): spawned = value
+        case .success(let spawned): child = spawned; return nil
         case .failure(let error): return error
         }
-        child = spawned
-        configured = false
-        guard let json = try? JSONEncoder().encode(WorkerCall.configure(settings)) else {
-            return .decoderUnavailable(reason: "cannot encode the worker settings")
-        }
-        do {
-            try spawned.channel.send(FrameChannel.Frame(json: json, blobs: []))
-        } catch {
-            return ended(after: error, deadline: .now + .milliseconds(Int64(timeoutSeconds * 1000)))
-        }
-        return nil
     }
 
     /// Blocking: one image, start to end. A worker that dies or overruns the
@@ -52,36 +40,24 @@ final class DecodeWorker: @unchecked Sendable {
     func decode(_ input: ThumbnailInput, _ request: ThumbnailRequest) -> Result<Thumbnails, DownsampleError> {
         if child == nil, let error = start() { return .failure(error) }
         guard let channel = child?.channel else { return .failure(.decoderUnavailable(reason: "the worker did not start")) }
-        let call: WorkerCall
-        let blobs: [Data]
-        switch input {
-        case .bytes(let data): (call, blobs) = (.decode(request, path: nil), [data])
-        case .file(let path): (call, blobs) = (.decode(request, path: path), [])
+        let (path, blobs): (String?, [Data]) = switch input {
+        case .bytes(let data): (nil, [data])
+        case .file(let path): (path, [])
         }
-        guard let json = try? JSONEncoder().encode(call) else { return .failure(.decoderUnavailable(reason: "cannot encode the request")) }
+        guard let json = try? JSONEncoder().encode(WorkerCall(request: request, path: path)) else { return .failure(.decoderUnavailable(reason: "cannot encode the request")) }
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutSeconds * 1000))
         do {
             try channel.send(FrameChannel.Frame(json: json, blobs: blobs))
-            while true {
-                let frame = try channel.receive(deadline: deadline)
-                switch try? JSONDecoder().decode(WorkerAnswer.self, from: frame.json) {
-                case .ready where !configured:
-                    configured = true  // the answer to `configure`, read lazily
-                    continue
-                case .failed(let error) where !configured:
-                    stop()
-                    return .failure(error)
-                case .ready:
-                    return .failure(.decoderUnavailable(reason: "the worker answered out of turn"))
-                case .thumbnails(let header, let facts, let placeholder):
-                    guard facts.count == frame.blobs.count else { return .failure(.decoderUnavailable(reason: "the worker's answer is incomplete")) }
-                    let images = zip(frame.blobs, facts).map { $1.image($0) }
-                    return .success(Thumbnails(header: header, images: images, placeholder: placeholder))
-                case .failed(let error):
-                    return .failure(error)
-                case nil:
-                    return .failure(ended(after: .malformed))
-                }
+            let frame = try channel.receive(deadline: deadline)
+            switch try? JSONDecoder().decode(WorkerAnswer.self, from: frame.json) {
+            case .thumbnails(let header, var images, let placeholder):
+                guard images.count == frame.blobs.count else { return .failure(.decoderUnavailable(reason: "the worker's answer is incomplete")) }
+                for (index, blob) in frame.blobs.enumerated() { images[index].data = blob }
+                return .success(Thumbnails(header: header, images: images, placeholder: placeholder))
+            case .failed(let error):
+                return .failure(error)
+            case nil:
+                return .failure(ended(after: .malformed))
             }
         } catch {
             return .failure(ended(after: error, deadline: deadline))
@@ -113,7 +89,7 @@ final class DecodeWorker: @unchecked Sendable {
         if failure == .closed, status.signal == SIGKILL, ContinuousClock.now >= deadline {
             return .decoderTimedOut(seconds: timeoutSeconds)
         }
-        if let signal = status.signal { return .decoderCrashed(signal: signal, memoryLimitBytes: settings.memoryLimitBytes) }
+        if let signal = status.signal { return .decoderCrashed(signal: signal, memoryLimitBytes: memoryLimitBytes) }
         return .decoderUnavailable(reason: "the worker exited with status \(status.exitStatus ?? 0) (\(failure))")
     }
 

@@ -10,17 +10,13 @@ import Glibc
 /// Decodes in long-lived worker processes, one per core by default, each
 /// decoding one image at a time: `warm thumbnail` and `warm run` use it.
 ///
-/// Why processes and not threads: two libvips pipelines in one process share
-/// GLib's and libvips' locks and cannot use libvips' SIMD code (Debian 12's
-/// ORC crashes when threads compile at once); one process per core keeps
-/// every core busy with SIMD on, a codec crash costs one image (the worker is
-/// restarted), and each worker has its own memory limit (RLIMIT_AS) and a
-/// per-image timeout. The cost: a process start per worker (tens of
-/// milliseconds, once) and a copy of each downloaded image through a pipe
-/// (files are read by the worker itself).
-///
-/// Each worker is driven by one thread of the pool's own `NIOThreadPool`,
-/// which blocks on the pipes; Swift's cooperative pool never does.
+/// Why processes and not threads: pipelines in one process share GLib's and
+/// libvips' locks and cannot use libvips' SIMD code (Debian 12's ORC crashes
+/// when threads compile at once); a codec crash costs one image, and each
+/// worker has its own memory limit (RLIMIT_AS) and per-image timeout. The
+/// cost: a process start per worker, once, and each downloaded image copied
+/// through a pipe. Each worker is driven by one thread of the pool's own
+/// `NIOThreadPool`, which blocks on the pipes; Swift's cooperative pool never does.
 public final class DecodeWorkerPool: ThumbnailDecoding {
     public struct Configuration: Sendable {
         /// The worker's command line: an executable that runs
@@ -45,12 +41,9 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
             self.environment = environment
         }
 
-        /// The workers' environment. glibc: for a process that decodes one image at a time, one
-        /// arena (its few threads never allocate at the same moment). glibc's
-        /// dynamic mmap threshold stays: a fixed 256 KiB one cost 10% more CPU
-        /// in page faults (every large buffer a fresh zero-filled mapping) for
-        /// the same peak RSS (bench/findings.md). A `GLIBC_TUNABLES` already in
-        /// the environment is left as it is.
+        /// The workers' environment: one glibc arena (a worker's few threads never
+        /// allocate at once), the dynamic mmap threshold kept (bench/findings.md);
+        /// a `GLIBC_TUNABLES` already in the environment is left as it is.
         public static var workerEnvironment: [String: String] {
             var environment: [String: String] = [:]
             let inherited = ProcessInfo.processInfo.environment
@@ -79,10 +72,9 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
         // A worker that dies between two requests must not kill the parent
         // when the parent writes to its pipe: that is an error (EPIPE) instead.
         signal(SIGPIPE, SIG_IGN)
-        let settings = WorkerSettings(memoryLimitBytes: configuration.memoryLimitBytes, vector: true)
         workers = (0..<configuration.count).map { _ in
             DecodeWorker(command: configuration.command, environment: configuration.environment,
-                         settings: settings, timeoutSeconds: configuration.timeoutSeconds)
+                         memoryLimitBytes: configuration.memoryLimitBytes, timeoutSeconds: configuration.timeoutSeconds)
         }
         for worker in workers { _ = worker.start() }  // a failure shows again on the first decode
         idle = NIOLockedValueBox(workers)

@@ -5,15 +5,9 @@ import Foundation
 import Glibc
 #endif
 
-/// The child side of a decode worker: the loop `warm decode-worker` runs.
-/// It reads requests on standard input and answers on standard output, one
-/// image at a time, until the parent closes the pipe.
-///
-/// One image at a time per process is what makes the worker fast and safe:
-/// no GLib or libvips lock is shared with another decode, libvips' SIMD code
-/// generator can be on (it crashes only when threads compile at once), a codec
-/// crash takes down one image instead of the run, and the memory limit
-/// applies to one decode.
+/// The child side of a decode worker: the loop `warm decode-worker` runs. It
+/// reads requests on standard input and answers on standard output, one image
+/// at a time (why: `DecodeWorkerPool`), until the parent closes the pipe.
 public enum DecodeWorkerProcess {
     /// Test hook, debug builds only (docs/faults-and-hostile-input.md): with
     /// `WARM_DECODER_FAULT=KIND:MARK`, the worker misbehaves on an image whose
@@ -32,6 +26,10 @@ public enum DecodeWorkerProcess {
         #endif
     }()
 
+    /// The environment variable that carries the worker's RLIMIT_AS in bytes
+    /// (none: no limit), so that the worker's command line is only its subcommand name.
+    static let memoryLimitVariable = "WARM_DECODER_MEMORY_LIMIT"
+
     /// Serves requests until standard input closes; returns the exit status.
     public static func serve() -> Int32 {
         // Frames go to the original standard output; anything a library
@@ -39,7 +37,9 @@ public enum DecodeWorkerProcess {
         let frames = dup(1)
         dup2(2, 1)
         let channel = FrameChannel(input: 0, output: frames)
-        var memoryLimit: Int?
+        let memoryLimit = ProcessInfo.processInfo.environment[memoryLimitVariable].flatMap { Int($0) }
+        // A worker that cannot start answers every request with why.
+        let startFailure = start(memoryLimit: memoryLimit)
         while true {
             let frame: FrameChannel.Frame
             do {
@@ -49,22 +49,22 @@ public enum DecodeWorkerProcess {
             }
             let answer: WorkerAnswer
             var blobs: [Data] = []
-            switch try? JSONDecoder().decode(WorkerCall.self, from: frame.json) {
-            case .configure(let settings):
-                memoryLimit = settings.memoryLimitBytes
-                answer = configure(settings)
-            case .decode(let request, let path):
-                let input: ThumbnailInput = path.map { .file(path: $0) } ?? .bytes(frame.blobs.first ?? Data())
-                injectFault(path: path, bytes: frame.blobs.first, frames: frames)
-                switch Result(catching: { () throws(DownsampleError) in try Thumbnails.make(from: input, request) }) {
+            switch (startFailure, try? JSONDecoder().decode(WorkerCall.self, from: frame.json)) {
+            case (let failure?, _):
+                answer = .failed(failure)
+            case (nil, let call?):
+                let input: ThumbnailInput = call.path.map { .file(path: $0) } ?? .bytes(frame.blobs.first ?? Data())
+                injectFault(path: call.path, bytes: frame.blobs.first, frames: frames)
+                switch Result(catching: { () throws(DownsampleError) in try Thumbnails.make(from: input, call.request) }) {
                 case .success(let thumbnails):
-                    answer = .thumbnails(header: thumbnails.header, images: thumbnails.images.map(ImageFacts.init),
-                                         placeholder: thumbnails.placeholder)
-                    blobs = thumbnails.images.map(\.data)
+                    var images = thumbnails.images
+                    blobs = images.map(\.data)
+                    for index in images.indices { images[index].data = Data() }
+                    answer = .thumbnails(header: thumbnails.header, images: images, placeholder: thumbnails.placeholder)
                 case .failure(let error):
                     answer = .failed(memoryLimit.map { error.blamingMemoryLimit($0) } ?? error)
                 }
-            case nil:
+            case (nil, nil):
                 answer = .failed(.decoderUnavailable(reason: "the worker received a request it cannot read"))
             }
             guard let json = try? JSONEncoder().encode(answer) else { return 1 }
@@ -76,20 +76,20 @@ public enum DecodeWorkerProcess {
         }
     }
 
-    private static func configure(_ settings: WorkerSettings) -> WorkerAnswer {
-        if let bytes = settings.memoryLimitBytes {
+    private static func start(memoryLimit: Int?) -> DownsampleError? {
+        if let bytes = memoryLimit {
             var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
             guard setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 else {
-                return .failed(.decoderUnavailable(reason: "cannot set the memory limit: \(String(cString: strerror(errno)))"))
+                return .decoderUnavailable(reason: "cannot set the memory limit: \(String(cString: strerror(errno)))")
             }
         }
         do {
             try VipsRuntime.ensureStarted()
         } catch {
-            return .failed(error)
+            return error
         }
-        VipsRuntime.setVector(settings.vector)
-        return .ready
+        VipsRuntime.enableVector()
+        return nil
     }
 
     private static func injectFault(path: String?, bytes: Data?, frames: Int32) {

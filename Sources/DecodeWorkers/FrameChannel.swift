@@ -1,4 +1,4 @@
-import Downsample
+import ChildProcesses
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -8,10 +8,6 @@ import Glibc
 /// writes: a JSON part (what is asked or answered) followed by raw byte blobs
 /// (images), so that megabytes of image data are never base64'd. Used only by
 /// the threads that own a decode worker, never on Swift's cooperative pool.
-///
-/// Written by hand over `read`/`write` rather than with swift-subprocess: a
-/// worker lives for the whole run and answers many requests on one pipe pair,
-/// from a dedicated thread, and a frame is five fields.
 struct FrameChannel: Sendable {
     let input: Int32
     let output: Int32
@@ -61,23 +57,10 @@ struct FrameChannel: Sendable {
     }
 
     private func write(_ data: Data) throws(Failure) {
-        let failure: Failure? = data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(output, raw.baseAddress! + offset, raw.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return errno == EPIPE ? .closed : .io(errno: errno)
-                }
-            }
-            return nil
-        }
-        if let failure { throw failure }
+        guard FileDescriptorIO.writeAll(output, data) else { throw errno == EPIPE ? .closed : .io(errno: errno) }
     }
 
+    /// By hand over poll and read: each read is bounded by the request's deadline.
     private func read(count: Int, deadline: ContinuousClock.Instant?) throws(Failure) -> Data {
         var data = Data(count: count)
         guard count > 0 else { return data }

@@ -1,14 +1,8 @@
-/// The size an animated image's container declares in its first 30 bytes,
-/// read before libvips sees the data.
-///
-/// libvips 8.14's animated WebP loader allocates the whole canvas while it
-/// reads the header (a 16000x16000 canvas in a 1 KB file: 1 GB, before the
-/// pixel limit could be asked), and a GIF's logical screen is the frame
-/// buffer its decoder allocates. Checking these first keeps such a bomb from
-/// allocating anything. Other formats are checked from libvips' header.
+/// The size a WebP (`VP8X` canvas) or GIF (logical screen) declares in its first
+/// 30 bytes, checked before libvips sees the data: libvips 8.14 allocates that
+/// canvas while it reads the header (docs/faults-and-hostile-input.md).
 enum DeclaredSize {
-    /// Width and height from a WebP `VP8X` chunk (the canvas) or a GIF logical
-    /// screen descriptor; nil for other formats or when the bytes are too short.
+    /// nil for other formats or when the bytes are too short.
     static func of<Bytes: Collection>(_ data: Bytes, format: ImageFormat) -> (width: Int, height: Int)?
     where Bytes.Element == UInt8 {
         let bytes = Array(data.prefix(30))

@@ -30,13 +30,3 @@ extension StrategyKind {
         }
     }
 }
-
-extension Result where Failure == VipsFailure {
-    /// Unwraps a libvips result, turning its message into the source's corrupt-data error.
-    func orCorrupt(_ source: ImageSource) throws(DownsampleError) -> Success {
-        switch self {
-        case .success(let value): return value
-        case .failure(let failure): throw source.corrupt(failure.message)
-        }
-    }
-}

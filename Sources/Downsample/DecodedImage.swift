@@ -21,13 +21,4 @@ public struct DecodedImage: Sendable {
 
     /// A copy of the RGBA pixels, row-major (4 bytes per pixel).
     public func rgbaPixels() -> [UInt8] { image.pixelBytes ?? [] }
-
-    /// Encodes with all metadata stripped. JPEG has no alpha, so transparent
-    /// pixels are flattened onto white; WebP and PNG keep alpha unless opaque.
-    public func encoded(as format: OutputFormat, quality: Int = 82) throws(DownsampleError) -> Data {
-        switch image.strippedOfMetadata() {
-        case .success(let stripped): return try format.encode(stripped, quality: quality)
-        case .failure(let failure): throw .encodeFailed(format: format.rawValue, reason: failure.message)
-        }
-    }
 }

@@ -3,35 +3,20 @@ import Foundation
 /// Why an image could not be read, decoded or encoded. Each case carries what a
 /// person needs to act on it; callers add which image (file, URL, product).
 public enum DownsampleError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
-    /// Zero bytes.
+    // What each case means is its `description`.
     case empty
-    /// The encoded input is larger than `DecodeLimits.maxEncodedBytes`.
     case tooManyBytes(byteCount: Int, limit: Int)
-    /// The bytes are not a known image format; `looksLike` guesses what they are.
     case notAnImage(looksLike: String?)
-    /// The header declares more pixels than `DecodeLimits.maxPixels`.
     case tooManyPixels(format: ImageFormat, width: Int, height: Int, limit: Int)
-    /// The header could not be read (damaged or unsupported variant).
     case unreadableHeader(format: ImageFormat, reason: String)
-    /// Decoding failed after the header was read: corrupt or truncated data.
     case corrupt(format: ImageFormat, width: Int, height: Int, reason: String)
-    /// Encoding the output failed.
     case encodeFailed(format: String, reason: String)
-    /// libvips could not be started.
     case libraryUnavailable(reason: String)
-    /// The input file could not be read.
     case unreadableInput(reason: String)
-    /// The decoder process died while it decoded this image (a codec crash,
-    /// or the memory limit it runs under); it was restarted for the next image.
     case decoderCrashed(signal: Int32, memoryLimitBytes: Int?)
-    /// Decoding needed more memory than the decoder process may take.
     case overMemoryLimit(limitBytes: Int, reason: String)
-    /// The decoder process took longer than the per-image limit and was killed.
     case decoderTimedOut(seconds: Double)
-    /// No decoder could be started or reached.
     case decoderUnavailable(reason: String)
-    /// The decoder process answered with bytes that are not a frame (garbage,
-    /// truncated, an absurd length); it was killed and restarted.
     case decoderProtocolError(reason: String)
 
     public var description: String {

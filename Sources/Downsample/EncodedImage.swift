@@ -1,7 +1,7 @@
 import Foundation
 
 /// An encoded thumbnail, ready to write: its bytes and pixel size.
-public struct EncodedImage: Sendable, Hashable {
+public struct EncodedImage: Sendable, Hashable, Codable {
     public var data: Data
     public var size: PixelSize
     public var format: OutputFormat

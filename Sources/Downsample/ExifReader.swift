@@ -1,4 +1,4 @@
-import CWarmVips
+import CLibExif
 import Foundation
 
 /// Reads EXIF with libexif, from an EXIF block or a whole JPEG, WebP or PNG
@@ -6,7 +6,15 @@ import Foundation
 public enum ExifReader {
     /// The orientation tag's raw value (0 when absent; may be outside 1...8).
     public static func orientation(in data: Data) -> Int {
-        block(in: data).withUnsafeBytes { Int(warm_exif_orientation($0.baseAddress, $0.count)) }
+        let block = block(in: data)
+        guard block.count >= 6, let exif = exif_data_new() else { return 0 }
+        defer { exif_data_unref(exif) }
+        // Read what is there; do not let libexif "fix" (invent) mandatory tags.
+        exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
+        block.withUnsafeBytes { exif_data_load_data(exif, $0.bindMemory(to: UInt8.self).baseAddress, UInt32(truncatingIfNeeded: $0.count)) }
+        guard let entry = exif_content_get_entry(exif.pointee.ifd.0, EXIF_TAG_ORIENTATION)?.pointee,
+              entry.format == EXIF_FORMAT_SHORT, entry.components >= 1, let value = entry.data, entry.size >= 2 else { return 0 }
+        return Int(exif_get_short(value, exif_data_get_byte_order(exif)))
     }
 
     /// What libexif should read: a JPEG file or an EXIF block as they are;

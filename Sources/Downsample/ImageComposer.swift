@@ -17,6 +17,8 @@ public struct CompositionEncoding: Sendable, Hashable {
         self.orientationTag = orientationTag
         self.progressive = progressive
     }
+
+    func failure(_ reason: String) -> DownsampleError { .encodeFailed(format: format.rawValue, reason: reason) }
 }
 
 /// Makes encoded images: synthetic ones from raw pixels (tests, generated
@@ -29,9 +31,10 @@ public enum ImageComposer {
         try VipsRuntime.ensureStarted()
         precondition(pixels.count == width * height * bands, "pixel buffer does not match \(width)x\(height)x\(bands)")
         let interpretation = bands <= 2 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB
-        let image = try VipsImageHandle.fromPixels(pixels, width: width, height: height, bands: bands,
-                                                   interpretation: interpretation).orEncodeFailure(encoding)
-        return try encode(image, as: encoding)
+        return try vips(or: encoding.failure) {
+            try encode(VipsImageHandle.fromPixels(pixels, width: width, height: height, bands: bands,
+                                                  interpretation: interpretation), as: encoding)
+        }
     }
 
     /// A deterministic test pattern: a colour gradient with a solid red block in
@@ -64,26 +67,30 @@ public enum ImageComposer {
         let source = try ImageSource(data: data, limits: DecodeLimits(maxPixels: .max, maxEncodedBytes: .max))
         let upright = try NaiveDecode.fullBitmap(source)
         let scale = max(Double(size.width) / Double(upright.width), Double(size.height) / Double(upright.height))
-        let resized = try upright.resized(hscale: scale, vscale: scale, kernel: VIPS_KERNEL_LANCZOS3).orEncodeFailure(encoding)
-        let left = max(0, (resized.width - size.width) / 2), top = max(0, (resized.height - size.height) / 2)
-        let cropped = try resized.cropped(left: left, top: top, width: min(size.width, resized.width),
-                                          height: min(size.height, resized.height)).orEncodeFailure(encoding)
-        // Store the pixels so that applying the tag makes them upright again.
-        let inverse: [Int: Int] = [2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6]
-        var stored = cropped
-        if let tag = encoding.orientationTag, let undo = inverse[tag] {
-            stored = try cropped.autorotated(orientation: undo).orEncodeFailure(encoding)
+        return try vips(or: encoding.failure) {
+            let resized = try upright.resized(hscale: scale, vscale: scale, kernel: VIPS_KERNEL_LANCZOS3)
+            let left = max(0, (resized.width - size.width) / 2), top = max(0, (resized.height - size.height) / 2)
+            let cropped = try resized.cropped(left: left, top: top, width: min(size.width, resized.width),
+                                              height: min(size.height, resized.height))
+            return try encode(storedForTag(cropped, encoding), as: encoding)
         }
-        return try encode(stored, as: encoding)
     }
 
-    static func encode(_ image: VipsImageHandle, as encoding: CompositionEncoding) throws(DownsampleError) -> Data {
+    /// The upright `image` stored so that applying `encoding`'s orientation tag makes it upright again.
+    static func storedForTag(_ image: VipsImageHandle, _ encoding: CompositionEncoding) throws(VipsFailure) -> VipsImageHandle {
+        let inverse: [Int: Int] = [2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6]
+        guard let tag = encoding.orientationTag, let undo = inverse[tag] else { return image }
+        return try image.autorotated(orientation: undo)
+    }
+
+    /// Encodes with `encoding`'s saver options; JPEG flattens alpha onto white.
+    static func encode(_ image: VipsImageHandle, as encoding: CompositionEncoding) throws(VipsFailure) -> Data {
         var image = image
         if encoding.format == .jpeg && image.hasAlpha {
-            image = try image.flattened().orEncodeFailure(encoding)
+            image = try image.flattenedOnWhite()
         }
         if let tag = encoding.orientationTag {
-            image = try image.withOrientationTag(tag).orEncodeFailure(encoding)
+            image = try image.withOrientationTag(tag)
         }
         let q = encoding.quality
         let suffix: String
@@ -95,16 +102,6 @@ public enum ImageComposer {
         case .tiff: suffix = ".tif[compression=deflate]"
         case .heif: suffix = ".heic[Q=\(q)]"
         }
-        return try image.encoded(suffix: suffix).orEncodeFailure(encoding)
-    }
-}
-
-extension Result where Failure == VipsFailure {
-    func orEncodeFailure(_ encoding: CompositionEncoding) throws(DownsampleError) -> Success {
-        switch self {
-        case .success(let value): return value
-        case .failure(let failure):
-            throw .encodeFailed(format: encoding.format.rawValue, reason: failure.message)
-        }
+        return try image.encoded(suffix: suffix)
     }
 }

@@ -25,12 +25,12 @@ public struct ImagePlaceholder: Sendable, Hashable, Codable {
             let scale = Double(ThumbHash.maxSide) / Double(longest)
             let width = max(1, min(ThumbHash.maxSide, Int((Double(image.width) * scale).rounded())))
             let height = max(1, min(ThumbHash.maxSide, Int((Double(image.height) * scale).rounded())))
-            guard case .success(let resized) = image.resized(hscale: Double(width) / Double(image.width),
-                                                             vscale: Double(height) / Double(image.height),
-                                                             kernel: VIPS_KERNEL_LINEAR) else { return nil }
+            guard let resized = try? image.resized(hscale: Double(width) / Double(image.width),
+                                                   vscale: Double(height) / Double(image.height),
+                                                   kernel: VIPS_KERNEL_LINEAR) else { return nil }
             small = resized
         }
-        guard case .success(let rgba) = small.toSRGBA().flatMap({ $0.materialized() }),
+        guard let rgba = try? small.toSRGB().materialized(),
               let pixels = rgba.pixelBytes,
               let hash = try? ThumbHash.encode(width: rgba.width, height: rgba.height, rgba: pixels),
               let average = try? ThumbHash.averageColor(hash) else { return nil }
@@ -42,8 +42,7 @@ public struct ImagePlaceholder: Sendable, Hashable, Codable {
     /// shrink-on-load decode at 100 px, a millisecond for a 300 px JPEG.
     static func make(fromEncoded data: Data) -> ImagePlaceholder? {
         data.withUnsafeBytes { memory in
-            guard case .success(let image) = VipsImageHandle.thumbnail(memory: memory, size: ThumbHash.maxSide) else { return nil }
-            return make(from: image)
+            (try? VipsImageHandle.thumbnail(memory: memory, size: ThumbHash.maxSide)).flatMap(make(from:))
         }
     }
 }

@@ -26,8 +26,9 @@ public struct ImageSource: Sendable {
         }
         // libvips reads the header where the bytes are (no copy); the image
         // handle is released before the closure returns.
-        let opened: Result<ImageHeader, VipsFailure> = data.withUnsafeBytes { memory in
-            VipsImageHandle.open(memory: memory).map { image in
+        let header = try vips(or: { .unreadableHeader(format: format, reason: $0) }) {
+            try data.withUnsafeBytes { memory in
+                let image = try VipsImageHandle.open(memory: memory)
                 let exif = image.exifBlock
                 return ImageHeader(
                     format: format, width: image.width, height: image.height, bands: image.bands,
@@ -36,11 +37,6 @@ public struct ImageSource: Sendable {
                     pageCount: max(1, image.pageCount), hasExif: exif != nil,
                     exifOrientation: exif.map(ExifReader.orientation(in:)) ?? 0)
             }
-        }
-        let header: ImageHeader
-        switch opened {
-        case .success(let read): header = read
-        case .failure(let failure): throw .unreadableHeader(format: format, reason: failure.message)
         }
         guard header.width > 0, header.height > 0 else {
             throw .unreadableHeader(format: format, reason: "declared size \(header.width)x\(header.height)")

@@ -13,9 +13,8 @@ public struct NaiveDecode: DecodeStrategy {
 
     /// Decodes the whole image, upright, as a materialised RGBA bitmap.
     static func fullBitmap(_ source: ImageSource) throws(DownsampleError) -> VipsImageHandle {
-        let opened = try VipsImageHandle.open(source.data, failOnError: true, sequential: false).orCorrupt(source)
-        let rgba = try opened.toSRGBA().orCorrupt(source)
-        let upright = try rgba.autorotated(orientation: source.header.orientation).orCorrupt(source)
-        return try upright.materialized().orCorrupt(source)
+        try vips(or: source.corrupt) {
+            try VipsImageHandle.open(source.data).toSRGB().autorotated(orientation: source.header.orientation).materialized()
+        }
     }
 }

@@ -39,16 +39,6 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
         guard let format = Self.allCases.first(where: { $0.fileExtension == fileExtension }) else { return nil }
         self = format
     }
-
-    /// The format's MIME type, for HTTP servers that serve the cache.
-    public var mimeType: String {
-        switch self {
-        case .jpeg: return "image/jpeg"
-        case .webp: return "image/webp"
-        case .avif: return "image/avif"
-        case .png: return "image/png"
-        }
-    }
 }
 
 extension OutputFormat {
@@ -67,34 +57,15 @@ extension OutputFormat {
         }
     }
 
-    /// The saver's output made metadata-free: libvips 8.14's WebP saver
-    /// writes a small EXIF chunk even with `strip`.
-    func finished(_ encoded: Data) -> Data {
-        self == .webp ? WebPChunkStripper.strip(encoded) : encoded
-    }
-
     /// Encodes `image` in this format, metadata stripped by the saver. JPEG
     /// has no alpha, so alpha is flattened onto white; WebP, AVIF and PNG keep it
     /// unless it is opaque everywhere (then it is dropped: smaller files).
     func encode(_ image: VipsImageHandle, quality: Int) throws(DownsampleError) -> Data {
-        func fail(_ reason: String) -> DownsampleError { .encodeFailed(format: rawValue, reason: reason) }
-        var output = image
-        if image.hasAlpha {
-            let flatten: Bool
-            switch self == .jpeg ? .success(true) : image.isOpaque() {
-            case .success(let value): flatten = value
-            case .failure(let failure): throw fail(failure.message)
-            }
-            if flatten {
-                switch image.flattened() {
-                case .success(let flat): output = flat
-                case .failure(let failure): throw fail(failure.message)
-                }
-            }
-        }
-        switch output.encoded(suffix: saverSuffix(quality: quality)) {
-        case .success(let data): return finished(data)
-        case .failure(let failure): throw fail(failure.message)
+        try vips(or: { .encodeFailed(format: rawValue, reason: $0) }) {
+            let flatten = try image.hasAlpha && (self == .jpeg || image.isOpaque())
+            let encoded = try (flatten ? image.flattenedOnWhite() : image).encoded(suffix: saverSuffix(quality: quality))
+            // libvips 8.14's WebP saver writes a small EXIF chunk even with `strip`.
+            return self == .webp ? WebPChunkStripper.strip(encoded) : encoded
         }
     }
 }

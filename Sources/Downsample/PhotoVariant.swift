@@ -13,15 +13,12 @@ public struct SourcePhoto: Sendable {
     /// Decodes `data` (shrink-on-load) so that its longest side is at most `maxSide`.
     public init(data: Data, maxSide: Int) throws(DownsampleError) {
         try VipsRuntime.ensureStarted()
-        let fail = CompositionEncoding(format: .png)
         // Materialised while `data` lends its bytes to libvips.
-        let decoded: Result<VipsImageHandle, DownsampleError> = data.withUnsafeBytes { memory in
-            Result { () throws(DownsampleError) in
-                let shrunk = try VipsImageHandle.thumbnail(memory: memory, size: maxSide).orEncodeFailure(fail)
-                return try shrunk.toSRGB(alpha: WARM_ALPHA_FLATTEN_ON_WHITE).orEncodeFailure(fail).materialized().orEncodeFailure(fail)
+        let rgb = try vips(or: CompositionEncoding(format: .png).failure) {
+            try data.withUnsafeBytes { memory in
+                try VipsImageHandle.thumbnail(memory: memory, size: maxSide).toSRGB(alpha: WARM_ALPHA_FLATTEN_ON_WHITE).materialized()
             }
         }
-        let rgb = try decoded.get()
         guard rgb.bands == 3, let pixels = rgb.pixelBytes else {
             throw .encodeFailed(format: "png", reason: "the photo did not decode to 3-band RGB (\(rgb.bands) bands)")
         }
@@ -70,13 +67,17 @@ extension ImageComposer {
     public static func variant(of photo: SourcePhoto, _ variant: PhotoVariant,
                                as encoding: CompositionEncoding) throws(DownsampleError) -> Data {
         try VipsRuntime.ensureStarted()
+        return try vips(or: encoding.failure) { try cut(variant, of: photo, as: encoding) }
+    }
+
+    private static func cut(_ variant: PhotoVariant, of photo: SourcePhoto, as encoding: CompositionEncoding) throws -> Data {
         var image = try VipsImageHandle.fromPixels(photo.pixels, width: photo.width, height: photo.height, bands: 3,
-                                                   interpretation: VIPS_INTERPRETATION_sRGB).orEncodeFailure(encoding)
+                                                   interpretation: VIPS_INTERPRETATION_sRGB)
         // Orientation values that apply a turn (6: 90, 3: 180, 8: 270 clockwise) or a mirror (2).
         if variant.quarterTurns != 0 {
-            image = try image.autorotated(orientation: [1, 6, 3, 8][variant.quarterTurns]).orEncodeFailure(encoding)
+            image = try image.autorotated(orientation: [1, 6, 3, 8][variant.quarterTurns])
         }
-        if variant.mirrored { image = try image.autorotated(orientation: 2).orEncodeFailure(encoding) }
+        if variant.mirrored { image = try image.autorotated(orientation: 2) }
 
         let size = variant.size
         let aspect = Double(size.width) / Double(size.height)
@@ -84,25 +85,19 @@ extension ImageComposer {
         if cropHeight > Double(image.height) { cropHeight = Double(image.height); cropWidth = cropHeight * aspect }
         let width = max(1, Int(cropWidth * variant.cropFraction)), height = max(1, Int(cropHeight * variant.cropFraction))
         let left = Int(Double(image.width - width) * variant.cropX), top = Int(Double(image.height - height) * variant.cropY)
-        image = try image.cropped(left: left, top: top, width: width, height: height).orEncodeFailure(encoding)
+        image = try image.cropped(left: left, top: top, width: width, height: height)
         image = try image.resized(hscale: Double(size.width) / Double(width), vscale: Double(size.height) / Double(height),
-                                  kernel: VIPS_KERNEL_LANCZOS3).orEncodeFailure(encoding)
+                                  kernel: VIPS_KERNEL_LANCZOS3)
         if image.width != size.width || image.height != size.height {
-            image = try image.cropped(left: 0, top: 0, width: min(size.width, image.width),
-                                      height: min(size.height, image.height)).orEncodeFailure(encoding)
+            image = try image.cropped(left: 0, top: 0, width: min(size.width, image.width), height: min(size.height, image.height))
         }
-        image = try image.materialized().orEncodeFailure(encoding)
+        image = try image.materialized()
         if variant.noiseAmplitude > 0, var pixels = image.pixelBytes {
             addNoise(to: &pixels, amplitude: variant.noiseAmplitude, seed: variant.noiseSeed)
             image = try VipsImageHandle.fromPixels(pixels, width: image.width, height: image.height, bands: image.bands,
-                                                   interpretation: VIPS_INTERPRETATION_sRGB).orEncodeFailure(encoding)
+                                                   interpretation: VIPS_INTERPRETATION_sRGB)
         }
-        // Store the pixels so that applying the tag makes them upright again.
-        let inverse: [Int: Int] = [2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6]
-        if let tag = encoding.orientationTag, let undo = inverse[tag] {
-            image = try image.autorotated(orientation: undo).orEncodeFailure(encoding)
-        }
-        return try encode(image, as: encoding)
+        return try encode(storedForTag(image, encoding), as: encoding)
     }
 
     /// Adds seeded noise of at most `amplitude` levels to every sample (xorshift64, saturating).

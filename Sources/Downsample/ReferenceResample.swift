@@ -1,5 +1,10 @@
 import CWarmVips
 
+/// The float copy the reference's resample reads is made in memory up to this
+/// size and streamed above it: the same pixels, less CPU when copied. It is
+/// made after the strategy's span is measured, so it is in no peak.
+let referenceMaterializeLimit = 256 << 20
+
 /// The quality reference that renderer and thumbnail outputs are compared
 /// against: the full, upright RGBA decode resampled to `size` with Lanczos3
 /// (libvips' highest-quality kernel, alpha premultiplied around the resample;
@@ -7,28 +12,13 @@ import CWarmVips
 ///
 /// Costs one full decode (the naive bitmap) plus the output bitmap; it is a
 /// measurement tool, never a display path. The result's `strategy` is
-/// `.naive`: it is the full decode, resampled.
-public func referenceImage(for source: ImageSource, size: PixelSize) throws(DownsampleError) -> DecodedImage {
-    let full = try NaiveDecode.fullBitmap(source)
-    return try lanczosReference(full, size: size, source: source)
-}
-
-/// The same reference, made from a naive decode of `source` the caller already
-/// holds, so that measuring an image does not decode it fully a third time.
-/// - Precondition: `full` is `NaiveDecode`'s output for `source`.
-public func referenceImage(for source: ImageSource, size: PixelSize, from full: DecodedImage) throws(DownsampleError) -> DecodedImage {
-    precondition(full.strategy == .naive, "the reference must be made from the naive (full) decode")
-    return try lanczosReference(full.image, size: size, source: source)
-}
-
-/// The float copy the reference's resample reads is made in memory up to this
-/// size (a 12-megapixel opaque photo: 145 MB), and streamed above it: the same
-/// pixels either way, about a third less CPU when copied (libvips' resize
-/// reads its input rows more than once). It is made after the strategy's
-/// span is measured, so it is in no peak.
-let referenceMaterializeLimit = 256 << 20
-
-private func lanczosReference(_ full: VipsImageHandle, size: PixelSize, source: ImageSource) throws(DownsampleError) -> DecodedImage {
+/// `.naive`: it is the full decode, resampled. Made from the naive decode of
+/// `source` the caller already holds, so that measuring an image does not
+/// decode it fully a third time.
+/// - Precondition: `naive` is `NaiveDecode`'s output for `source`.
+public func referenceImage(for source: ImageSource, size: PixelSize, from naive: DecodedImage) throws(DownsampleError) -> DecodedImage {
+    precondition(naive.strategy == .naive, "the reference must be made from the naive (full) decode")
+    let full = naive.image
     guard size.width > 0, size.height > 0 else { throw source.corrupt("reference size \(size) is empty") }
     if size.width == full.width && size.height == full.height {
         return DecodedImage(strategy: .naive, image: full)
@@ -36,16 +26,17 @@ private func lanczosReference(_ full: VipsImageHandle, size: PixelSize, source: 
     let hscale = Double(size.width) / Double(full.width)
     let vscale = Double(size.height) / Double(full.height)
     // A source without alpha got alpha 255 in the naive bitmap; one with alpha is checked (one pass over it).
-    let opaque = !source.header.hasAlpha || ((try? full.isOpaque().get()) ?? false)
-    var resampled = try full.referenceResized(hscale: hscale, vscale: vscale, opaque: opaque,
-                                              materializeLimit: referenceMaterializeLimit).orCorrupt(source)
+    let opaque = !source.header.hasAlpha || ((try? full.isOpaque()) ?? false)
+    let resampled = try vips(or: source.corrupt) {
+        try full.referenceResized(hscale: hscale, vscale: vscale, opaque: opaque, materializeLimit: referenceMaterializeLimit)
+    }
     // libvips rounds the output size; a pixel too many is cropped, a pixel too
     // few means the reference cannot be compared and is an error.
     if resampled.width < size.width || resampled.height < size.height {
         throw source.corrupt("the Lanczos3 reference came out \(resampled.width)x\(resampled.height), smaller than \(size)")
     }
-    if resampled.width != size.width || resampled.height != size.height {
-        resampled = try resampled.cropped(left: 0, top: 0, width: size.width, height: size.height).orCorrupt(source)
-    }
-    return DecodedImage(strategy: .naive, image: try resampled.materialized().orCorrupt(source))
+    return DecodedImage(strategy: .naive, image: try vips(or: source.corrupt) {
+        let exact = resampled.width == size.width && resampled.height == size.height
+        return try (exact ? resampled : resampled.cropped(left: 0, top: 0, width: size.width, height: size.height)).materialized()
+    })
 }

@@ -13,18 +13,14 @@ public struct RendererResize: DecodeStrategy {
 
     public func decode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> DecodedImage {
         let size = target.outputSize(for: source.header)
-        let canvas = try VipsImageHandle.blankCanvas(width: size.width, height: size.height, bands: 4).orCorrupt(source)
+        let canvas = try vips(or: source.corrupt) { try VipsImageHandle.blankCanvas(width: size.width, height: size.height, bands: 4) }
         do {
             let full = try NaiveDecode.fullBitmap(source)
-            let picture: VipsImageHandle
-            if size.width == full.width && size.height == full.height {
-                picture = full
-            } else {
-                let hscale = Double(size.width) / Double(full.width)
-                let vscale = Double(size.height) / Double(full.height)
-                picture = try full.resized(hscale: hscale, vscale: vscale, kernel: VIPS_KERNEL_LINEAR).orCorrupt(source)
+            try vips(or: source.corrupt) {
+                let hscale = Double(size.width) / Double(full.width), vscale = Double(size.height) / Double(full.height)
+                let same = size.width == full.width && size.height == full.height
+                try canvas.draw(same ? full : full.resized(hscale: hscale, vscale: vscale, kernel: VIPS_KERNEL_LINEAR))
             }
-            try canvas.draw(picture).orCorrupt(source)
         }  // `full` is released here, as the renderer releases the decoded UIImage.
         return DecodedImage(strategy: kind, image: canvas)
     }

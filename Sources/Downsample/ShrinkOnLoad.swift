@@ -31,16 +31,15 @@ extension ImageSource {
     /// `thumbnail`. `memory` must be `data`'s bytes, lent for as long as the
     /// result and anything made from it lives.
     func shrunk(memory: UnsafeRawBufferPointer, to target: DecodeTarget) throws(DownsampleError) -> VipsImageHandle {
-        guard header.format == .jpeg else {
-            return try VipsImageHandle.thumbnail(memory: memory, size: target.longestSide).orCorrupt(self)
+        try vips(or: corrupt) {
+            guard header.format == .jpeg else { return try VipsImageHandle.thumbnail(memory: memory, size: target.longestSide) }
+            let output = storedOutputSize(target)
+            let factor = ShrinkOnLoad.jpegFactor(stored: PixelSize(width: header.width, height: header.height), output: output)
+            let loaded = try VipsImageHandle.open(memory: memory, sequential: true, jpegShrink: factor)
+            guard loaded.width != output.width || loaded.height != output.height else { return loaded }
+            return try loaded.resized(hscale: Double(output.width) / Double(loaded.width),
+                                      vscale: Double(output.height) / Double(loaded.height), kernel: VIPS_KERNEL_LANCZOS3)
         }
-        let output = storedOutputSize(target)
-        let factor = ShrinkOnLoad.jpegFactor(stored: PixelSize(width: header.width, height: header.height), output: output)
-        let loaded = try VipsImageHandle.jpeg(memory: memory, shrink: factor).orCorrupt(self)
-        guard loaded.width != output.width || loaded.height != output.height else { return loaded }
-        return try loaded.resized(hscale: Double(output.width) / Double(loaded.width),
-                                  vscale: Double(output.height) / Double(loaded.height),
-                                  kernel: VIPS_KERNEL_LANCZOS3).orCorrupt(self)
     }
 
     /// `target`'s output size as stored, before orientation turns it.
@@ -55,7 +54,8 @@ extension ImageSource {
     /// would resize premultiplied floats; everything else is `shrunk`, and
     /// flattened later by `toSRGB`.
     func shrunkWithoutAlpha(memory: UnsafeRawBufferPointer, to target: DecodeTarget) throws(DownsampleError) -> VipsImageHandle {
-        if header.format == .png, let flat = try VipsImageHandle.pngFlattened(memory: memory, size: storedOutputSize(target)).orCorrupt(self) {
+        if header.format == .png,
+           let flat = try vips(or: corrupt, { try VipsImageHandle.pngFlattened(memory: memory, size: storedOutputSize(target)) }) {
             return flat
         }
         return try shrunk(memory: memory, to: target)

@@ -40,8 +40,8 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         try thumbnails(source, targets: targets, placeholder: false).images
     }
 
-    /// `encode(_:targets:)`, and with `placeholder` the image's placeholder,
-    /// made from the first target's bitmap (nil when it could not be made).
+    /// `encode(_:targets:)`, and with `placeholder` the image's placeholder from
+    /// the first target's bitmap (nil when it could not be made).
     public func thumbnails(_ source: ImageSource, targets: [DecodeTarget],
                            placeholder: Bool) throws(DownsampleError) -> (images: [EncodedImage], placeholder: ImagePlaceholder?) {
         let made: Result<([EncodedImage], ImagePlaceholder?), DownsampleError> = source.data.withUnsafeBytes { memory in
@@ -61,13 +61,11 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         return try made.get()
     }
 
-    /// One target in every format, in `formats`' order, and the upright
-    /// bitmap libvips decoded (nil when the direct path made the only one).
-    /// JPEG takes the direct path whenever it can: its own DCT-scaled libjpeg
-    /// decode, whose bytes are those of a JPEG-only run and of the measured
-    /// thumbnail strategy; every other format shares one libvips decode.
-    /// Every libvips image made here lives only inside the caller's scope:
-    /// `memory` is lent by it for that long.
+    /// One target in every format, in `formats`' order, and the upright bitmap
+    /// libvips decoded (nil when the direct path made the only one). JPEG takes
+    /// the direct path whenever it can, so that its bytes are those of a
+    /// JPEG-only run; every other format shares one libvips decode. `memory`
+    /// is lent by the caller for as long as the libvips images made here live.
     private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer,
                         target: DecodeTarget) throws(DownsampleError) -> ([EncodedImage], VipsImageHandle?) {
         #if DEBUG
@@ -94,16 +92,15 @@ public struct ThumbnailEncoder: Sendable, Hashable {
     }
 
     /// The upright 8-bit sRGB bitmap at `target`, materialised before rotating
-    /// so that a broken file fails here as `.corrupt` (the decode runs now),
-    /// not later inside an encoder. Without `keepingAlpha` (JPEG alone) a PNG
-    /// is flattened before it is resized (`shrunkWithoutAlpha`).
+    /// so that a broken file fails here as `.corrupt`, not inside an encoder.
     private func decoded(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget,
                          keepingAlpha: Bool) throws(DownsampleError) -> VipsImageHandle {
         let shrunk = keepingAlpha ? try source.shrunk(memory: memory, to: target)
                                   : try source.shrunkWithoutAlpha(memory: memory, to: target)
-        let alpha = keepingAlpha ? WARM_ALPHA_KEEP : WARM_ALPHA_FLATTEN_ON_WHITE
-        let decoded = try shrunk.toSRGB(alpha: alpha).orCorrupt(source).materialized().orCorrupt(source)
-        return try decoded.autorotated(orientation: source.header.orientation).orCorrupt(source)
+        return try vips(or: source.corrupt) {
+            try shrunk.toSRGB(alpha: keepingAlpha ? WARM_ALPHA_KEEP : WARM_ALPHA_FLATTEN_ON_WHITE).materialized()
+                .autorotated(orientation: source.header.orientation)
+        }
     }
 }
 

@@ -17,88 +17,72 @@ final class VipsImageHandle: @unchecked Sendable {
 
     deinit { g_object_unref(pointer) }
 
-    // MARK: Making images
-
-    /// Opens encoded bytes lazily: only the header is read now.
-    static func open(_ data: Data, failOnError: Bool = true, sequential: Bool = false) -> Result<VipsImageHandle, VipsFailure> {
-        let image = data.withUnsafeBytes { raw in
-            warm_image_new_from_buffer(raw.baseAddress, raw.count, failOnError ? 1 : 0, sequential ? 1 : 0)
-        }
-        guard let image else { return .failure(VipsFailure(VipsRuntime.takeError())) }
-        return .success(VipsImageHandle(image))
+    private static func made(_ image: UnsafeMutablePointer<VipsImage>?) throws(VipsFailure) -> VipsImageHandle {
+        guard let image else { throw VipsFailure(message: VipsRuntime.takeError()) }
+        return VipsImageHandle(image)
     }
 
-    /// Opens encoded bytes lazily without copying them (only the header is
-    /// read now). The image and everything made from it must not outlive
-    /// `memory`: callers keep them inside the scope that lends the bytes.
-    static func open(memory: UnsafeRawBufferPointer, failOnError: Bool = true, sequential: Bool = false) -> Result<VipsImageHandle, VipsFailure> {
-        guard let image = warm_image_new_from_memory(memory.baseAddress, memory.count, failOnError ? 1 : 0, sequential ? 1 : 0) else {
-            return .failure(VipsFailure(VipsRuntime.takeError()))
-        }
-        return .success(VipsImageHandle(image))
+    private static func made(_ call: (inout UnsafeMutablePointer<VipsImage>?) -> Int32) throws(VipsFailure) -> VipsImageHandle {
+        var out: UnsafeMutablePointer<VipsImage>?
+        guard call(&out) == 0 else { throw VipsFailure(message: VipsRuntime.takeError()) }
+        return try made(out)
     }
 
-    /// A sequential JPEG decode at 1/`shrink` (1, 2, 4 or 8) done by libjpeg
-    /// in the DCT domain, from bytes that are not copied (see `open(memory:)`).
-    static func jpeg(memory: UnsafeRawBufferPointer, shrink: Int, failOnError: Bool = true) -> Result<VipsImageHandle, VipsFailure> {
-        guard let image = warm_jpeg_new_from_memory(memory.baseAddress, memory.count, Int32(shrink), failOnError ? 1 : 0) else {
-            return .failure(VipsFailure(VipsRuntime.takeError()))
-        }
-        return .success(VipsImageHandle(image))
+    private func apply(_ call: (UnsafeMutablePointer<VipsImage>, inout UnsafeMutablePointer<VipsImage>?) -> Int32) throws(VipsFailure) -> VipsImageHandle {
+        try Self.made { call(pointer, &$0) }
+    }
+
+    // MARK: Making images (corrupt or truncated data is an error, not a grey image)
+
+    /// Opens a copy of encoded bytes lazily: only the header is read now.
+    static func open(_ data: Data) throws(VipsFailure) -> VipsImageHandle {
+        try made(data.withUnsafeBytes { warm_image_new_from_buffer($0.baseAddress, $0.count, 1, 0) })
+    }
+
+    /// Opens encoded bytes lazily without copying them; the image and everything
+    /// made from it must not outlive `memory`. A JPEG with `jpegShrink` (2, 4
+    /// or 8) is decoded at that fraction by libjpeg, in the DCT domain.
+    static func open(memory: UnsafeRawBufferPointer, sequential: Bool = false, jpegShrink: Int = 1) throws(VipsFailure) -> VipsImageHandle {
+        try made(warm_image_new_from_memory(memory.baseAddress, memory.count, 1, sequential ? 1 : 0, Int32(jpegShrink)))
     }
 
     /// libvips thumbnail with shrink-on-load, fitting in size x size, never
     /// upscaling, from bytes that are not copied (see `open(memory:)`).
-    static func thumbnail(memory: UnsafeRawBufferPointer, size: Int, failOnError: Bool = true) -> Result<VipsImageHandle, VipsFailure> {
-        var out: UnsafeMutablePointer<VipsImage>?
-        let status = warm_thumbnail_memory(memory.baseAddress, memory.count, Int32(clamping: size), failOnError ? 1 : 0, &out)
-        return wrap(status, out)
+    static func thumbnail(memory: UnsafeRawBufferPointer, size: Int) throws(VipsFailure) -> VipsImageHandle {
+        try made { warm_thumbnail_memory(memory.baseAddress, memory.count, Int32(clamping: size), 1, &$0) }
     }
 
     /// An 8-bit PNG flattened onto white and resized to exactly `size`, from
-    /// bytes that are not copied (see `open(memory:)`); nil when the image is
-    /// not one this path takes (16-bit, not sRGB or grey, a non-sRGB profile,
-    /// several pages: `thumbnail(memory:size:)` takes those).
-    static func pngFlattened(memory: UnsafeRawBufferPointer, size: PixelSize, failOnError: Bool = true) -> Result<VipsImageHandle?, VipsFailure> {
+    /// bytes that are not copied; nil for a PNG this path does not take (16-bit,
+    /// not sRGB or grey, a non-sRGB profile, several pages).
+    static func pngFlattened(memory: UnsafeRawBufferPointer, size: PixelSize) throws(VipsFailure) -> VipsImageHandle? {
         var out: UnsafeMutablePointer<VipsImage>?
         let status = warm_png_flat_resized(memory.baseAddress, memory.count, Int32(clamping: size.width),
-                                           Int32(clamping: size.height), failOnError ? 1 : 0, &out)
-        if status == 1 { return .success(nil) }
-        return wrap(status, out).map { $0 }
+                                           Int32(clamping: size.height), 1, &out)
+        if status == 1 { return nil }
+        guard status == 0 else { throw VipsFailure(message: VipsRuntime.takeError()) }
+        return try made(out)
     }
 
     /// A new in-memory 8-bit bitmap of zeros, its pages already written.
-    static func blankCanvas(width: Int, height: Int, bands: Int) -> Result<VipsImageHandle, VipsFailure> {
-        var out: UnsafeMutablePointer<VipsImage>?
-        return wrap(warm_blank_canvas(Int32(width), Int32(height), Int32(bands), &out), out)
+    static func blankCanvas(width: Int, height: Int, bands: Int) throws(VipsFailure) -> VipsImageHandle {
+        try made { warm_blank_canvas(Int32(width), Int32(height), Int32(bands), &$0) }
     }
 
     /// Draws `picture` into this in-memory image at (0, 0), in place.
-    func draw(_ picture: VipsImageHandle) -> Result<Void, VipsFailure> {
-        guard warm_draw_into(pointer, picture.pointer) == 0 else { return .failure(VipsFailure(VipsRuntime.takeError())) }
-        return .success(())
+    func draw(_ picture: VipsImageHandle) throws(VipsFailure) {
+        guard warm_draw_into(pointer, picture.pointer) == 0 else { throw VipsFailure(message: VipsRuntime.takeError()) }
     }
 
     /// A memory image from a copy of raw 8-bit samples.
     static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int,
-                           interpretation: VipsInterpretation) -> Result<VipsImageHandle, VipsFailure> {
-        let image = pixels.withUnsafeBytes { raw in
-            warm_image_new_from_pixels(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands),
-                                       VIPS_FORMAT_UCHAR, interpretation)
-        }
-        guard let image else { return .failure(VipsFailure(VipsRuntime.takeError())) }
-        return .success(VipsImageHandle(image))
-    }
-
-    private static func wrap(_ status: Int32, _ out: UnsafeMutablePointer<VipsImage>?) -> Result<VipsImageHandle, VipsFailure> {
-        guard status == 0, let out else { return .failure(VipsFailure(VipsRuntime.takeError())) }
-        return .success(VipsImageHandle(out))
-    }
-
-    private func apply(_ body: (UnsafeMutablePointer<VipsImage>, inout UnsafeMutablePointer<VipsImage>?) -> Int32) -> Result<VipsImageHandle, VipsFailure> {
-        var out: UnsafeMutablePointer<VipsImage>?
-        let status = body(pointer, &out)
-        return Self.wrap(status, out)
+                           interpretation: VipsInterpretation) throws(VipsFailure) -> VipsImageHandle {
+        let image = try made(pixels.withUnsafeBytes { raw in
+            vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands),
+                                            VIPS_FORMAT_UCHAR)
+        })
+        image.pointer.pointee.`Type` = interpretation
+        return image
     }
 
     // MARK: Header
@@ -116,7 +100,7 @@ final class VipsImageHandle: @unchecked Sendable {
         return nick.map { String(cString: $0) } ?? "unknown"
     }
     /// Bytes of the whole image as a bitmap: width x height x bands x sample size.
-    var bitmapBytes: Int { Int(warm_image_sizeof(pointer)) }
+    var bitmapBytes: Int { width * height * bands * Int(vips_format_sizeof(vips_image_get_format(pointer))) }
 
     /// The raw EXIF block, if the file has one.
     var exifBlock: Data? {
@@ -129,61 +113,68 @@ final class VipsImageHandle: @unchecked Sendable {
 
     /// A copy of the pixels of a materialised image (row-major, interleaved).
     var pixelBytes: [UInt8]? {
-        var length = 0
-        guard let bytes = warm_image_data(pointer, &length), length > 0 else { return nil }
-        return Array(UnsafeRawBufferPointer(start: bytes, count: length))
+        let image = pointer.pointee
+        guard image.dtype == VIPS_IMAGE_SETBUF || image.dtype == VIPS_IMAGE_SETBUF_FOREIGN, let data = image.data,
+              bitmapBytes > 0 else { return nil }
+        return Array(UnsafeRawBufferPointer(start: data, count: bitmapBytes))
     }
 
     /// True when there is no alpha band or the alpha is fully opaque (reads pixels).
-    func isOpaque() -> Result<Bool, VipsFailure> {
+    func isOpaque() throws(VipsFailure) -> Bool {
         var opaque: Int32 = 1
-        guard warm_alpha_is_opaque(pointer, &opaque) == 0 else { return .failure(VipsFailure(VipsRuntime.takeError())) }
-        return .success(opaque != 0)
+        guard warm_alpha_is_opaque(pointer, &opaque) == 0 else { throw VipsFailure(message: VipsRuntime.takeError()) }
+        return opaque != 0
     }
 
     // MARK: Operations (each returns a new image)
 
-    func toSRGBA() -> Result<VipsImageHandle, VipsFailure> { apply { warm_to_srgb($0, WARM_ALPHA_ALWAYS, &$1) } }
-    func toSRGB(alpha: WarmAlphaMode) -> Result<VipsImageHandle, VipsFailure> { apply { warm_to_srgb($0, alpha, &$1) } }
-    func autorotated(orientation: Int) -> Result<VipsImageHandle, VipsFailure> {
-        apply { warm_autorot($0, Int32(clamping: orientation), &$1) }
+    func toSRGB(alpha: WarmAlphaMode = WARM_ALPHA_ALWAYS) throws(VipsFailure) -> VipsImageHandle {
+        try apply { warm_to_srgb($0, alpha, &$1) }
     }
-    func materialized() -> Result<VipsImageHandle, VipsFailure> {
-        Self.wrap(0, vips_image_copy_memory(pointer))
+    func autorotated(orientation: Int) throws(VipsFailure) -> VipsImageHandle {
+        try apply { warm_autorot($0, Int32(clamping: orientation), &$1) }
     }
-    func resized(hscale: Double, vscale: Double, kernel: VipsKernel) -> Result<VipsImageHandle, VipsFailure> {
-        apply { warm_resize($0, hscale, vscale, kernel, &$1) }
+    func materialized() throws(VipsFailure) -> VipsImageHandle { try Self.made(vips_image_copy_memory(pointer)) }
+    func resized(hscale: Double, vscale: Double, kernel: VipsKernel) throws(VipsFailure) -> VipsImageHandle {
+        try apply { warm_resize($0, hscale, vscale, kernel, &$1) }
     }
     /// Lanczos3 as `resized` does it, pixel for pixel, faster for the quality
     /// reference (see warm_reference_resize): `opaque` only when every alpha is 255.
-    func referenceResized(hscale: Double, vscale: Double, opaque: Bool, materializeLimit: Int) -> Result<VipsImageHandle, VipsFailure> {
-        apply { warm_reference_resize($0, hscale, vscale, opaque ? 1 : 0, max(0, materializeLimit), &$1) }
+    func referenceResized(hscale: Double, vscale: Double, opaque: Bool, materializeLimit: Int) throws(VipsFailure) -> VipsImageHandle {
+        try apply { warm_reference_resize($0, hscale, vscale, opaque ? 1 : 0, max(0, materializeLimit), &$1) }
     }
-    func cropped(left: Int, top: Int, width: Int, height: Int) -> Result<VipsImageHandle, VipsFailure> {
-        apply { warm_crop($0, Int32(left), Int32(top), Int32(width), Int32(height), &$1) }
+    func cropped(left: Int, top: Int, width: Int, height: Int) throws(VipsFailure) -> VipsImageHandle {
+        try apply { warm_crop($0, Int32(left), Int32(top), Int32(width), Int32(height), &$1) }
     }
-    func strippedOfMetadata() -> Result<VipsImageHandle, VipsFailure> { apply { warm_strip_metadata($0, &$1) } }
-    func flattened(red: Double = 255, green: Double = 255, blue: Double = 255) -> Result<VipsImageHandle, VipsFailure> {
-        apply { warm_flatten($0, red, green, blue, &$1) }
-    }
-    func withOrientationTag(_ orientation: Int) -> Result<VipsImageHandle, VipsFailure> {
-        apply { warm_copy_set_orientation($0, Int32(clamping: orientation), &$1) }
+    func flattenedOnWhite() throws(VipsFailure) -> VipsImageHandle { try apply { warm_flatten_on_white($0, &$1) } }
+    func withOrientationTag(_ orientation: Int) throws(VipsFailure) -> VipsImageHandle {
+        try apply { warm_copy_set_orientation($0, Int32(clamping: orientation), &$1) }
     }
 
     /// Encodes with a libvips suffix and options, e.g. ".jpg[Q=85,strip]".
-    func encoded(suffix: String) -> Result<Data, VipsFailure> {
+    func encoded(suffix: String) throws(VipsFailure) -> Data {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         guard warm_write_to_buffer(pointer, suffix, &buffer, &length) == 0, let buffer else {
-            return .failure(VipsFailure(VipsRuntime.takeError()))
+            throw VipsFailure(message: VipsRuntime.takeError())
         }
         defer { g_free(buffer) }
-        return .success(Data(bytes: buffer, count: length))
+        return Data(bytes: buffer, count: length)
     }
 }
 
 /// A libvips failure: the message from its error buffer.
 struct VipsFailure: Error {
     let message: String
-    init(_ message: String) { self.message = message }
+}
+
+/// Runs libvips calls, a failure becoming the error `failure` makes of its message
+/// (`ImageSource.corrupt`, `CompositionEncoding.failure`). The body's throws are
+/// untyped so that its closures need no annotation; only `VipsFailure` is thrown in them.
+func vips<T>(or failure: (String) -> DownsampleError, _ body: () throws -> T) throws(DownsampleError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw failure((error as? VipsFailure)?.message ?? "\(error)")
+    }
 }

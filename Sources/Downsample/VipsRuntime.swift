@@ -1,16 +1,12 @@
 import CWarmVips
 import Foundation
 
-/// Process-wide libvips set-up: initialised once, on first use, from any thread.
-///
-/// libvips' own worker pool is set to one thread per image pipeline, so that
-/// parallelism comes from decoding many images at once (one task per image),
-/// not from splitting one small image across threads. The operation cache is
-/// off: a batch job decodes each image once, and a cache would only hold memory.
+/// Process-wide libvips set-up (`warm_vips_init`: one thread per pipeline, no
+/// operation cache), done once, on first use, from any thread.
 public enum VipsRuntime {
     /// Swift runs a static's initialiser exactly once, thread-safely.
     private static let started: Result<Void, DownsampleError> = {
-        if warm_vips_init("warm", 1) != 0 {
+        if warm_vips_init() != 0 {
             return .failure(.libraryUnavailable(reason: takeError()))
         }
         return .success(())
@@ -20,11 +16,10 @@ public enum VipsRuntime {
         try started.get()
     }
 
-    /// Turns libvips' run-time SIMD code (ORC) on or off for this process.
-    /// Off by default: only a process that runs one pipeline at a time (a
-    /// decode worker) turns it on.
-    public static func setVector(_ enabled: Bool) {
-        vips_vector_set_enabled(enabled ? 1 : 0)
+    /// Turns libvips' run-time SIMD code (ORC) on, off by default: only for a
+    /// process that runs one pipeline at a time (a decode worker).
+    public static func enableVector() {
+        vips_vector_set_enabled(1)
     }
 
     /// The libvips error buffer as one line, cleared afterwards. The buffer is

@@ -1,7 +1,7 @@
-// CWarmVips: typed, non-variadic wrappers over the libvips, libexif, libjpeg,
-// libpng, libwebp and glibc calls Swift cannot make (libvips' API is C
-// variadic and NULL-terminated; <malloc.h> is not in Swift's Glibc module).
-// No policy lives here: Swift decides what to call and in which order.
+// CWarmVips: typed, non-variadic wrappers over the libvips, libjpeg, libpng,
+// libwebp and glibc calls Swift cannot make (libvips' API is C variadic and
+// NULL-terminated; <malloc.h> is not in Swift's Glibc module). No policy
+// lives here: Swift decides what to call and in which order.
 //
 // Ownership: every `VipsImage **out` is a new reference owned by the caller
 // (g_object_unref); every `void **buf` returned is the caller's (g_free). int
@@ -17,41 +17,29 @@
 
 // --- process set-up -------------------------------------------------------
 
-/// Starts libvips once per process: `threads_per_image` workers per pipeline
-/// (1: parallelism comes from many images), no operation cache (memory follows
-/// the images in use), ORC off, warnings dropped (failures that matter reach
-/// the caller through the error buffer).
-int warm_vips_init(const char *argv0, int threads_per_image);
+/// Starts libvips: one worker per pipeline (parallelism comes from many
+/// images), no operation cache (memory follows the images in use), ORC off,
+/// warnings dropped (failures that matter reach the error buffer).
+int warm_vips_init(void);
 
 // --- images ----------------------------------------------------------------
 
-/// Opens encoded bytes lazily (header only), from a copy the image owns.
+/// Opens encoded bytes lazily (header only), from a copy the image owns;
 /// `fail_on_error`: truncated or corrupt data is an error, not a grey image.
 VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_error, int sequential);
 
-/// As warm_image_new_from_buffer without the copy: the caller's buffer must
-/// outlive the image and everything made from it.
-VipsImage *warm_image_new_from_memory(const void *buf, size_t len, int fail_on_error, int sequential);
-
-/// Opens JPEG bytes (not copied) for a sequential decode at 1/`shrink` (1, 2,
-/// 4 or 8), done by libjpeg in the DCT domain: the full bitmap never exists.
-VipsImage *warm_jpeg_new_from_memory(const void *buf, size_t len, int shrink, int fail_on_error);
+/// As warm_image_new_from_buffer without the copy (the buffer must outlive
+/// the image and all made from it); a JPEG with `jpeg_shrink` > 1 is decoded
+/// at 1/`jpeg_shrink` by libjpeg in the DCT domain.
+VipsImage *warm_image_new_from_memory(const void *buf, size_t len, int fail_on_error, int sequential,
+                                      int jpeg_shrink);
 
 /// 1 for an RGB profile whose 'desc' (ICC v2) or 'mluc' (v4) description
 /// contains "sRGB": converting from it to sRGB would change nothing.
 int warm_icc_profile_is_srgb(const void *profile, size_t len);
 
-/// A memory image made from a copy of raw pixels.
-VipsImage *warm_image_new_from_pixels(const void *pixels, size_t len, int width, int height,
-                                      int bands, VipsBandFormat format,
-                                      VipsInterpretation interpretation);
-
 /// Sets *opaque to 1 when the image has no alpha band or its alpha is 255 everywhere.
 int warm_alpha_is_opaque(VipsImage *image, int *opaque);
-/// Bytes of the whole image as a bitmap (width * height * bands * sample size).
-size_t warm_image_sizeof(VipsImage *image);
-/// Pixel memory of an image in memory (vips_image_copy_memory); NULL otherwise.
-const void *warm_image_data(VipsImage *image, size_t *len);
 
 // --- operations ------------------------------------------------------------
 
@@ -111,21 +99,13 @@ int warm_blank_canvas(int width, int height, int bands, VipsImage **out);
 /// Draws `picture` into the in-memory `canvas` at (0, 0), in place.
 int warm_draw_into(VipsImage *canvas, VipsImage *picture);
 
-int warm_flatten(VipsImage *in, double r, double g, double b, VipsImage **out);
+int warm_flatten_on_white(VipsImage *in, VipsImage **out);
 
 /// A copy whose "orientation" metadata is set (saved as EXIF).
 int warm_copy_set_orientation(VipsImage *in, int orientation, VipsImage **out);
 
-/// A copy with every metadata field removed, so that only pixels are saved.
-int warm_strip_metadata(VipsImage *in, VipsImage **out);
-
 /// Encodes with a format suffix and option string, e.g. ".jpg[Q=85,strip]".
 int warm_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *len);
-
-// --- libexif ---------------------------------------------------------------
-
-/// EXIF orientation from an EXIF block or a whole JPEG file, as stored; 0 when absent.
-int warm_exif_orientation(const void *data, size_t len);
 
 // --- glibc -------------------------------------------------------------------
 
@@ -137,8 +117,6 @@ int warm_malloc_set_arena_max(int count);
 
 /// malloc_trim(0): 1 when memory was returned to the kernel.
 int warm_malloc_trim(void);
-
-// --- processes --------------------------------------------------------------
 
 /// pipe2(fds, O_CLOEXEC) (a GNU extension Swift's Glibc module does not
 /// export): a pipe no child inherits unless it is dup2'ed onto its stdio.
