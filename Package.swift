@@ -15,7 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        // Already in the graph through Hummingbird; named here so CatalogServer can stop gracefully.
+        // Already in the graph through Hummingbird; named here so the servers can stop gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Already in the graph through Hummingbird; AsyncChannel gives the pipeline back-pressure.
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
@@ -91,28 +91,35 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["LAYOUT.md"]),
+        // One Hummingbird start-up (bound port, graceful stop, signals) for both servers and tests' own.
+        .target(
+            name: "Serving",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The embedded OpenMarket-compatible catalog server (demo and tests).
         .target(
             name: "CatalogServer",
             dependencies: [
-                "Downsample", "Crawl", "WarmSupport", "ChildProcesses",
+                "Downsample", "Crawl", "WarmSupport", "ChildProcesses", "Serving",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // `warm cache serve`: the HTTP origin over a warmed cache, read-only beside the writer.
         .target(
             name: "Origin",
             dependencies: [
-                "Cache", "ChildProcesses", "WarmSupport",
+                "Cache", "ChildProcesses", "WarmSupport", "Serving",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Composition: crawl -> fetch -> decode -> cache write, with summaries.
@@ -147,7 +154,7 @@ let package = Package(
         .target(
             name: "WarmTestSupport",
             dependencies: [
-                "CatalogServer", "Crawl", "Fetch", "ChildProcesses",
+                "CatalogServer", "Crawl", "Fetch", "ChildProcesses", "Serving",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -190,6 +197,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "Pipeline", "CacheTestSupport", "CatalogServer", "Cache", "Downsample", "WarmMetrics", "ImageSamples", "WarmTestSupport",
+                "Serving",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
@@ -197,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "OriginTests",
             dependencies: [
-                "Origin", "Cache", "CacheTestSupport", "WarmTestSupport",
+                "Origin", "Cache", "CacheTestSupport", "WarmTestSupport", "Serving",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -63,10 +63,7 @@ struct CatalogGenerator: Sendable {
         var mixSalt: UInt64 = 0
         for byte in configuration.imageMix.rawValue.utf8 { mixSalt = Self.mix(mixSalt ^ UInt64(byte)) }
         let high = hash(id, salt ^ mixSalt), low = hash(id, (salt &+ 1000) ^ mixSalt)
-        return [high, low].map { part in
-            let hex = String(part, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
+        return String(format: "%016llx%016llx", high, low)
     }
 
     private func hash(_ id: Int, _ salt: UInt64) -> UInt64 {
@@ -89,4 +86,17 @@ struct CatalogGenerator: Sendable {
     private static func dayText(_ date: Date) -> String {
         String(isoText(date).prefix(10).filter { $0 != "-" })
     }
+}
+
+/// A product as the catalog keeps it, with its image paths (the host is added when rendering).
+struct CatalogEntry: Sendable {
+    enum MissingThumbnail: Sendable {
+        case absentKey, null, emptyString
+    }
+
+    var product: Product
+    var thumbnailPath: String?
+    var missingThumbnail: MissingThumbnail
+    /// `images[].url`.
+    var imagePaths: [String]
 }

@@ -40,8 +40,10 @@ struct CatalogImageFactory: Sendable {
         return CatalogImage(
             kind: spec.kind, format: spec.encoding.format, uprightSize: spec.uprightSize,
             orientationTag: spec.encoding.orientationTag, progressive: spec.encoding.progressive,
-            synthetic: !usesPhotos, bytes: ByteBuffer(bytes: data), etag: "\"\(Self.contentHash(data))\"",
-            lastModified: Self.lastModified(key: key))
+            synthetic: !usesPhotos, bytes: ByteBuffer(bytes: data),
+            etag: String(format: "\"%016llx\"", FNV1a.hash(data)),
+            // 2023-03-23 00:00 GMT plus up to a year of hours chosen by the key.
+            lastModified: HTTPDateText.format(secondsSince1970: 1_679_529_600 + Int(key % 8760) * 3600))
     }
 
     /// Of `directory/nature` (or of `directory`), sorted so the catalog is stable.
@@ -58,14 +60,25 @@ struct CatalogImageFactory: Sendable {
         }
         return []
     }
+}
 
-    static func contentHash(_ data: Data) -> String {
-        let hex = String(FNV1a.hash(data), radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+/// One encoded image of the catalog, with its HTTP validators.
+public struct CatalogImage: Sendable {
+    /// What it imitates: "server-thumbnail", "phone-photo-exif6", "screenshot-png"...
+    public var kind: String
+    public var format: ImageFormat
+    /// Size as a viewer shows it (after the EXIF orientation).
+    public var uprightSize: PixelSize
+    public var orientationTag: Int?
+    public var progressive: Bool
+    /// Cut from a synthetic pattern because no photo was available.
+    public var synthetic: Bool
+    public var bytes: ByteBuffer
+    /// Strong, from a content hash (FNV-1a 64), quotes included.
+    public var etag: String
+    /// Fixed per image key, so revalidation is stable across runs.
+    public var lastModified: String
 
-    /// 2023-03-23 00:00 GMT plus up to a year of hours chosen by the key.
-    static func lastModified(key: UInt64) -> String {
-        HTTPDateText.format(secondsSince1970: 1_679_529_600 + Int(key % 8760) * 3600)
-    }
+    public var byteCount: Int { bytes.readableBytes }
+    public var contentType: String { "image/\(format.rawValue)" }
 }

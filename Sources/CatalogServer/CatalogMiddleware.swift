@@ -2,6 +2,17 @@ import Foundation
 import Hummingbird
 import NIOCore
 
+/// Hummingbird's basic request context plus the connection, so that a fault can close it.
+public struct CatalogRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let channel: any Channel
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.channel = source.channel
+    }
+}
+
 /// Serves injected faults in place of the real answer, and counts every response. A body cut short is a
 /// streamed body that throws (Hummingbird then closes the connection); a reset is `Channel.close()`.
 struct CatalogMiddleware: RouterMiddleware {
@@ -44,32 +55,20 @@ struct CatalogMiddleware: RouterMiddleware {
             return Response(status: .init(code: code), headers: headers,
                             body: .init(byteBuffer: ByteBuffer(string: "Injected fault: HTTP \(code)\n")))
         case .body(let text, let contentType):
-            return Response(status: .ok, headers: [.contentType: contentType],
-                            body: .init(byteBuffer: ByteBuffer(string: text)))
+            return Self.ok(text, contentType: contentType)
         case .delay(let seconds):
             try await Task.sleep(for: .seconds(seconds))
             return try await next(request, context)
         case .delayed(let seconds, let then):
             try await Task.sleep(for: .seconds(seconds))
             return try await serve(then, path: path, query: query, request: request, context: context, next: next)
-        case .planned(let kind):
-            return try await serve(kind, path: path, query: query, request: request, context: context, next: next)
-        }
-    }
-
-    private func serve(_ kind: FaultKind, path: String, query: [String: String], request: Request, context: Context,
-                       next: (Request, Context) async throws -> Response) async throws -> Response {
-        switch kind {
-        case .status(let code):
-            return try await serve(.status(code, retryAfter: code == 429 ? "1" : nil), path: path, query: query,
-                                   request: request, context: context, next: next)
         case .html:
-            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(
-                string: "<!DOCTYPE html>\n<html><head><title>503 Service Temporarily Unavailable</title></head>"
-                    + "<body><h1>Service Temporarily Unavailable</h1></body></html>\n")))
+            return Self.ok("<!DOCTYPE html>\n<html><head><title>503 Service Temporarily Unavailable</title></head>"
+                           + "<body><h1>Service Temporarily Unavailable</h1></body></html>\n",
+                           contentType: "text/html; charset=utf-8")
         case .garbage:
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(
-                string: "{\"pageNo\": 2, \"itemsPerPage\": 20, \"totalCount\": 1336, \"pages\": [{\"id\": 17, \"name\": \"Vint")))
+            return Self.ok(#"{"pageNo": 2, "itemsPerPage": 20, "totalCount": 1336, "pages": [{"id": 17, "name": "Vint"#,
+                           contentType: "application/json")
         case .reset:
             try? await context.channel.close()
             throw FaultServed.connectionClosed
@@ -89,8 +88,13 @@ struct CatalogMiddleware: RouterMiddleware {
             return response
         case .repeatPage:
             guard let pageNo = query["page_no"].flatMap({ Int($0) }), pageNo > 1 else { return try await next(request, context) }
-            return try await previousPage(as: pageNo, query: query)
+            let (body, contentType) = try await realBody(path: path, query: query, productsOfPage: pageNo - 1)
+            return Response(status: .ok, headers: [.contentType: contentType], body: .init(byteBuffer: body))
         }
+    }
+
+    private static func ok(_ text: String, contentType: String) -> Response {
+        Response(status: .ok, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     private static func redirectLoop(path: String, query: [String: String]) -> Response {
@@ -147,17 +151,14 @@ struct CatalogMiddleware: RouterMiddleware {
         })
     }
 
-    private func previousPage(as pageNo: Int, query: [String: String]) async throws -> Response {
-        let size = query["items_per_page"].flatMap { Int($0) } ?? store.configuration.defaultItemsPerPage
-        let body = try await store.page(pageNo: pageNo, itemsPerPage: size, productsOfPage: pageNo - 1)
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
-    }
-
-    private func realBody(path: String, query: [String: String]) async throws -> (ByteBuffer, String) {
+    /// `productsOfPage`: another page's products under this page's number.
+    private func realBody(path: String, query: [String: String],
+                          productsOfPage: Int? = nil) async throws -> (ByteBuffer, String) {
         if path == "/api/products" {
             let pageNo = query["page_no"].flatMap { Int($0) } ?? 1
             let size = query["items_per_page"].flatMap { Int($0) } ?? store.configuration.defaultItemsPerPage
-            return (try await store.page(pageNo: max(1, pageNo), itemsPerPage: max(1, size)), "application/json; charset=utf-8")
+            let body = try await store.page(pageNo: max(1, pageNo), itemsPerPage: size, productsOfPage: productsOfPage)
+            return (body, "application/json; charset=utf-8")
         }
         guard let image = try await store.image(atPath: String(path.drop { $0 == "/" })) else {
             throw HTTPError(.notFound, message: "No such object.")

@@ -3,6 +3,7 @@ import Downsample
 import Foundation
 import Hummingbird
 import Logging
+import Serving
 
 /// An OpenMarket-compatible product API and object store in the process, on loopback: `warm demo` and
 /// `warm serve` crawl it, tests hook into it. Serves `GET /api/products?page_no=&items_per_page=` (in the
@@ -13,20 +14,17 @@ import Logging
 /// (`CatalogImageStore`); memory is the photos, the bounded image cache and a small entry per product.
 /// Call `shutdown()` when done. Tests reach the list and the faults through WarmTestSupport.
 public final class CatalogServer: Sendable {
-    /// `http://host:port`, with the port actually bound.
-    public let baseURL: URL
-    public let port: Int
     public let configuration: CatalogConfiguration
     public let stats: CatalogStats
     package let store: CatalogStore
     package let faults: FaultInjector
-    private let server: LoopbackServer
+    private let server: RunningServer
+    /// `http://host:port`, with the port actually bound.
+    public var baseURL: URL { server.baseURL }
+    public var port: Int { server.port }
 
-    private init(server: LoopbackServer, configuration: CatalogConfiguration, stats: CatalogStats,
-                 store: CatalogStore, faults: FaultInjector) {
-        self.baseURL = server.baseURL
-        self.port = server.port
-        self.configuration = configuration
+    private init(server: RunningServer, store: CatalogStore, stats: CatalogStats, faults: FaultInjector) {
+        self.configuration = store.configuration
         self.stats = stats
         self.store = store
         self.faults = faults
@@ -48,14 +46,15 @@ public final class CatalogServer: Sendable {
 
         if port != 0 {
             // A fixed port is known before binding: no request can see the URLs without a host.
-            await store.setBaseURL("http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+            await store.setBaseURL("http://\(RunningServer.urlHost(host)):\(port)")
         }
-        let server = try await LoopbackServer.start(router: router, host: host, port: port, logger: logger)
+        let server = try await RunningServer.start(router: router, host: host, port: port, serverName: "warm-catalog",
+                                                   logger: logger)
         await store.setBaseURL(server.baseURL.absoluteString)
-        return CatalogServer(server: server, configuration: configuration, stats: stats, store: store, faults: faults)
+        return CatalogServer(server: server, store: store, stats: stats, faults: faults)
     }
 
-    /// Stops gracefully (see `LoopbackServer.shutdown()`) and waits until it has.
+    /// Stops gracefully (see `RunningServer.shutdown()`) and waits until it has.
     public func shutdown() async {
         await server.shutdown()
     }

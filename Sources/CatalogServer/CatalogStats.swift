@@ -1,7 +1,6 @@
+/// What the server has answered so far, counted by `CatalogMiddleware`; tests read it (WarmTestSupport).
 public actor CatalogStats {
     package var statistics = CatalogStatistics()
-
-    public func snapshot() -> CatalogStatistics { statistics }
 
     func record(path: String, query: [String: String], status: Int, bodyBytes: Int, fault: Bool) {
         let route = switch path {
@@ -22,4 +21,18 @@ public actor CatalogStats {
         if fault { statistics.faultsServed += 1 }
         statistics.bytesSent += bodyBytes
     }
+}
+
+public struct CatalogStatistics: Sendable, Hashable {
+    /// "products", "product", "health", "thumbnail", "other".
+    public var requestsByRoute: [String: Int] = [:]
+    /// Query left out.
+    public var requestsByPath: [String: Int] = [:]
+    public var pageRequests: [Int: Int] = [:]
+    public var okResponses = 0
+    public var notModifiedResponses = 0
+    public var faultsServed = 0
+    public var bytesSent = 0
+
+    package init() {}
 }

@@ -47,6 +47,6 @@ package actor FaultInjector {
         guard let rule = plan.rule(for: scope, key: key) else { return nil }
         plannedRequests[key, default: 0] += 1
         if let times = rule.times, plannedRequests[key, default: 0] > times { return nil }
-        return .planned(rule.kind)
+        return rule.kind
     }
 }

@@ -1,6 +1,77 @@
+import WarmSupport
+
+/// A misbehaviour the catalog server shows in place of an answer: one of `--faults`' kinds (those with a
+/// `name`), or one a test injects (`delay`, `delayed`, `body`, `status` with any `Retry-After`).
+public indirect enum CatalogFault: Sendable, Hashable {
+    /// A short text body; `retryAfter` is sent as `Retry-After` verbatim (`--faults` sends 1 with 429).
+    case status(Int, retryAfter: String? = nil)
+    /// The real body in 8 pieces over a second.
+    case slowBody
+    /// Half the body, then silence for 10 minutes, then the connection closes.
+    case stalledBody
+    /// `Content-Length` of the whole body, half of it, then the connection closes.
+    case shortBody
+    /// The connection closes before any response.
+    case reset
+    /// An HTML error page served with 200.
+    case html
+    /// 302 to the same URL with a growing `hop` parameter, without end.
+    case redirectLoop
+    /// 200 without `Content-Length`, a body that never ends.
+    case endlessBody
+    /// Pages only: JSON cut off in the middle.
+    case garbage
+    /// Pages only: served, then 3 new products are listed in front (once per chosen page).
+    case shift
+    /// Pages only: the products of the page before, under this page's number.
+    case repeatPage
+    /// Wait, then answer normally (for timeouts).
+    case delay(seconds: Double)
+    /// Wait, then serve `then` (a slow failure).
+    case delayed(seconds: Double, then: CatalogFault)
+    /// 200 with this body instead (e.g. a list page that does not parse).
+    case body(String, contentType: String = "application/json")
+
+    private static let named: [CatalogFault] = [.slowBody, .stalledBody, .shortBody, .reset, .html, .redirectLoop,
+                                                .endlessBody, .garbage, .shift, .repeatPage]
+
+    init?(name: String) {
+        if let kind = Self.named.first(where: { $0.name == name }) {
+            self = kind
+            return
+        }
+        guard name.count == 3, let status = Int(name), (400...599).contains(status) else { return nil }
+        self = .status(status, retryAfter: status == 429 ? "1" : nil)
+    }
+
+    /// The `--faults` KIND; test-only faults have none.
+    public var name: String? {
+        switch self {
+        case .status(let code, _): String(code)
+        case .slowBody: "slow"
+        case .stalledBody: "stall"
+        case .shortBody: "short"
+        case .reset: "reset"
+        case .html: "html"
+        case .redirectLoop: "redirect-loop"
+        case .endlessBody: "endless"
+        case .garbage: "garbage"
+        case .shift: "shift"
+        case .repeatPage: "repeat"
+        case .delay, .delayed, .body: nil
+        }
+    }
+
+    var pagesOnly: Bool { [.garbage, .shift, .repeatPage].contains(self) }
+}
+
+public enum FaultScope: String, Sendable, Hashable, CaseIterable {
+    case image, page
+}
+
 /// A fault mode for a whole catalog server (`warm serve --faults SPEC`). SPEC is a comma-separated list of
 /// `SCOPE-KIND=SHARE[xN]`: SCOPE `image` or `page` (page 1 is never chosen: without it nothing runs); KIND
-/// a `FaultKind` name; SHARE `5%` or `0.05` of the URLs (omitted: all); `xN`: only the first N requests of
+/// a `CatalogFault` name; SHARE `5%` or `0.05` of the URLs (omitted: all); `xN`: only the first N requests of
 /// each chosen URL fail. The URLs chosen depend only on the seed, scope, kind and URL, so a re-run meets
 /// the same faults, and a larger share contains a smaller one.
 public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
@@ -28,4 +99,74 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { rules.map(\.description).joined(separator: ",") }
+}
+
+/// One `SCOPE-KIND=SHARE[xN]` item of a `FaultPlan`.
+public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
+    public var scope: FaultScope
+    public var kind: CatalogFault
+    /// 0...1.
+    public var share: Double
+    /// nil: every request of a chosen URL fails.
+    public var times: Int?
+
+    public init(_ scope: FaultScope, _ kind: CatalogFault, share: Double = 1, times: Int? = nil) {
+        self.scope = scope
+        self.kind = kind
+        self.share = min(1, max(0, share))
+        self.times = times.map { max(1, $0) }
+    }
+
+    init(parsing item: String) throws(FaultSpecError) {
+        let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+        let name = parts[0].lowercased()
+        guard let dash = name.firstIndex(of: "-"), let scope = FaultScope(rawValue: String(name[..<dash])),
+              let kind = CatalogFault(name: String(name[name.index(after: dash)...])) else { throw .unknownKind(item) }
+        if scope == .image && kind.pagesOnly { throw .pagesOnly(item) }
+        var share = 1.0, times: Int?
+        if parts.count == 2 {
+            var text = Substring(parts[1].lowercased())
+            if let x = text.firstIndex(of: "x") {
+                guard let count = Int(text[text.index(after: x)...]), count >= 1 else { throw .badShare(item) }
+                times = count
+                text = text[..<x]
+            }
+            let percent = text.hasSuffix("%")
+            guard let value = Double(percent ? text.dropLast() : text), (0...(percent ? 100 : 1)).contains(value) else {
+                throw .badShare(item)
+            }
+            share = percent ? value / 100 : value
+        }
+        self.init(scope, kind, share: share, times: times)
+    }
+
+    func chooses(_ key: String, seed: UInt64) -> Bool {
+        guard share > 0 else { return false }
+        let hash = FNV1a.hash("\(scope.rawValue)-\(kind.name ?? "")|\(key)".utf8)
+        let value = CatalogGenerator.mix(hash ^ CatalogGenerator.mix(seed))
+        return Double(value >> 11) / Double(1 << 53) < share
+    }
+
+    public var description: String {
+        let percent = share * 100
+        let shareText = percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%"
+        return "\(scope.rawValue)-\(kind.name ?? "")=\(shareText)" + (times.map { "x\($0)" } ?? "")
+    }
+}
+
+public enum FaultSpecError: Error, Sendable, Hashable, CustomStringConvertible {
+    case empty
+    case unknownKind(String)
+    case pagesOnly(String)
+    case badShare(String)
+
+    public var description: String {
+        let kinds = "an HTTP status (400-599), slow, stall, short, reset, html, redirect-loop, endless; for pages also garbage, shift, repeat"
+        switch self {
+        case .empty: return "The fault spec names no fault; give e.g. image-503=5%,page-garbage=10%."
+        case .unknownKind(let item): return "\"\(item)\" is not image-KIND or page-KIND with KIND one of: \(kinds)."
+        case .pagesOnly(let item): return "\"\(item)\": garbage, shift and repeat apply to pages only (page-...)."
+        case .badShare(let item): return "\"\(item)\": the share must be a percentage (5%) or a fraction (0.05), optionally followed by xN (the first N requests)."
+        }
+    }
 }

@@ -4,7 +4,6 @@ import Foundation
 public struct CrawlConfiguration: Sendable, Hashable {
     /// A path prefix is kept.
     public var apiBaseURL: URL
-    public var productsPath: String
     /// Products asked for per page (the server may cap it; its answer wins).
     public var itemsPerPage: Int
     /// Pages fetched at once; also how far the crawler may run ahead of a slow consumer.
@@ -12,23 +11,17 @@ public struct CrawlConfiguration: Sendable, Hashable {
     /// The first, then re-fetches of pages whose products may have shifted while the list grew (`Crawler`).
     public var maxPasses: Int
 
-    public init(apiBaseURL: URL, productsPath: String = "/api/products", itemsPerPage: Int = 100,
-                pageConcurrency: Int = 4, maxPasses: Int = 4) {
+    public init(apiBaseURL: URL, itemsPerPage: Int = 100, pageConcurrency: Int = 4, maxPasses: Int = 4) {
         self.apiBaseURL = apiBaseURL
-        self.productsPath = productsPath
         self.itemsPerPage = max(1, itemsPerPage)
         self.pageConcurrency = max(1, pageConcurrency)
         self.maxPasses = max(1, maxPasses)
     }
 
     public func pageURL(pageNo: Int, itemsPerPage: Int? = nil) -> URL {
-        var components = URLComponents(url: apiBaseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
-        let base = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
-        components.path = base + (productsPath.hasPrefix("/") ? productsPath : "/" + productsPath)
-        components.queryItems = [
+        apiBaseURL.appending(path: "api/products").appending(queryItems: [
             URLQueryItem(name: "page_no", value: String(pageNo)),
             URLQueryItem(name: "items_per_page", value: String(itemsPerPage ?? self.itemsPerPage)),
-        ]
-        return components.url ?? apiBaseURL
+        ])
     }
 }

@@ -5,7 +5,7 @@ public struct CrawlReport: Sendable, Hashable, CustomStringConvertible {
     /// Re-fetches included.
     public var pagesFetched: Int = 0
     /// Pages whose products are still unaccounted for at the end, with the last reason.
-    public var failedPages: [PageFailure] = []
+    public var failedPages: [CrawlError] = []
     public var recoveredPageFailures: Int = 0
     /// Duplicates included.
     public var productsSeen: Int = 0
@@ -33,15 +33,4 @@ public struct CrawlReport: Sendable, Hashable, CustomStringConvertible {
         if uncoveredPositions > 0 { text += "; \(uncoveredPositions) list positions never seen" }
         return text + "."
     }
-}
-
-/// A page that could not be used, and in which pass.
-public struct PageFailure: Sendable, Hashable, CustomStringConvertible {
-    public var error: CrawlError
-    public var pass: Int
-
-    public var pageNo: Int { error.pageNo }
-    public var url: URL { error.url }
-    public var reasonCode: String { error.reasonCode }
-    public var description: String { error.description }
 }

@@ -106,7 +106,7 @@ public struct Crawler: Sendable {
         switch result.outcome {
         case .failure(let error):
             logger.warning("\(error.description)", metadata: ["pass": "\(pass)"])
-            progress.failures.append((PageFailure(error: error, pass: pass), coverage.expectedPositions(pageNo: result.pageNo)))
+            progress.failures.append((error, coverage.expectedPositions(pageNo: result.pageNo)))
         case .success(let page):
             let entryCount = page.products.count + page.rejectedProductCount
             let positions = coverage.positions(pageNo: result.pageNo, entryCount: entryCount, totalCount: page.totalCount)
@@ -122,7 +122,7 @@ public struct Crawler: Sendable {
                 progress.forgetPositions(of: page.products)
                 let error = CrawlError.pageRepeatsAnother(pageNo: result.pageNo, url: result.url)
                 logger.warning("\(error.description)", metadata: ["pass": "\(pass)"])
-                progress.failures.append((PageFailure(error: error, pass: pass), positions))
+                progress.failures.append((error, positions))
             }
             await onPage?(progress.report)
             if !fresh.isEmpty { try await consume(fresh) }
@@ -160,7 +160,7 @@ private struct Progress {
     var seenIDs = Set<Int>()
     /// Where each product was first seen, in start-list positions (`ListCoverage`).
     var positionByID: [Int: Int] = [:]
-    var failures: [(failure: PageFailure, positions: Range<Int>)] = []
+    var failures: [(failure: CrawlError, positions: Range<Int>)] = []
 
     /// Counts a page; returns its new products with a thumbnail, and `misplaced`: positions whose product was
     /// first seen at another position (in a list that grows only at the front, a product keeps its position).
@@ -205,7 +205,7 @@ private struct Progress {
     /// Keeps the failures whose products are still unaccounted for, the latest per page number.
     mutating func finish(coverage: ListCoverage) {
         report.uncoveredPositions = coverage.uncoveredCount
-        var latest: [Int: PageFailure] = [:]
+        var latest: [Int: CrawlError] = [:]
         for (failure, positions) in failures {
             if coverage.isCovered(positions) {
                 report.recoveredPageFailures += 1

@@ -17,7 +17,6 @@ struct ListCoverage {
 
     var domain: Range<Int> { -frontGrowth..<baseCount }
 
-    var coveredCount: Int { covered.count }
     var uncoveredCount: Int { domain.count - covered.count }
 
     func positions(pageNo: Int, entryCount: Int, totalCount: Int) -> Range<Int> {

@@ -19,17 +19,6 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The host (or a redirect target's) is not allowed by the run's `HostPolicy`; no request was made to it.
     case hostNotAllowed(url: URL, host: String, reason: String, redirectedTo: URL?)
 
-    /// The URL concerned (nil only for an invalid URL).
-    public var url: URL? {
-        switch self {
-        case .invalidURL: return nil
-        case .httpStatus(let url, _, _), .timeout(let url, _, _), .tooLarge(let url, _, _),
-             .connection(let url, _, _), .tooManyRedirects(let url, _), .redirectCycle(let url),
-             .deadlineExceeded(let url, _, _, _), .cancelled(let url), .hostNotAllowed(let url, _, _, _):
-            return url
-        }
-    }
-
     /// A short stable code for reports and metrics ("http-404", "http-5xx", "timeout"...).
     public var reasonCode: String {
         switch self {

@@ -11,3 +11,67 @@ extension Fetching {
         try await get(url, validators: nil)
     }
 }
+
+/// What a successful fetch produced: a new body (2xx), or the server's word that the caller's copy is current.
+public enum FetchOutcome: Sendable, Hashable {
+    case fetched(FetchedResource)
+    /// 304. `validators` are the server's refreshed ones, or those sent when the 304 repeats none.
+    case notModified(url: URL, validators: Validators, attempts: Int)
+
+    public var attempts: Int {
+        switch self {
+        case .fetched(let resource): return resource.attempts
+        case .notModified(_, _, let attempts): return attempts
+        }
+    }
+
+    public var resource: FetchedResource? {
+        if case .fetched(let resource) = self { return resource }
+        return nil
+    }
+}
+
+/// A body downloaded in full (2xx, at most `maxBodyBytes` in memory), with what a cache needs to revalidate it.
+public struct FetchedResource: Sendable, Hashable {
+    public var url: URL
+    /// After redirects.
+    public var finalURL: URL
+    public var status: Int
+    public var body: Data
+    public var etag: String?
+    public var lastModified: String?
+    /// For reports only: Fetch decides nothing from it.
+    public var contentType: String?
+    public var attempts: Int
+    /// On the successful attempt.
+    public var redirects: Int
+
+    public init(url: URL, finalURL: URL, status: Int, body: Data, etag: String?, lastModified: String?,
+                contentType: String?, attempts: Int, redirects: Int) {
+        self.url = url
+        self.finalURL = finalURL
+        self.status = status
+        self.body = body
+        self.etag = etag
+        self.lastModified = lastModified
+        self.contentType = contentType
+        self.attempts = attempts
+        self.redirects = redirects
+    }
+
+    public var validators: Validators { Validators(etag: etag, lastModified: lastModified) }
+}
+
+/// The `ETag` and `Last-Modified` a cache keeps for a resource and sends back on the next fetch, exactly as
+/// the server sent them (quotes, weak prefix and date text included).
+public struct Validators: Sendable, Hashable, Codable {
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(etag: String? = nil, lastModified: String? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    public var isEmpty: Bool { etag == nil && lastModified == nil }
+}

@@ -11,30 +11,20 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         self.port = port
     }
 
-    /// `host`, `host:port`, `[v6]`, `[v6]:port` or a URL (its host and effective port).
+    /// `host`, `host:port`, `[v6]`, `[v6]:port`, a bare IPv6 address or a URL (its host and effective port).
     public init?(parsing text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.contains("://") {
             guard let url = URL(string: trimmed), let pattern = HostPattern(url: url) else { return nil }
             self = pattern
-            return
+        } else if !trimmed.hasPrefix("["), trimmed.filter({ $0 == ":" }).count > 1 {
+            self.init(host: trimmed)
+        } else {
+            // As a URL's authority, so that URLComponents splits off the brackets and the port.
+            guard let parts = URLComponents(string: "//" + trimmed), let host = parts.host, !host.isEmpty,
+                  parts.path.isEmpty, parts.port.map({ (1...65535).contains($0) }) ?? true else { return nil }
+            self.init(host: host, port: parts.port)
         }
-        var host = Substring(trimmed), port: Int?
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            let rest = host[host.index(after: close)...]
-            host = host[host.index(after: host.startIndex)..<close]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":"), let value = Int(rest.dropFirst()) else { return nil }
-                port = value
-            }
-        } else if host.filter({ $0 == ":" }).count == 1, let colon = host.firstIndex(of: ":") {
-            guard let value = Int(host[host.index(after: colon)...]) else { return nil }
-            port = value
-            host = host[..<colon]
-        }
-        guard !host.isEmpty, port.map({ (1...65535).contains($0) }) ?? true else { return nil }
-        self.init(host: String(host), port: port)
     }
 
     /// The host and effective port (80/443 when the URL names none).

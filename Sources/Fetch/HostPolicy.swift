@@ -24,13 +24,31 @@ public struct HostPolicy: Sendable, Hashable {
         named.contains { $0.matches(host: host, port: port) }
     }
 
-    public func verdict(host: String, port: Int, addresses: [IPAddress]) -> HostVerdict {
-        if isExplicit(host: host, port: port) { return .allowed }
-        guard isNamed(host: host, port: port) else { return .refused(.notListed) }
+    /// Why `host:port` at `addresses` may not be fetched; nil when it may.
+    public func refusal(host: String, port: Int, addresses: [IPAddress]) -> HostRefusal? {
+        if isExplicit(host: host, port: port) { return nil }
+        guard isNamed(host: host, port: port) else { return .notListed }
         if let address = addresses.first(where: { !$0.addressClass.isPublic }) {
-            return .refused(.nonPublicAddress(address.text, address.addressClass))
+            return .nonPublicAddress(address.text, address.addressClass)
         }
-        if addresses.isEmpty { return .refused(.unresolved) }
-        return .allowed
+        return addresses.isEmpty ? .unresolved : nil
+    }
+}
+
+public enum HostRefusal: Sendable, Hashable, CustomStringConvertible {
+    case notListed
+    case nonPublicAddress(String, AddressClass)
+    /// It cannot be shown to be public.
+    case unresolved
+
+    public var description: String {
+        switch self {
+        case .notListed:
+            return "it is not the API's host, not named by the API's first page and not allowed with --allow-host"
+        case .nonPublicAddress(let address, let addressClass):
+            return "it is a \(addressClass) address (\(address)); allow it explicitly with --allow-host"
+        case .unresolved:
+            return "its name does not resolve"
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,11 +32,8 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var text: String {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let family = bytes.count == 4 ? AF_INET : AF_INET6
-        let ok = bytes.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &buffer, socklen_t(buffer.count)) != nil }
-        guard ok else { return bytes.map(String.init).joined(separator: ".") }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        (try? SocketAddress(packedIPAddress: ByteBuffer(bytes: bytes), port: 0))?.ipAddress
+            ?? bytes.map(String.init).joined(separator: ".")
     }
 
     public var description: String { text }
@@ -73,4 +71,18 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         default: return .publicAddress
         }
     }
+}
+
+/// Only `publicAddress` is fetched without an explicit allowance.
+public enum AddressClass: String, Sendable, Hashable, CustomStringConvertible {
+    case publicAddress = "public"
+    case loopback
+    case privateNetwork = "private"
+    case linkLocal = "link-local"
+    case unspecified
+    case multicast
+    case reserved
+
+    public var isPublic: Bool { self == .publicAddress }
+    public var description: String { rawValue }
 }

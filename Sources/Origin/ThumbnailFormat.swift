@@ -5,23 +5,9 @@ public enum ThumbnailFormat: String, Sendable, CaseIterable, Comparable {
     case avif, webp, jpeg, png
 
     /// The cache variant's file extension (`CacheVariant.format`).
-    public var fileExtension: String {
-        switch self {
-        case .avif: "avif"
-        case .webp: "webp"
-        case .jpeg: "jpg"
-        case .png: "png"
-        }
-    }
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 
-    public var mediaType: String {
-        switch self {
-        case .avif: "image/avif"
-        case .webp: "image/webp"
-        case .jpeg: "image/jpeg"
-        case .png: "image/png"
-        }
-    }
+    public var mediaType: String { "image/\(rawValue)" }
 
     /// AVIF and WebP are only sent to clients that name them in `Accept`:
     /// clients that cannot decode them still send `*/*` or `image/*`.
@@ -29,13 +15,8 @@ public enum ThumbnailFormat: String, Sendable, CaseIterable, Comparable {
 
     /// A `format=` value: `avif`, `webp`, `jpeg` (or `jpg`), `png`, any case.
     public init?(name: String) {
-        switch name.lowercased() {
-        case "avif": self = .avif
-        case "webp": self = .webp
-        case "jpeg", "jpg": self = .jpeg
-        case "png": self = .png
-        default: return nil
-        }
+        let lower = name.lowercased()
+        self.init(rawValue: lower == "jpg" ? "jpeg" : lower)
     }
 
     /// The format of a cache variant's extension; nil for one the origin does not serve.

@@ -74,9 +74,9 @@ struct CacheServeCommand: AsyncParsableCommand {
         }
         do {
             let running = try await origin.start(handlingSignals: true, logger: logger)
-            logger.info("serving \(directory) at \(running.baseURL)/v1/thumbnail (SIGTERM to stop)")
+            logger.info("serving \(directory) at \(running.baseURL.absoluteString)/v1/thumbnail (SIGTERM to stop)")
             // Written unbuffered: a parent (tests, bench/origin_load.py) waits for this line.
-            FileHandle.standardOutput.write(Data((running.baseURL + "\n").utf8))
+            FileHandle.standardOutput.write(Data((running.baseURL.absoluteString + "\n").utf8))
             try await running.wait()
         } catch {
             await origin.close()

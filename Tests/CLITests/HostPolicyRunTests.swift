@@ -5,6 +5,7 @@ import Downsample
 import Foundation
 import Hummingbird
 import Pipeline
+import Serving
 import WarmTestSupport
 import XCTest
 
@@ -22,7 +23,7 @@ final class HostPolicyRunTests: XCTestCase {
             await backendHits.increment(request.uri.path)
             return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
         }
-        let backend = try await LoopbackServer.start(router: backendRouter)
+        let backend = try await RunningServer.start(router: backendRouter)
         let apiPort = try Socket.ephemeralPort()
         let api = "http://127.0.0.1:\(apiPort)"
         let products: [(id: Int, thumbnail: String)] = [
@@ -45,7 +46,7 @@ final class HostPolicyRunTests: XCTestCase {
         apiRouter.get("moved.jpg") { _, _ in
             Response.redirect(to: "http://127.0.0.1:\(backend.port)/via-redirect.jpg", type: .found)
         }
-        let apiServer = try await LoopbackServer.start(router: apiRouter, port: apiPort)
+        let apiServer = try await RunningServer.start(router: apiRouter, port: apiPort)
         let directory = try makeTemporaryDirectory("hosts")
         let cache = directory.appendingPathComponent("cache").path
         let arguments = ["run", "--api", api, "--cache-dir", cache, "--size", "40", "--no-progress"]

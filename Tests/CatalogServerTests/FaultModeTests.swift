@@ -12,7 +12,7 @@ final class FaultModeTests: XCTestCase {
         let plan = try FaultPlan(parsing: "image-503=5%, image-429=0.03x2,image-stall,page-garbage=10%", seed: 9)
         XCTAssertEqual(plan.rules, [
             FaultRule(.image, .status(503), share: 0.05),
-            FaultRule(.image, .status(429), share: 0.03, times: 2),
+            FaultRule(.image, .status(429, retryAfter: "1"), share: 0.03, times: 2),
             FaultRule(.image, .stalledBody, share: 1),
             FaultRule(.page, .garbage, share: 0.1),
         ])

@@ -69,21 +69,21 @@ final class HostPolicyTests: XCTestCase {
     func testExplicitHostIsAllowedAtAnyAddressButOnlyOnItsPort() {
         let policy = HostPolicy(explicit: [HostPattern(host: "127.0.0.1", port: 8080)])
         let loopback = [IPAddress("127.0.0.1")!]
-        XCTAssertEqual(policy.verdict(host: "127.0.0.1", port: 8080, addresses: loopback), .allowed)
-        XCTAssertEqual(policy.verdict(host: "127.0.0.1", port: 8081, addresses: loopback), .refused(.notListed))
+        XCTAssertNil(policy.refusal(host: "127.0.0.1", port: 8080, addresses: loopback))
+        XCTAssertEqual(policy.refusal(host: "127.0.0.1", port: 8081, addresses: loopback), .notListed)
         let anyPort = HostPolicy(explicit: [HostPattern(host: "10.0.0.5")])
-        XCTAssertEqual(anyPort.verdict(host: "10.0.0.5", port: 9, addresses: [IPAddress("10.0.0.5")!]), .allowed)
+        XCTAssertNil(anyPort.refusal(host: "10.0.0.5", port: 9, addresses: [IPAddress("10.0.0.5")!]))
     }
 
     func testNamedHostIsAllowedOnlyAtPublicAddresses() {
         let policy = HostPolicy(named: [HostPattern(host: "cdn.example.com", port: 443), HostPattern(host: "evil.example", port: 80)])
-        XCTAssertEqual(policy.verdict(host: "cdn.example.com", port: 443, addresses: [IPAddress("93.184.216.34")!]), .allowed)
+        XCTAssertNil(policy.refusal(host: "cdn.example.com", port: 443, addresses: [IPAddress("93.184.216.34")!]))
         // A public-looking name that resolves to an internal address is refused.
-        XCTAssertEqual(policy.verdict(host: "evil.example", port: 80, addresses: [IPAddress("93.184.216.34")!, IPAddress("10.0.0.8")!]),
-                       .refused(.nonPublicAddress("10.0.0.8", .privateNetwork)))
-        XCTAssertEqual(policy.verdict(host: "evil.example", port: 80, addresses: []), .refused(.unresolved))
-        XCTAssertEqual(policy.verdict(host: "other.example.com", port: 443, addresses: [IPAddress("93.184.216.34")!]),
-                       .refused(.notListed))
+        XCTAssertEqual(policy.refusal(host: "evil.example", port: 80, addresses: [IPAddress("93.184.216.34")!, IPAddress("10.0.0.8")!]),
+                       .nonPublicAddress("10.0.0.8", .privateNetwork))
+        XCTAssertEqual(policy.refusal(host: "evil.example", port: 80, addresses: []), .unresolved)
+        XCTAssertEqual(policy.refusal(host: "other.example.com", port: 443, addresses: [IPAddress("93.184.216.34")!]),
+                       .notListed)
     }
 
     func testGateLearnsOnlyTheFirstPageAndRefusesWithURLAndHost() async throws {

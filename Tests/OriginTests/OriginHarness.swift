@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NIOCore
 import Origin
+import Serving
 import WarmTestSupport
 import XCTest
 
@@ -13,7 +14,7 @@ import XCTest
 struct OriginHarness {
     let root: String
     let origin: Origin
-    let running: RunningOrigin
+    let running: RunningServer
 
     typealias Answer = OriginAnswer
 
@@ -51,7 +52,8 @@ struct OriginHarness {
     }
 
     func get(_ pathAndQuery: String, head: Bool = false, headers: [(String, String)] = []) async throws -> Answer {
-        try await OriginRequests.get(running.baseURL + pathAndQuery, head: head, headers: headers, timeout: .seconds(10))
+        try await OriginRequests.get(running.baseURL.absoluteString + pathAndQuery, head: head, headers: headers,
+                                     timeout: .seconds(10))
     }
 }
 

@@ -1,6 +1,7 @@
 import CatalogServer
 import Crawl
 import Foundation
+import Serving
 
 /// Tests' hooks into a running catalog server: its list, list shifts and injected faults. Here, not in
 /// the shipped module, because only tests call them.
@@ -50,8 +51,15 @@ extension CatalogServer {
 }
 
 extension CatalogStats {
+    public func snapshot() -> CatalogStatistics { statistics }
+
     /// Starts the counts again from zero (between phases of a test).
     public func reset() { statistics = CatalogStatistics() }
+}
+
+extension CatalogStatistics {
+    public func requests(route: String) -> Int { requestsByRoute[route, default: 0] }
+    public func requests(path: String) -> Int { requestsByPath[path, default: 0] }
 }
 
 extension FaultPlan {
@@ -59,7 +67,7 @@ extension FaultPlan {
     public func rule(forPage pageNo: Int) -> FaultRule? { rule(for: .page, key: "page_no=\(pageNo)") }
 }
 
-extension LoopbackServer {
+extension RunningServer {
     /// `pathAndQuery` such as `/api/products?page_no=1`.
     public func url(_ pathAndQuery: String) -> URL {
         URL(string: baseURL.absoluteString + pathAndQuery) ?? baseURL

@@ -3,14 +3,15 @@ import Crawl
 import Fetch
 import Foundation
 import Hummingbird
+import Serving
 import XCTest
 
 /// A server of the test's own (a Hummingbird router on loopback): an
 /// OpenMarket-style API that is not `CatalogServer`, or odd HTTP behaviour.
-public typealias FixtureServer = LoopbackServer
+public typealias FixtureServer = RunningServer
 
-extension LoopbackServer {
-    public static func start(_ router: Router<BasicRequestContext>) async throws -> LoopbackServer {
+extension RunningServer {
+    public static func start(_ router: Router<BasicRequestContext>) async throws -> RunningServer {
         try await start(router: router)
     }
 }
@@ -33,7 +34,7 @@ public protocol ShutDownServer: Sendable {
 }
 
 extension CatalogServer: ShutDownServer {}
-extension LoopbackServer: ShutDownServer {}
+extension RunningServer: ShutDownServer {}
 
 /// Runs `body` with a started catalog server and fetcher, and shuts both down
 /// whatever happens.
@@ -88,4 +89,17 @@ public func firstThumbnail(_ server: CatalogServer) async throws -> URL {
 public func fetched(_ fetcher: some Fetching, _ url: URL, validators: Validators? = nil) async throws -> FetchedResource {
     let outcome = try await fetcher.get(url, validators: validators)
     return try XCTUnwrap(outcome.resource, "expected a body, got 304")
+}
+
+extension FetchError {
+    /// The URL concerned (nil only for an invalid URL).
+    public var url: URL? {
+        switch self {
+        case .invalidURL: return nil
+        case .httpStatus(let url, _, _), .timeout(let url, _, _), .tooLarge(let url, _, _),
+             .connection(let url, _, _), .tooManyRedirects(let url, _), .redirectCycle(let url),
+             .deadlineExceeded(let url, _, _, _), .cancelled(let url), .hostNotAllowed(let url, _, _, _):
+            return url
+        }
+    }
 }
