@@ -89,6 +89,7 @@ let package = Package(
                 "CWarmVips", "WarmSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["LAYOUT.md"]),
         // One Hummingbird start-up (bound port, graceful stop, signals) for both servers and tests' own.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// The file half of the cache: temp files, atomic installs into `v1/`, removal
 /// and listing; knows nothing about the manifest. Every path below the root is
@@ -44,18 +45,10 @@ struct CacheFileStore: Sendable {
         if let injected = faults?(.temporaryWrite) {
             failure = .system("write", path: tempPath, errno: injected)
         } else {
-            failure = data.withUnsafeBytes { buffer -> CacheError? in
-                guard let base = buffer.baseAddress else { return nil }
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(fd, base + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return .system("write", path: tempPath, errno: errno)
-                    }
-                    offset += written
-                }
-                return nil
+            do {
+                _ = try FileDescriptor(rawValue: fd).writeAll(data)  // retries EINTR and short writes
+            } catch {
+                failure = .system("write", path: tempPath, errno: (error as? Errno)?.rawValue ?? EIO)
             }
         }
         if failure == nil && fsync(fd) != 0 { failure = .system("fsync", path: tempPath, errno: errno) }
