@@ -11,8 +11,9 @@ struct MeasurementOptions: ParsableArguments {
     var measureProcesses: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: """
-        Runs of naive and of renderer per image, and of thumbnail-at-decode; the lowest peak of each is kept \
-        (default \(StrategyMeasurer.Configuration.defaultFullDecodeRepeats),\(StrategyMeasurer.Configuration.defaultThumbnailRepeats)).
+        Runs per image of naive, renderer and thumbnail-at-decode; the lowest peak of each is kept \
+        (default \(Self.defaultRepeats); \
+        two counts mean naive and renderer, thumbnail).
         """)
     var measureRepeats: String?
 
@@ -21,17 +22,25 @@ struct MeasurementOptions: ParsableArguments {
     @Flag(help: .hidden) var measureExecEach = false
     @Option(help: .hidden) var measureOnceFromPixels: Int?
 
-    /// (naive and renderer, thumbnail) runs per image, when given.
-    var repeats: (full: Int, thumbnail: Int)? {
-        guard let text = measureRepeats else { return nil }
-        let parts = text.split(separator: ",").compactMap { Int($0) }
-        guard parts.count == 2, parts.allSatisfy({ $0 >= 1 }) else { return nil }
-        return (parts[0], parts[1])
+    static var defaultRepeats: String {
+        let repeats = StrategyMeasurer.Repeats()
+        return "\(repeats.naive),\(repeats.renderer),\(repeats.thumbnail)"
+    }
+
+    /// Runs per image of each strategy: three counts, or two (naive and renderer, thumbnail); nil when invalid.
+    var repeats: StrategyMeasurer.Repeats? {
+        guard let text = measureRepeats else { return StrategyMeasurer.Repeats() }
+        let counts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+        switch counts.count {
+        case 2: return StrategyMeasurer.Repeats(naive: counts[0], renderer: counts[0], thumbnail: counts[1])
+        case 3: return StrategyMeasurer.Repeats(naive: counts[0], renderer: counts[1], thumbnail: counts[2])
+        default: return nil
+        }
     }
 
     func validate() throws {
-        if measureRepeats != nil && repeats == nil {
-            throw ValidationError("--measure-repeats takes two positive counts, e.g. 2,3 (naive and renderer, thumbnail).")
+        if repeats == nil {
+            throw ValidationError("--measure-repeats takes three positive counts, e.g. 2,1,3 (naive, renderer, thumbnail), or two (naive and renderer, thumbnail).")
         }
         guard measureProcesses >= 1 else { throw ValidationError("--measure-processes must be at least 1.") }
         let retired = [(measureInProcess, "--measure-in-process"), (measureExecEach, "--measure-exec-each"),

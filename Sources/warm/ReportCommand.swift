@@ -49,7 +49,8 @@ struct ReportCommand: AsyncParsableCommand {
         do {
             let output = try await ReportJob.run(
                 metricsPaths: metricsFiles, measureInputs: measure, outputDirectory: out, cacheLimitBytes: cacheLimitBytes,
-                noiseRepeats: noiseRepeats, longestSide: size, pool: measurement.pool()
+                noiseRepeats: noiseRepeats, longestSide: size, repeats: measurement.repeats ?? .init(),
+                pool: measurement.pool()
             ) { record in
                 if let error = record.error { Console.error("error: \(record.url): \(error)") }
             }

@@ -111,9 +111,7 @@ struct WarmOptions: ParsableArguments {
         configuration.shard = shard
         configuration.allowedHosts = fetch.allowedHosts
         configuration.measuringPool = measurement.pool()
-        if let (full, thumbnail) = measurement.repeats {
-            (configuration.fullDecodeRepeats, configuration.thumbnailRepeats) = (full, thumbnail)
-        }
+        configuration.measureRepeats = measurement.repeats ?? .init()
         configuration.pruneAfterSeconds = pruneAfter.seconds
         configuration.cacheFaults = CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment)
         return configuration

@@ -81,6 +81,19 @@ final class HostileOptionTests: XCTestCase {
         XCTAssertEqual(failures, [], "\(failures.count) of \(tries.count) tries failed:\n" + failures.prefix(20).joined(separator: "\n"))
     }
 
+    func testMeasureRepeatsTakesTwoOrThreePositiveCounts() throws {
+        let directory = try makeTemporaryDirectory()
+        for value in ["2,1,3,4", "2,,3", "1,0,1", "3"] {
+            let result = try WarmBinary.run(["report", "--metrics", "missing.jsonl", "--out", directory.path, "--measure-repeats", value])
+            XCTAssertEqual(result.status, 64, value)
+            XCTAssertTrue(result.stderr.contains("--measure-repeats"), "\(value): \(result.stderr)")
+        }
+        for value in ["2,3", "1,1,1"] {
+            let result = try WarmBinary.run(["report", "--metrics", "missing.jsonl", "--out", directory.path, "--measure-repeats", value])
+            XCTAssertEqual(result.status, 1, "\(value) passes validation and fails on the missing file: \(result.stderr)")
+        }
+    }
+
     /// `--name <value>` lines of a help page's OPTIONS (flags take no value).
     static func valueOptions(in help: String) -> [String] {
         let regex = try! NSRegularExpression(pattern: #"^\s+(?:-\w, )?--([a-z0-9-]+) <"#, options: [.anchorsMatchLines])

@@ -26,6 +26,16 @@ final class StrategyMeasurerTests: XCTestCase {
         XCTAssertNil(naive.psnr)
     }
 
+    func testEachStrategyRunsItsRepeatCountAndOnlyRenderersFirstRunScoresQuality() throws {
+        func runs(_ repeats: StrategyMeasurer.Repeats) -> [String] {
+            StrategyMeasurer(configuration: .init(target: DecodeTarget(longestSide: 300), repeats: repeats, pool: MetricsFixtures.pool))
+                .requests(imagePath: "a.jpg").map { $0.strategy.rawValue + ($0.scoresQuality == true ? "+q" : "") }
+        }
+        XCTAssertEqual(runs(StrategyMeasurer.Repeats()), ["renderer+q", "naive", "naive", "thumbnail", "thumbnail", "thumbnail"])
+        XCTAssertEqual(runs(try XCTUnwrap(.init(naive: 1, renderer: 2, thumbnail: 1))), ["renderer+q", "renderer", "naive", "thumbnail"])
+        XCTAssertNil(StrategyMeasurer.Repeats(naive: 2, renderer: 0, thumbnail: 3))
+    }
+
     func testThumbnailPeakIsBelowNaivePeakForALargeJPEG() async throws {
         try XCTSkipUnless(MetricsFixtures.canResetPeakRSS, "/proc/self/clear_refs is not writable here")
         let record = await MetricsFixtures.measure(MetricsFixtures.phoneJPEG, url: "phone.jpg")

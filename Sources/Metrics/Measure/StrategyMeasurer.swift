@@ -15,29 +15,42 @@ public struct StrategyMeasurer: Sendable {
         public var encoder: ThumbnailEncoder
         /// Compute SSIM and PSNR (costs a full decode, a Lanczos3 resample and a pass over the pixels).
         public var scoresQuality: Bool
-        /// Runs per image of thumbnail, and of naive and of renderer; the lowest peak of each is kept.
-        public var thumbnailRepeats: Int
-        public var fullDecodeRepeats: Int
+        /// Runs per image of each strategy; the lowest peak of each is kept.
+        public var repeats: Repeats
         public var pool: MeasuringPool
 
         public init(target: DecodeTarget, limits: DecodeLimits = .default, encoder: ThumbnailEncoder = ThumbnailEncoder(),
-                    scoresQuality: Bool = true, thumbnailRepeats: Int = Self.defaultThumbnailRepeats,
-                    fullDecodeRepeats: Int = Self.defaultFullDecodeRepeats, pool: MeasuringPool) {
+                    scoresQuality: Bool = true, repeats: Repeats = Repeats(), pool: MeasuringPool) {
             self.target = target
             self.limits = limits
             self.encoder = encoder
             self.scoresQuality = scoresQuality
-            self.thumbnailRepeats = max(1, thumbnailRepeats)
-            self.fullDecodeRepeats = max(1, fullDecodeRepeats)
+            self.repeats = repeats
             self.pool = pool
         }
+    }
 
-        // Chosen from two whole-catalog runs' naive peaks: bench/findings.md, section 14.
-        public static let defaultThumbnailRepeats = 3
-        public static let defaultFullDecodeRepeats = 2
+    /// Runs per image of each strategy (`--measure-repeats`). The defaults come from two whole-catalog
+    /// runs' naive peaks and from renderer's cost (bench/findings.md, section 14).
+    public struct Repeats: Sendable, Equatable {
+        public var naive = 2
+        public var renderer = 1
+        public var thumbnail = 3
 
-        func repeats(of kind: StrategyKind) -> Int {
-            kind == .thumbnail ? thumbnailRepeats : fullDecodeRepeats
+        public init() {}
+
+        /// Nil unless every count is at least 1.
+        public init?(naive: Int, renderer: Int, thumbnail: Int) {
+            guard min(naive, renderer, thumbnail) >= 1 else { return nil }
+            (self.naive, self.renderer, self.thumbnail) = (naive, renderer, thumbnail)
+        }
+
+        func count(of kind: StrategyKind) -> Int {
+            switch kind {
+            case .naive: naive
+            case .renderer: renderer
+            case .thumbnail: thumbnail
+            }
         }
     }
 
@@ -56,17 +69,20 @@ public struct StrategyMeasurer: Sendable {
         }
         guard let file = handedOver else { return record }
         defer { try? FileManager.default.removeItem(atPath: file) }
-        var requests: [MeasureRequest] = []
-        for kind in [StrategyKind.renderer, .naive, .thumbnail] {
-            for run in 0..<configuration.repeats(of: kind) {
-                // Renderer's first run, the longest job, goes first and scores quality after its span.
-                let scores = kind == .renderer && run == 0 && configuration.scoresQuality
-                requests.append(MeasureRequest(strategy: kind, imagePath: file, configuration: configuration, scoresQuality: scores))
-            }
-        }
+        let requests = requests(imagePath: file)
         var folded = record
         folded.fold(requests, await configuration.pool.run(requests))
         return folded
+    }
+
+    /// Every run of one image, renderer's first (the longest job) first; it scores quality after its span.
+    func requests(imagePath: String) -> [MeasureRequest] {
+        [StrategyKind.renderer, .naive, .thumbnail].flatMap { kind in
+            (0..<configuration.repeats.count(of: kind)).map { run in
+                MeasureRequest(strategy: kind, imagePath: imagePath, configuration: configuration,
+                               scoresQuality: kind == .renderer && run == 0 && configuration.scoresQuality)
+            }
+        }
     }
 
     /// The record's image fields, from the header alone (no pixels decoded);

@@ -39,7 +39,7 @@ public enum ReportJob {
     /// order) into `outputDirectory`, stating the peak noise of `noiseRepeats`
     /// measurements (0: skip); `onMeasured` follows each measured image.
     public static func run(metricsPaths: [String], measureInputs: [String], outputDirectory: String, cacheLimitBytes: Int,
-                           noiseRepeats: Int, longestSide: Int, pool: MeasuringPool,
+                           noiseRepeats: Int, longestSide: Int, repeats: StrategyMeasurer.Repeats, pool: MeasuringPool,
                            onMeasured: @Sendable (ImageMetricsRecord) -> Void) async throws(Failure) -> Output {
         var metricsPaths = metricsPaths
         var written: [String] = []
@@ -53,7 +53,7 @@ public enum ReportJob {
                 let csv = directory.appendingPathComponent("metrics.csv").path
                 let measured = try await FileMeasurement.measure(
                     files: files, configuration: .init(target: DecodeTarget(longestSide: longestSide),
-                                                         pool: pool),
+                                                         repeats: repeats, pool: pool),
                     writingTo: jsonl, progress: onMeasured)
                 try CSVWriter.write(measured, to: csv)
                 measuredImages = measured.count

@@ -37,7 +37,7 @@ final class MetricsRecorder: Sendable {
             target: DecodeTarget(longestSide: Self.targetLongestSide(configuration)), limits: configuration.limits,
             // The app's decode of one thumbnail: the engine in the run's first format.
             encoder: ThumbnailEncoder(format: configuration.formats[0], quality: configuration.quality),
-            thumbnailRepeats: configuration.thumbnailRepeats, fullDecodeRepeats: configuration.fullDecodeRepeats, pool: pool))
+            repeats: configuration.measureRepeats, pool: pool))
         self.measurer = measurer
         let queue = MeasuringQueue(limitBytes: queueLimitBytes)
         self.queue = queue

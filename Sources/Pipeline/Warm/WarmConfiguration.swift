@@ -51,9 +51,8 @@ public struct WarmConfiguration: Sendable {
     public var allowedHosts: [HostPattern] = []
     /// The measuring processes compared images are measured in (nil: the run cannot measure).
     public var measuringPool: MeasuringPool?
-    /// Runs per image of naive and renderer, and of thumbnail-at-decode (lowest peak kept; `--measure-repeats`).
-    public var fullDecodeRepeats = StrategyMeasurer.Configuration.defaultFullDecodeRepeats
-    public var thumbnailRepeats = StrategyMeasurer.Configuration.defaultThumbnailRepeats
+    /// Runs per image of naive, renderer and thumbnail-at-decode (lowest peak kept; `--measure-repeats`).
+    public var measureRepeats = StrategyMeasurer.Repeats()
     /// After a run that saw the whole product list, remove cache entries no
     /// listed product has pointed at for longer than this (`--prune-after`;
     /// 0: whatever this run did not see); nil: never prune.
