@@ -3,10 +3,8 @@ import Foundation
 import Hummingbird
 import WarmSupport
 
-/// Makes any image of the catalog from its key alone (`CatalogImageMix.spec(forKey:)`), cut out of one of
-/// the real photos, or of a seeded pattern when there is no photo folder: equal keys give equal bytes.
-/// Costs: the photos in memory (about 60 MB for 12 at 1600 px); per image, one bitmap and its encoding
-/// (a few ms for the seeds mix, about 0.3 s for a phone photo). Blocking.
+/// Makes any catalog image from its key alone, cut out of a real photo or a seeded pattern: equal keys
+/// give equal bytes. Blocking.
 struct CatalogImageFactory: Sendable {
     let configuration: CatalogConfiguration
     private let photos: [(name: String, photo: SourcePhoto)]

@@ -3,13 +3,8 @@ import Downsample
 import Foundation
 import NIOPosix
 
-/// The catalog's images, made on first request and kept in a bounded in-memory LRU cache.
-///
-/// Lazily, so that the server listens at once whatever the catalog's size and a crawl's pace spreads the
-/// work (13,360 phone-mix images would take over an hour); nothing is written to disk. Images are
-/// deterministic per key, so an evicted one is made again byte for byte, and the validators of every image
-/// made are kept (a few dozen bytes each) to answer 304 without making it again. Concurrent requests for
-/// one key share one making, on a thread pool of its own (`BlockingWork`), never on the cooperative pool.
+/// Images made on first request (the server listens at once, whatever the size) and kept in a bounded LRU;
+/// deterministic per key, so an evicted one is remade byte for byte, and kept validators answer 304s.
 actor CatalogImageStore {
     private let factory: CatalogImageFactory
     private let capacityBytes: Int

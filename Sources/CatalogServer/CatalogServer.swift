@@ -5,14 +5,8 @@ import Hummingbird
 import Logging
 import Serving
 
-/// An OpenMarket-compatible product API and object store in the process, on loopback: `warm demo` and
-/// `warm serve` crawl it, tests hook into it. Serves `GET /api/products?page_no=&items_per_page=` (in the
-/// configured page shape), `GET /api/products/{id}`, `GET /healthChecker` and
-/// `GET /thumbnails/<yyyyMMdd>/<32 hex>_thumb` (with validators and 304s).
-///
-/// Start costs decoding the source photos (under a second); each image is made on its first request
-/// (`CatalogImageStore`); memory is the photos, the bounded image cache and a small entry per product.
-/// Call `shutdown()` when done. Tests reach the list and the faults through WarmTestSupport.
+/// An OpenMarket-compatible product API and image store on loopback, for `warm demo`, `warm serve` and tests
+/// (routes in `CatalogRoutes`). Call `shutdown()` when done.
 public final class CatalogServer: Sendable {
     public let configuration: CatalogConfiguration
     public let stats: CatalogStats

@@ -69,11 +69,8 @@ public enum FaultScope: String, Sendable, Hashable, CaseIterable {
     case image, page
 }
 
-/// A fault mode for a whole catalog server (`warm serve --faults SPEC`). SPEC is a comma-separated list of
-/// `SCOPE-KIND=SHARE[xN]`: SCOPE `image` or `page` (page 1 is never chosen: without it nothing runs); KIND
-/// a `CatalogFault` name; SHARE `5%` or `0.05` of the URLs (omitted: all); `xN`: only the first N requests of
-/// each chosen URL fail. The URLs chosen depend only on the seed, scope, kind and URL, so a re-run meets
-/// the same faults, and a larger share contains a smaller one.
+/// `warm serve --faults SPEC` (syntax in docs/faults-and-hostile-input.md). The URLs chosen depend only on
+/// the seed, scope, kind and URL: a re-run meets the same faults, and a larger share contains a smaller one.
 public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     public var rules: [FaultRule]
     public var seed: UInt64

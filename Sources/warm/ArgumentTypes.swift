@@ -1,9 +1,8 @@
 import ArgumentParser
 import Downsample
 
-/// A byte count given as `500000000`, `500MB`, `1.5GiB`, `64k`...
-/// Refuses what is not a finite count an `Int` holds (`inf`, `nan`, `1e300`):
-/// argument-parser then names the option.
+/// A byte count given as `500000000`, `500MB`, `1.5GiB`, `64k`; refuses what an `Int` cannot hold,
+/// so argument-parser names the option.
 struct ByteCount: ExpressibleByArgument, Sendable {
     var bytes: Int
 
@@ -23,9 +22,8 @@ struct ByteCount: ExpressibleByArgument, Sendable {
     }
 }
 
-/// A duration given as seconds (`3600`) or with a unit: `90s`, `30m`, `12h`, `7d`.
-/// Refuses non-finite and negative values and anything over a century
-/// (`OptionCheck.maximumSeconds`), so that no later conversion can trap.
+/// A duration as seconds (`3600`) or `90s`, `30m`, `12h`, `7d`; refuses what a later conversion
+/// could trap on (negative, non-finite, over a century).
 struct DurationArgument: ExpressibleByArgument, Sendable {
     var seconds: Double
 
@@ -45,9 +43,7 @@ struct DurationArgument: ExpressibleByArgument, Sendable {
     }
 }
 
-/// The checks numeric options share, so that every command rejects
-/// infinities, NaN and values no later conversion can hold with a sentence
-/// naming the option (exit 64), instead of trapping at `Int(Double)` later.
+/// Numeric option checks: a sentence naming the option (exit 64) instead of a trap at `Int(Double)` later.
 enum OptionCheck {
     /// A century: longer than any timeout or age anyone means, far below
     /// what `Duration` and `Int` seconds hold.

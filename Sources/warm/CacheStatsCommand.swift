@@ -33,11 +33,8 @@ struct CacheStatsCommand: AsyncParsableCommand {
     }
 }
 
-/// Opens an existing cache directory for the read-only commands, refusing to
-/// create one where there is none (a typo should not make an empty cache),
-/// and leaving temp files alone (a run may be writing them). With
-/// `checkingIntegrity`, a damaged manifest is refused first (one read of it):
-/// a row read from it could name the wrong file.
+/// Opens an existing cache for the read-only commands: never creates one (a typo should not make an
+/// empty cache), leaves temp files to the run writing them, refuses a damaged manifest when asked.
 enum CacheAccess {
     static func open(_ directory: String, checkingIntegrity: Bool = false) throws -> DiskCache {
         let manifest = URL(fileURLWithPath: directory).appendingPathComponent("manifest.sqlite").path

@@ -1,10 +1,8 @@
 import Cache
 import Foundation
 
-/// Debug builds only (docs/faults-and-hostile-input.md): with
-/// `WARM_CRASH_REHEARSAL=<fault point>` (for example `afterPrunedRowsDeleted`),
-/// `warm run` prints a line to stderr at that step of the cache and waits
-/// there to be killed, so a test's `kill -9` lands at exactly that instant.
+/// Debug builds only: `WARM_CRASH_REHEARSAL=<fault point>` makes `warm run` wait at that step of the
+/// cache, so a test's `kill -9` lands exactly there (docs/faults-and-hostile-input.md).
 enum CrashRehearsal {
     static func injector(environment: [String: String]) -> FaultInjector? {
         #if DEBUG

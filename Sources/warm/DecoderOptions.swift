@@ -33,9 +33,7 @@ struct DecoderOptions: ParsableArguments {
     }
 }
 
-/// The child side of `DecodeWorkerPool`: decodes the images its parent sends
-/// on standard input, one at a time, until the parent closes it. Hidden:
-/// `warm thumbnail`, `warm run` and `warm demo` start it.
+/// The child side of `DecodeWorkerPool` (hidden): decodes what its parent sends until it closes stdin.
 struct DecodeWorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode-worker",

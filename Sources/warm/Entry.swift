@@ -1,11 +1,8 @@
 import Dispatch
 import Foundation
 
-/// The program's entry point: `warm measure-server` is served before any
-/// Swift concurrency runs, because it forks a child per measurement and a
-/// fork must not copy threads (Swift concurrency on Linux runs on Dispatch
-/// worker threads, which an async main starts at once); every other command
-/// goes to `Warm` (swift-argument-parser) as usual.
+/// `warm measure-server` runs before any Swift concurrency starts a thread, because it forks a child
+/// per measurement and a fork must not copy threads; every other command goes to `Warm`.
 @main
 enum Entry {
     static func main() {

@@ -8,9 +8,8 @@ enum ExitStatus {
     static let someFailed = ExitCode(2)
     /// `warm check` found at least one regression against the baseline (each listed).
     static let regressed = ExitCode(3)
-    /// SIGTERM or SIGINT stopped the run gracefully: summary and Prometheus
-    /// file written, cache consistent; the next run finishes the work. Not
-    /// 143/130, which say the process died by the signal without cleaning up.
+    /// Stopped gracefully by SIGTERM or SIGINT (summary written, cache consistent); not 143/130, which
+    /// say the process died by the signal without cleaning up.
     static let stopped = ExitCode(4)
     /// The cache manifest was unreadable (corrupt, truncated, not a file): it
     /// was moved aside and rebuilt, and the run went on; the next run exits 0.

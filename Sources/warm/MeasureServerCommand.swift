@@ -2,9 +2,7 @@ import ArgumentParser
 import Foundation
 import WarmMetrics
 
-/// The measuring process behind `PeakIsolation.measuringProcesses`: reads
-/// one measurement request per line and forks a child for each
-/// (`MeasuringServer`). Hidden: the measuring commands start it.
+/// The measuring process (hidden; `MeasuringServer`), started by the measuring commands.
 struct MeasureServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: MeasuringServer.commandName,

@@ -89,12 +89,8 @@ extension ServeCommand {
 extension PageShape: ExpressibleByArgument {}
 extension CatalogImageMix: ExpressibleByArgument {}
 
-/// `warm serve`'s running catalog server as a ServiceLifecycle service: it
-/// runs until the `ServiceGroup` turns SIGINT or SIGTERM into a graceful
-/// shutdown or, with `parentPID` (`warm demo`'s server), until that process
-/// is no longer its parent, so that a killed demo does not leave its server
-/// holding the port. The pid comes from the parent's command line: one read
-/// here could already see the reaper, if the demo died during start-up.
+/// Runs until SIGINT or SIGTERM or, with `parentPID` (the demo's server), until that process is gone, so a
+/// killed demo leaves no server holding the port; the pid comes from the command line (a read could be late).
 struct CatalogService: Service {
     let server: CatalogServer
     let parentPID: pid_t?

@@ -2,11 +2,8 @@ import CatalogServer
 import ChildProcesses
 import Foundation
 
-/// The demo's catalog server as a child process (`warm serve`), so that the
-/// process that measures decode peaks holds only the warm job: an in-process
-/// server frees its response buffers while measurements run, and freed
-/// memory inside a measurement span hides part of its peak (seen in the demo:
-/// naive peaks below the bitmap they kept, for one image in five).
+/// The demo's catalog server as a child process (`warm serve`), so that the warm job's process is not
+/// also serving the catalog while it measures.
 final class ServerProcess {
     let baseURL: URL
     private let child: ChildProcess

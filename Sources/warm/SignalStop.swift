@@ -3,16 +3,8 @@ import Logging
 import Pipeline
 import UnixSignals
 
-/// `warm run`'s answer to SIGTERM and SIGINT (Kubernetes' eviction, node
-/// drain and `activeDeadlineSeconds`, `timeout`, systemd, Ctrl-C): the first
-/// signal asks the run to stop admitting work (`StopRequest`), lets the
-/// images in flight finish and cancels what remains after `grace`; the run
-/// then writes its summary and Prometheus file and releases the lock as
-/// usual. A second signal ends the process at once, as if untrapped.
-///
-/// Built on ServiceLifecycle's `UnixSignalsSequence` rather than a
-/// `ServiceGroup`: the group's graceful-shutdown handler does not say which
-/// signal arrived (the summary must name it) and ignores a second one.
+/// SIGTERM/SIGINT: the first stops admitting work and cancels what remains after `grace`; a second ends the
+/// process. `UnixSignalsSequence`, not a `ServiceGroup`: the group names no signal and ignores a second.
 enum SignalStop {
     static func run<Result: Sendable>(
         grace: Duration, logger: Logger,

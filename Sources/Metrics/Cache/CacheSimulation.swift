@@ -1,6 +1,4 @@
-/// Replays one strategy's decoded sizes, in catalog order, through a strict
-/// LRU memory cache, as a list screen would: the user scrolls down the whole
-/// catalog, then back up to the top.
+/// A strict LRU memory cache under a list screen's pattern: scroll down the whole catalog, then back up.
 public enum CacheSimulation {
     /// The access pattern, as the report states it.
     public static let accessPattern = """
@@ -24,12 +22,8 @@ public enum CacheSimulation {
         public var hitRate: Double { requests == 0 ? 0 : Double(hits) / Double(requests) }
     }
 
-    /// Runs the scroll-down, scroll-up pattern over `costs` (bytes per image, catalog order).
-    ///
-    /// No cache is replayed: with this pattern a strict LRU's state has a closed form. The way down leaves
-    /// the longest run of (cacheable) images ending at the last that fits; the way up hits exactly those,
-    /// then each miss evicts the highest images, leaving the longest run from the first that fits.
-    /// `CacheSimulationTests` checks this against a replayed LRU.
+    /// Closed form, no replay: down leaves the longest run ending at the last image that fits, up hits
+    /// those, then leaves the longest run from the first (`CacheSimulationTests` replays a real LRU).
     public static func run(costs: [Int], costLimit: Int) -> Outcome {
         let cacheable = costs.filter { $0 <= costLimit }
         let held = longestRun(cacheable, costLimit: costLimit)

@@ -1,10 +1,8 @@
 import Downsample
 import Foundation
 
-/// What `warm check` compares against: per image (by URL) only the
-/// thumbnail-at-decode figures the check needs, and the target size they were
-/// measured at. Written as stable JSON (sorted keys, images sorted by URL), so
-/// that a baseline committed to git changes only where the numbers do.
+/// What `warm check` compares against: per image (by URL) the thumbnail figures the check needs.
+/// Stable JSON (sorted keys and images), so a committed baseline changes only where the numbers do.
 public struct MetricsBaseline: Sendable, Equatable, Codable {
     public struct Image: Sendable, Equatable, Codable {
         public var url: String

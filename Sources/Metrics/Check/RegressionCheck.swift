@@ -1,9 +1,7 @@
 import Downsample
 
-/// Compares new metrics with a baseline, image by image (matched by URL), and
-/// lists every way thumbnail-at-decode got worse: more retained bytes, a
-/// higher peak (beyond a noise allowance), lower SSIM, another output size, or
-/// a failure. Peaks are compared only where both sides measured one.
+/// Lists every way thumbnail-at-decode got worse than the baseline, image by image (by URL); peaks
+/// are compared only where both sides measured one, beyond a noise allowance.
 public struct RegressionCheck: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// Relative growth allowed for retained and peak bytes (0.10: +10%).
@@ -14,9 +12,8 @@ public struct RegressionCheck: Sendable {
         /// noise, which a relative tolerance of a small peak cannot absorb.
         public var peakAllowanceBytes: Int
 
-        /// About three times the most a thumbnail peak moved between two
-        /// measuring runs (356 KiB over 303 images, bench/findings.md section 14);
-        /// a thumbnail path holding a full bitmap adds megabytes (`ShippedThumbnailTests`).
+        /// About three times the most a thumbnail peak moved between two runs (bench/findings.md
+        /// section 14); a thumbnail path holding a full bitmap adds megabytes (`ShippedThumbnailTests`).
         public static let defaultPeakAllowanceBytes = 1024 * 1024
 
         public init(tolerance: Double = 0.10, minimumSSIM: Double = 0.90,

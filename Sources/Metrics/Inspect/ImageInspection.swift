@@ -1,10 +1,8 @@
 import Downsample
 import Foundation
 
-/// What `warm inspect` reports for one image: its header, and for each decode
-/// strategy the output size and the bytes the decoded bitmap retains, read from
-/// the bitmap each strategy really produced. Costs one full decode per
-/// strategy that needs one (naive and renderer).
+/// What `warm inspect` reports: the header, and each strategy's output size and retained bytes read
+/// from the bitmap it really produced.
 public struct ImageInspection: Sendable, Codable {
     public struct StrategyResult: Sendable, Codable {
         public var outputWidth: Int

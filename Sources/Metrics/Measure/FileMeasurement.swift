@@ -1,9 +1,7 @@
 import Downsample
 import Foundation
 
-/// Measures local image files one by one, writing their records to the JSON
-/// Lines file `output` as it goes (`warm report --measure`); the file path
-/// stands in for the URL, `files`' order for catalog order.
+/// `warm report --measure`: local files one by one, the path standing in for the URL.
 public enum FileMeasurement {
     public static func measure(files: [String], configuration: StrategyMeasurer.Configuration, writingTo output: String,
                                progress: @Sendable (ImageMetricsRecord) -> Void = { _ in }) async throws(MetricsFileError) -> [ImageMetricsRecord] {

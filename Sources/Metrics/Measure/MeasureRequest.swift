@@ -2,9 +2,8 @@ import Downsample
 import Foundation
 import WarmSupport
 
-/// One job for a measuring process (`MeasuringServer`), one JSON line: one
-/// strategy once on one image file, and with `scoresQuality` renderer's and
-/// thumbnail's quality scored after the span.
+/// One JSON line to a measuring process: one strategy once on one file, with quality scored after the
+/// span when `scoresQuality`.
 public struct MeasureRequest: Sendable, Hashable, Codable {
     public var strategy: StrategyKind
     public var imagePath: String
@@ -106,9 +105,8 @@ extension MeasureRequest {
         }
     }
 
-    /// Renderer's and thumbnail's SSIM and PSNR against a Lanczos3 reference
-    /// of their own output size, made from the naive bitmap; the thumbnail is
-    /// scored as the app sees it, its encoded bytes decoded. Unmeasured.
+    /// SSIM and PSNR against a Lanczos3 reference from the naive bitmap; the thumbnail is scored as the
+    /// app sees it, its encoded bytes decoded.
     func scores(of source: ImageSource, given: Output) -> [String: MeasureReply.Scores] {
         var outputs: [StrategyKind: DecodedImage] = [:]
         var encoded: EncodedImage?

@@ -5,14 +5,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// The parent's side of `MeasuringServer`: `processes` measuring processes
-/// (`<executable> measure-server`), started on first use and kept for the
-/// run, each running one job at a time. `run(_:)` spreads a batch of jobs
-/// over them and waits, off the cooperative pool, until all are answered.
-/// A process that dies is started again for the next job.
-///
-/// Cost: one process start per measuring process per run (about 60 ms),
-/// then a fork per job (about 1 ms) instead of an exec.
+/// The parent's side of `MeasuringServer`: measuring processes started on first use, one job at a time
+/// each; one that dies is started again for the next job.
 public final class MeasuringPool: Sendable {
     public let executablePath: String
     public let processes: Int

@@ -5,20 +5,14 @@ import Foundation
 import Glibc
 #endif
 
-/// The measuring process (`warm measure-server`, hidden), one per core: it
-/// loads everything a measurement needs, then forks a child per
-/// `MeasureRequest` line on standard input and writes its `MeasureReply` line.
-///
-/// Safe to fork because it stays single-threaded (checked) and never decodes,
-/// so every child starts from the same state. A child answers through a pipe
-/// of its own, read after it exited: one that crashes mid-write breaks no framing.
+/// The measuring process: forks a child per request line. Single-threaded (checked) and never decoding,
+/// so every child starts alike; a child answers on a pipe of its own, so a crash breaks no framing.
 public enum MeasuringServer {
     /// The subcommand's name, as `warm` registers it (and serves before any thread starts).
     public static let commandName = "measure-server"
 
-    /// Its environment: from glibc's first allocation, one arena (free pages in
-    /// other arenas hide growth), a fixed 64 KiB mmap threshold (the dynamic
-    /// one keeps freed bitmaps resident) and no top pad (the heap grows by pages).
+    /// One arena (free pages elsewhere hide growth), a fixed 64 KiB mmap threshold (the dynamic one keeps
+    /// freed bitmaps resident), no top pad: resident memory follows allocations.
     static func environment() -> [String: String] {
         let tunables = "glibc.malloc.arena_max=1:glibc.malloc.top_pad=0:glibc.malloc.mmap_threshold=65536"
         let inherited = ProcessInfo.processInfo.environment["GLIBC_TUNABLES"]

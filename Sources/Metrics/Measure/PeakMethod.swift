@@ -1,6 +1,4 @@
-/// How a record's `peakBytes` were measured. Measuring writes only
-/// `forkedProcess`; the other names come from metrics files written by older
-/// versions, which `warm report` and `warm check` still read.
+/// How `peakBytes` were measured: only `forkedProcess` is written; the others are read from older files.
 public enum PeakMethod: String, Sendable, Codable, Hashable, CaseIterable {
     case forkedProcess = "forked-process"
     case residentHighWaterMark = "vmhwm"

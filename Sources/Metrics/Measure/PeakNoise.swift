@@ -2,9 +2,8 @@ import Downsample
 import Foundation
 import WarmSupport
 
-/// Run-to-run variation of `peakBytes`: one image measured `repeats` times in
-/// a row, per strategy. Reports print it beside the figures so a reader knows
-/// which differences are real; `warm check`'s peak allowance is chosen from it.
+/// Run-to-run variation of `peakBytes` on one image, printed in reports so a reader knows which
+/// differences are real.
 public struct PeakNoise: Sendable, Equatable {
     public struct Spread: Sendable, Equatable {
         public var kind: StrategyKind

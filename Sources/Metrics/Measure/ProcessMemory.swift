@@ -4,9 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// The process's resident memory and CPU time as Linux reports them, read
-/// around one strategy run (the allocator settings that make resident memory
-/// follow allocations are `MeasuringServer.environment()`'s).
+/// Resident memory and CPU time as Linux reports them, read around one strategy run.
 public enum ProcessMemory {
     /// Resets the kernel's peak RSS (`VmHWM`) to the current RSS. False when
     /// `/proc/self/clear_refs` cannot be written (old kernel, locked-down container).
@@ -36,10 +34,8 @@ public enum ProcessMemory {
         return Int(line.dropFirst(label.count).filter(\.isNumber))
     }
 
-    /// Makes every page of every mapped file (binary, libraries) resident now,
-    /// so that code first run during a measurement is not paged in inside it.
-    /// A fork does not copy file mappings' page tables: the child calls it again.
-    /// Returns the pages made resident.
+    /// Pages in every mapped file now, so code first run in a measurement is not paged in inside it; a fork
+    /// does not copy file mappings' page tables, so the child calls it again.
     @discardableResult
     static func faultInMappedFiles() -> Int {
         guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return 0 }

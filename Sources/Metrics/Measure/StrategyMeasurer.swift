@@ -3,10 +3,8 @@ import Downsample
 import Foundation
 import WarmSupport
 
-/// Measures one image with each decode strategy (an `ImageMetricsRecord`).
-/// Every run is a child forked by a measuring process (`MeasuringPool`,
-/// `MeasuringServer`), handed the image in a temporary file; the lowest peak
-/// of each strategy's repeats is kept, and the first renderer run also scores quality.
+/// Measures one image with each strategy, every run a child forked by a measuring process; the lowest
+/// peak of each strategy's runs is kept.
 public struct StrategyMeasurer: Sendable {
     public struct Configuration: Sendable {
         public var target: DecodeTarget

@@ -1,16 +1,8 @@
 import Downsample
 import Foundation
 
-/// How close a downsampled image is to its reference, over same-size 8-bit
-/// RGBA bitmaps composited over white (as a viewer shows them). Written by
-/// hand: no maintained Swift package computes SSIM on Linux. O(width x height)
-/// with integral images, a few MB of scratch for a 300x300 image.
-///
-/// - SSIM (Wang et al. 2004) on BT.601 luma in integers, the mean over every
-///   8x8 window (smaller images: one window as large as the image) with uniform
-///   weights, K1 = 0.01, K2 = 0.03, L = 255.
-/// - PSNR over the R, G and B samples, capped at `psnrCapDecibels` (identical
-///   images would be infinite, which JSON cannot hold).
+/// SSIM (BT.601 luma, 8x8 uniform windows, K1 0.01, K2 0.03) and capped PSNR of RGBA bitmaps over
+/// white. Written by hand: no maintained Swift package computes SSIM on Linux.
 public enum ImageSimilarity {
     public static let ssimWindow = 8
     public static let psnrCapDecibels = 100.0

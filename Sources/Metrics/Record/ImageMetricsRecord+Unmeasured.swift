@@ -1,12 +1,8 @@
 import Downsample
 
 extension ImageMetricsRecord {
-    /// The record of an image a run warmed but did not measure: retained bytes
-    /// computed as each strategy allocates its RGBA bitmap (naive the source,
-    /// renderer `DecodeTarget`'s canvas, thumbnail the stored `thumbnailSize`);
-    /// peaks, times, quality and `peakMethod` nil. `width` and `height` are as
-    /// stored; with no `orientation` (a cache entry's record) whether the source
-    /// stands turned is read from the thumbnail's shape.
+    /// An image warmed but not measured: retained bytes as each strategy allocates its RGBA bitmap, the
+    /// rest nil. With no `orientation` (a cache entry's record) the thumbnail's shape says if it is turned.
     public static func unmeasured(productId: Int?, url: String, format: ImageFormat?, sourceBytes: Int, width: Int, height: Int,
                                   orientation: Int?, targetLongestSide: Int, thumbnailSize: PixelSize) -> ImageMetricsRecord {
         let turned: Bool

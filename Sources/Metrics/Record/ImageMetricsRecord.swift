@@ -1,13 +1,8 @@
 import Downsample
 import Foundation
 
-/// What was measured for one catalog image: its header, and for each decode
-/// strategy its retained bytes, transient peak, CPU and wall time, output size
-/// and (renderer, thumbnail) quality. One JSON Lines row per image; field
-/// names are fixed (reports, baselines and other tools read them). An image a
-/// sampled run warmed but did not measure gets `unmeasured(...)`'s record.
-///
-/// Every optional is written as an explicit `null`, so each row has every key.
+/// What was measured for one catalog image: one JSON Lines row, field names fixed (other tools read
+/// them); every optional is written as an explicit `null`, so each row has every key.
 public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     public var productId: Int?
     public var url: String
@@ -32,9 +27,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     /// A short stable token for grouping failures (`DownsampleError.reasonCode`); nil when no error.
     public var errorReason: String?
     public var strategies = Strategies()
-    /// The variants the run wrote to the cache for this image (every size in
-    /// every format); nil when the record comes from elsewhere (`warm measure`,
-    /// files written before variants were recorded).
+    /// Every size in every format the run cached; nil from `warm report --measure` and older files.
     public var variants: [VariantMetrics]?
 
     public var isComplete: Bool {

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Reads `ImageMetricsRecord`s from JSON Lines files, in file order then line
-/// order (the catalog order reports use). Blank lines are skipped; any other
-/// line that is not a record is an error naming the file and line.
+/// Reads records in file then line order; a line that is not a record (blank lines aside) is an
+/// error naming the file and line.
 public enum JSONLinesReader {
     public static func read(paths: [String]) throws(MetricsFileError) -> [ImageMetricsRecord] {
         var records: [ImageMetricsRecord] = []

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Appends `ImageMetricsRecord`s to a JSON Lines file, one object per line,
-/// keys sorted, flushed per record (a crashed run keeps every finished row).
-/// An actor because the pipeline's tasks share one output file.
+/// Appends records, flushed one by one (a crashed run keeps every finished row); an actor because
+/// the pipeline's tasks share one file.
 public actor JSONLinesWriter {
     private let handle: FileHandle
     public nonisolated let path: String

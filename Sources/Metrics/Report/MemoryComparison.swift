@@ -1,17 +1,7 @@
 import Downsample
 
-/// The figures of the memory report, computed from metrics records in
-/// catalog order: the seeds' table (total and average memory-cache use, how
-/// many images fit in the cache, improvement over naive), the transient,
-/// time and quality figures beside it, a per-format breakdown, the LRU
-/// simulation, the failures and, when the run wrote several formats, each
-/// variant's bytes, encode CPU and decoded memory.
-///
-/// The strategy tables cover only images all three strategies decoded, so
-/// that every column sums over the same images. Retained bytes (the seeds'
-/// table, the LRU simulation) cover all of those; peaks, CPU, throughput and
-/// quality only the measured ones (a run that measures a sample writes the
-/// other images' records with retained bytes only).
+/// The report's figures, from records in catalog order. Strategy tables cover only images all three
+/// strategies decoded, so every column sums over the same images; peaks and times only measured ones.
 public struct MemoryComparison: Sendable {
     public struct Column: Sendable {
         public var statistics: StrategyStatistics

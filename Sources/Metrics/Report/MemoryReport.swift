@@ -1,12 +1,7 @@
 import Downsample
 import Foundation
 
-/// The memory comparison report (`warm report`): the seeds' table for this
-/// catalog, the transient/CPU/quality figures beside it, a per-format
-/// breakdown, a strict LRU cache simulation, failures, and how it was all
-/// measured; when the run wrote several formats, which one to ship (bytes,
-/// encode CPU, decoded memory per variant). Written as Markdown and as a
-/// self-contained HTML page with SVG charts.
+/// The memory comparison report (`warm report`), as Markdown and as self-contained HTML with SVG charts.
 public struct MemoryReport: Sendable {
     /// Where the figures came from, stated in the report.
     public struct Context: Sendable {

@@ -1,9 +1,7 @@
 import Downsample
 
-/// Per-image peak comparisons behind the seeds' two claims: renderer resize
-/// does not lower a full decode's peak (its peak is at least naive's), and
-/// thumbnail-at-decode does (below naive's for every JPEG larger than 4x the
-/// target). Computed over the images all three strategies decoded.
+/// Per-image checks of the seeds' two claims: renderer's peak is at least naive's (within the noise),
+/// and thumbnail-at-decode's is below naive's for every JPEG larger than 4x the target.
 public struct PeakComparison: Sendable, Equatable {
     public struct RendererAgainstNaive: Sendable, Equatable {
         public var images: Int
@@ -24,9 +22,7 @@ public struct PeakComparison: Sendable, Equatable {
         public var smallestRatio: Double?
     }
 
-    /// Above the most one image's naive peak moved between two measuring runs:
-    /// 468 KiB over the 1,295 demo images on a quiet machine, 632 KiB over 303
-    /// under load (`scripts/compare-metrics.py A/metrics.jsonl B/metrics.jsonl`, bench/findings.md section 14).
+    /// Above the most one image's naive peak moved between two measuring runs (bench/findings.md section 14).
     public static let noiseBytes = 640 << 10
 
     public static var noiseText: String {

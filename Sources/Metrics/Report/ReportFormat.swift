@@ -1,8 +1,6 @@
 import Foundation
 
-/// How the reports print numbers. Memory is in decimal megabytes
-/// (1 MB = 1,000,000 bytes), as the seeds' table is read; the exact byte
-/// counts stay in the metrics files.
+/// How the reports print numbers: memory in decimal MB, as the seeds' table is read.
 enum ReportFormat {
     static func megabytes(_ bytes: Double?) -> String {
         guard let bytes else { return "-" }

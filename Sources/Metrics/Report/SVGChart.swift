@@ -79,9 +79,7 @@ enum SVGChart {
 
     // MARK: Pieces
 
-    /// A distinct shape per strategy, so that renderer and thumbnail, which
-    /// often retain exactly the same bytes, stay visible where they overlap:
-    /// naive a filled dot, renderer a filled square, thumbnail a ring.
+    /// A shape per strategy, so renderer and thumbnail (often the same bytes) stay visible where they overlap.
     static func marker(_ kind: StrategyKind, x: Double, y: Double, size: Double) -> String {
         let colour = colours[kind] ?? "#444"
         switch kind {

@@ -1,9 +1,7 @@
 import Downsample
 
-/// Distribution figures of one strategy over a set of images: memory kept
-/// (over all of them), and transient peak, CPU, throughput and quality (over
-/// those measured: an unmeasured record has retained bytes only). Sizes stay
-/// integer bytes.
+/// One strategy's figures over a set of images: retained bytes over all, peaks, times and quality over
+/// the measured ones (an unmeasured record has retained bytes only).
 public struct StrategyStatistics: Sendable, Equatable {
     public var kind: StrategyKind
     public var imageCount: Int

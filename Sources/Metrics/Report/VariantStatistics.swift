@@ -1,9 +1,5 @@
-/// The report's "which format" figures, from the variants a run wrote
-/// (`ImageMetricsRecord.variants`): for each format and size, the bytes on the
-/// wire (median, p90, total for the catalog), the encode CPU, and what one
-/// variant takes once decoded (width x height x 4) with how many a strict LRU
-/// memory cache of the report's limit holds. Nil unless the records name at
-/// least two formats: a one-format run has nothing to choose between.
+/// The report's "which format" figures per format and size; nil unless the records name two formats
+/// or more (one format has nothing to choose between).
 public struct VariantStatistics: Sendable, Equatable {
     /// One format at one size, or (`size` nil) each image's sizes of one format summed.
     public struct Row: Sendable, Equatable {
