@@ -193,13 +193,20 @@ int warm_autorot(VipsImage *in, int orientation, VipsImage **out) {
     return result;
 }
 
-int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, VipsImage **out) {
+int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, int opaque, VipsImage **out) {
     if (!vips_image_hasalpha(in))
         return vips_resize(in, out, hscale, "vscale", vscale, "kernel", kernel, NULL);
 
     VipsImage *base = vips_image_new();
     VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 3);
     VipsBandFormat format = vips_image_get_format(in);
+    if (opaque) {
+        int failed = vips_extract_band(in, &t[0], 0, "n", vips_image_get_bands(in) - 1, NULL) ||
+                     vips_resize(t[0], &t[1], hscale, "vscale", vscale, "kernel", kernel, NULL) ||
+                     vips_bandjoin_const1(t[1], out, 255.0, NULL);
+        g_object_unref(base);
+        return failed ? -1 : 0;
+    }
     if (vips_premultiply(in, &t[0], NULL) ||
         vips_resize(t[0], &t[1], hscale, "vscale", vscale, "kernel", kernel, NULL) ||
         vips_unpremultiply(t[1], &t[2], NULL) ||
@@ -214,7 +221,7 @@ int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, 
 int warm_reference_resize(VipsImage *in, double hscale, double vscale, int opaque, size_t materialize_limit,
                           VipsImage **out) {
     if (!vips_image_hasalpha(in) || vips_image_get_format(in) != VIPS_FORMAT_UCHAR)
-        return warm_resize(in, hscale, vscale, VIPS_KERNEL_LANCZOS3, out);
+        return warm_resize(in, hscale, vscale, VIPS_KERNEL_LANCZOS3, 0, out);
 
     int bands = vips_image_get_bands(in);
     VipsImage *base = vips_image_new();

@@ -135,8 +135,8 @@ final class VipsImageHandle: @unchecked Sendable {
         try apply { warm_autorot($0, Int32(clamping: orientation), &$1) }
     }
     func materialized() throws(VipsFailure) -> VipsImageHandle { try Self.made(vips_image_copy_memory(pointer)) }
-    func resized(hscale: Double, vscale: Double, kernel: VipsKernel) throws(VipsFailure) -> VipsImageHandle {
-        try apply { warm_resize($0, hscale, vscale, kernel, &$1) }
+    func resized(hscale: Double, vscale: Double, kernel: VipsKernel, opaque: Bool = false) throws(VipsFailure) -> VipsImageHandle {
+        try apply { warm_resize($0, hscale, vscale, kernel, opaque ? 1 : 0, &$1) }
     }
     /// Lanczos3 as `resized` does it, pixel for pixel, faster for the quality
     /// reference (see warm_reference_resize): `opaque` only when every alpha is 255.

@@ -56,8 +56,9 @@ int warm_to_srgb(VipsImage *in, WarmAlphaMode alpha, VipsImage **out);
 /// Upright for EXIF `orientation` (anything outside 1..8 is 1); the tag is removed.
 int warm_autorot(VipsImage *in, int orientation, VipsImage **out);
 
-/// Resamples with separate scales and a kernel, alpha premultiplied around it.
-int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, VipsImage **out);
+/// Resamples with separate scales and a kernel, alpha premultiplied around it; `opaque` (every alpha
+/// 255) resamples the colour bands alone, in their own format: no float premultiply.
+int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, int opaque, VipsImage **out);
 
 /// The quality reference: warm_resize's Lanczos3 pixel for pixel at about half
 /// the CPU (an `opaque` image's colour bands are resampled without
