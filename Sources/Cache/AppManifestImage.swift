@@ -1,8 +1,6 @@
 import Foundation
 
-/// One line of the app manifest (`warm cache export`, `warm run --export`):
-/// one image, everything an app needs to lay out a cell, show a placeholder
-/// and pick the variant that fits its memory budget, without decoding a file.
+/// One image of the app manifest (`warm cache export`): enough to lay out a cell and pick a variant without decoding.
 /// Field names are fixed (docs/cache-layout.md, "App manifest").
 public struct AppManifestImage: Sendable, Equatable, Codable {
     public var url: String
@@ -20,7 +18,6 @@ public struct AppManifestImage: Sendable, Equatable, Codable {
         public var format: String
         public var width: Int
         public var height: Int
-        /// The file's size.
         public var bytes: Int
         /// The ETag `warm cache serve` sends for the file (`CachedFile.etag`).
         public var etag: String

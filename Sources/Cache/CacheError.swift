@@ -1,8 +1,6 @@
 import Foundation
 
-/// Why a cache operation failed. Each case names the path or URL involved;
-/// descriptions read as sentences and `reasonCode` is a stable token for
-/// grouping failures in reports and exit codes.
+/// Why a cache operation failed, naming the path or URL; `reasonCode` is a stable token for reports and exit codes.
 public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(url: String, reason: String)
     case invalidVariant(name: String)
@@ -41,7 +39,6 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// A short, stable token ("disk-full", "locked", ...).
     public var reasonCode: String {
         switch self {
         case .invalidURL: return "invalid-url"
@@ -56,8 +53,7 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Maps a failed system call to an error, keeping a full disk distinct so
-    /// the pipeline can stop early instead of failing every remaining image.
+    /// Keeps a full disk distinct so the pipeline can stop early instead of failing every remaining image.
     static func system(_ operation: String, path: String, errno code: Int32) -> CacheError {
         if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
         return .fileSystem(operation: operation, path: path, errno: code)

@@ -1,8 +1,7 @@
 import Foundation
 import SystemPackage
 
-/// The file half of the cache: temp files, atomic installs into `v1/`, removal
-/// and listing; knows nothing about the manifest. Every path below the root is
+/// The file half of the cache (temp files, atomic installs, removal; no manifest). Every path below the root is
 /// reached through `DirectoryHandle`, never re-resolved by a following `open(2)`.
 struct CacheFileStore: Sendable {
     let layout: CacheLayout
@@ -11,7 +10,6 @@ struct CacheFileStore: Sendable {
     /// Fixed, umask-independent modes: thumbnails are served by other processes.
     static let filePermissions: mode_t = 0o644
 
-    /// Creates the root, `v1/` and `tmp/` when missing.
     func createDirectories() throws(CacheError) {
         do {
             try FileManager.default.createDirectory(atPath: layout.root, withIntermediateDirectories: true)
@@ -33,9 +31,8 @@ struct CacheFileStore: Sendable {
 
     // MARK: - Writing
 
-    /// Writes `data` to a new `tmp/<random>.tmp` (mode 0644, `O_EXCL|O_NOFOLLOW`)
-    /// and fsyncs it, so that after the rename the file is complete on disk.
-    /// On failure the temp file is removed. Returns the temp file's name.
+    /// Writes and fsyncs a new `tmp/<random>.tmp` (`O_EXCL|O_NOFOLLOW`), so after the rename the file is complete
+    /// on disk; removed on failure. Returns its name.
     func writeTemporaryFile(_ data: Data) throws(CacheError) -> String {
         let tmp = try temporaryDirectory()
         let name = UUID().uuidString.lowercased() + ".tmp"
@@ -78,9 +75,8 @@ struct CacheFileStore: Sendable {
         _ = try? temporaryDirectory().removeFile(name)
     }
 
-    /// Removes the files in `tmp/` (leftovers of a crash); returns their names.
-    /// Anything that cannot be removed (a directory someone made there) is
-    /// left for `verify` to list rather than making the cache unusable.
+    /// Removes crash leftovers in `tmp/`; what cannot be removed (a directory) is left for `verify` to list
+    /// rather than making the cache unusable.
     func removeAllTemporaryFiles() throws(CacheError) -> [String] {
         let tmp = try temporaryDirectory()
         let removed = try tmp.entryNames().filter { (try? tmp.removeFile($0)) == true }.sorted()
@@ -88,7 +84,6 @@ struct CacheFileStore: Sendable {
         return removed
     }
 
-    /// Names of the files in `tmp/`.
     func temporaryFileNames() throws(CacheError) -> [String] {
         try temporaryDirectory().entryNames().sorted()
     }
@@ -118,9 +113,8 @@ struct CacheFileStore: Sendable {
         return try directory.readFile(name).bytes
     }
 
-    /// Every entry found at file depth under `v1/` (`v1/ab/cd/<name>`), plus
-    /// anything that is not a directory where a directory belongs, as
-    /// manifest-relative paths. Links are listed, never followed.
+    /// Manifest-relative paths of everything at file depth under `v1/`, plus non-directories where a directory
+    /// belongs. Links are listed, never followed.
     func allFilePaths() throws(CacheError) -> [String] {
         let version = CacheLayout.versionDirectory
         let files = try filesDirectory()
@@ -159,10 +153,8 @@ struct CacheFileStore: Sendable {
         try DirectoryHandle.openDirectory(path: layout.root).child(CacheLayout.versionDirectory, create: false)
     }
 
-    /// The directory holding a manifest-relative path and the file's name, or
-    /// nil when a directory on the way is missing. Only `v1/<dir>/<dir>/<name>`
-    /// with plain names is accepted, so a tampered manifest row cannot point
-    /// eviction or verification outside the tree.
+    /// Only `v1/<dir>/<dir>/<name>` with plain names is accepted, so a tampered manifest row cannot point
+    /// eviction or verification outside the tree. nil when a directory on the way is missing.
     private func parentDirectory(of relativePath: String) throws(CacheError) -> (DirectoryHandle, String)? {
         let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4, parts[0] == CacheLayout.versionDirectory,

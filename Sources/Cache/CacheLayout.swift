@@ -1,26 +1,19 @@
 import Foundation
 import WarmSupport
 
-/// Where everything lives inside one cache directory (drawn and explained in `LAYOUT.md`):
-/// files at `v1/<h0h1>/<h2h3>/<hash>.<ext>`, where `hash` is the SHA-256 of
-/// `canonicalURL + "\n" + variantName`, so no URL text ever reaches a path.
-/// `v1` is the layout version: another hashing or naming would move to `v2/`.
+/// Paths inside one cache directory (`LAYOUT.md`): `v1/<h0h1>/<h2h3>/<sha256(url + "\n" + variant)>.<ext>`, so no
+/// URL text ever reaches a path. `v1` is the layout version: another hashing or naming would move to `v2/`.
 public struct CacheLayout: Sendable, Hashable {
-    /// Absolute path of the cache directory, without a trailing slash.
+    /// Absolute, without a trailing slash.
     public let root: String
 
-    /// The shard whose manifest, lock and temp directory this layout names
-    /// (under `shards/I-of-N/`); nil for the tree's own (the merged manifest).
-    /// Thumbnails live in the shared `v1/` either way.
+    /// The shard whose manifest, lock and `tmp/` this names (nil: the tree's); thumbnails share `v1/` either way.
     public let shard: CacheShard?
 
-    /// Name of the versioned directory holding the thumbnails.
     public static let versionDirectory = "v1"
-    /// Name of the directory holding each shard's state directory.
     public static let shardsDirectory = "shards"
 
-    /// A relative `root` is resolved against the current directory, so that
-    /// paths handed out stay valid if the process changes directory later.
+    /// A relative `root` is made absolute so paths handed out stay valid if the process changes directory.
     public init(root: String, shard: CacheShard? = nil) {
         var path = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
@@ -28,8 +21,7 @@ public struct CacheLayout: Sendable, Hashable {
         self.shard = shard
     }
 
-    /// Directory names from the root to the directory holding the manifest,
-    /// lock and `tmp/`: none for the tree, `shards`, `I-of-N` for a shard.
+    /// From the root to the manifest's directory: none for the tree, `shards`, `I-of-N` for a shard.
     var stateComponents: [String] {
         shard.map { [Self.shardsDirectory, $0.directoryName] } ?? []
     }
@@ -39,17 +31,14 @@ public struct CacheLayout: Sendable, Hashable {
     public var manifestPath: String { stateDirectory + "/manifest.sqlite" }
     public var lockPath: String { stateDirectory + "/.lock" }
     public var tempDirectory: String { stateDirectory + "/tmp" }
-    /// `<root>/shards`, where sharded runs keep their state.
     public var shardsDirectoryPath: String { root + "/" + Self.shardsDirectory }
     public var filesDirectory: String { root + "/" + Self.versionDirectory }
 
-    /// `v1/ab/cd/abcd....jpg`: the path of a variant relative to the root, as
-    /// stored in the manifest.
+    /// `v1/ab/cd/abcd....jpg`, as stored in the manifest.
     public static func relativePath(url: CanonicalURL, variant: CacheVariant) -> String {
         FileLocation(url: url, variant: variant).relativePath
     }
 
-    /// The absolute path of a manifest-relative path.
     public func absolutePath(relative: String) -> String {
         root + "/" + relative
     }

@@ -1,15 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Exclusive use of one cache directory by one process: `flock(LOCK_EX|LOCK_NB)`
-/// on `<root>/.lock`, which then holds the holder's PID for error messages.
-///
-/// `flock`, not a PID file check: the kernel drops the lock when the holder's
-/// descriptor closes, including when the process dies, so a crashed cron run
-/// never leaves a stale lock behind. flock locks belong to an open file
-/// description, so a second `acquire` in the same process fails too (on network
-/// file systems flock may be local to one machine; see LAYOUT.md).
-/// Released by `release()` or `deinit`; the PID is erased first.
+/// One process per cache directory: `flock` on `<root>/.lock`, not a PID check, so a crashed run never leaves a
+/// stale lock, and a second `acquire` in the same process fails too (network file systems: LAYOUT.md).
 public final class CacheLock: Sendable {
     /// nil once released, so a second release() never touches a descriptor number since reused.
     private let fd: Mutex<Int32?>
@@ -20,9 +13,7 @@ public final class CacheLock: Sendable {
         self.fd = Mutex(fd)
     }
 
-    /// Takes the lock on `root` (created when missing), or throws at once
-    /// `CacheError.locked(path:holderPID:)`, with the PID the holder wrote, if any.
-    /// With a `shard`, the lock is that shard's own (`shards/I-of-N/.lock`):
+    /// Throws `CacheError.locked` at once when held. A shard's lock is its own (`shards/I-of-N/.lock`):
     /// shards never block each other or the tree's lock.
     public static func acquire(root: String, shard: CacheShard? = nil) throws(CacheError) -> CacheLock {
         let layout = CacheLayout(root: root, shard: shard)
@@ -49,7 +40,7 @@ public final class CacheLock: Sendable {
         return CacheLock(path: path, fd: fd)
     }
 
-    /// Releases the lock. Calling it again, or letting the value go, is harmless.
+    /// Calling it again, or letting the value go, is harmless.
     public func release() {
         fd.withLock { fd in
             guard let descriptor = fd else { return }

@@ -1,7 +1,6 @@
 import Foundation
 
-/// What the pipeline knows about a thumbnail it stores (the manifest's columns,
-/// LAYOUT.md). `outputBytes` is not here: the cache takes it from the data it writes.
+/// The manifest's columns the pipeline supplies; `outputBytes` is not here: the cache takes it from the data it writes.
 public struct CacheMetadata: Sendable, Hashable {
     public var etag: String?
     public var lastModified: String?
@@ -12,7 +11,7 @@ public struct CacheMetadata: Sendable, Hashable {
     public var sourceHeight: Int
     public var outputWidth: Int
     public var outputHeight: Int
-    /// When the source was downloaded, in seconds since 1970.
+    /// Seconds since 1970.
     public var fetchedAt: Double
     /// nil means `fetchedAt + CacheConfiguration.maxAgeSeconds`.
     public var expiresAt: Double?

@@ -2,14 +2,8 @@ import Foundation
 import GRDB
 import WarmSupport
 
-/// Read-only access to a warmed cache for a server that runs beside the
-/// writer (`warm cache serve`): which variants of a URL the manifest holds,
-/// and one variant's file read through a single open descriptor.
-///
-/// The manifest is opened read-only in WAL mode (checked on open), so readers
-/// never block the writer and each read sees one committed snapshot; nothing
-/// in the directory is written. Every method blocks its thread for a few SQLite
-/// statements or one small file read; call it off the cooperative pool.
+/// Read-only cache access for `warm cache serve` beside the writer: WAL mode (checked on open) so readers never block
+/// it. Every method blocks for a few SQLite statements or one small file read; call it off the cooperative pool.
 public final class CacheReader: Sendable {
     public let layout: CacheLayout
     private let pool: DatabasePool
@@ -19,9 +13,7 @@ public final class CacheReader: Sendable {
         self.pool = pool
     }
 
-    /// Opens the tree's manifest of the cache at `root` read-only.
-    /// - Throws: `CacheError.fileSystem` (ENOENT) when `root` has no
-    ///   `manifest.sqlite`, `.database` when it cannot be read or is not in WAL mode.
+    /// Throws `.fileSystem` (ENOENT) without a manifest, `.database` when unreadable or not in WAL mode.
     public static func open(root: String, readerCount: Int = 4, busyTimeoutSeconds: Double = 5) throws(CacheError) -> CacheReader {
         let layout = CacheLayout(root: root)
         guard FileManager.default.fileExists(atPath: layout.manifestPath) else {
@@ -50,9 +42,8 @@ public final class CacheReader: Sendable {
         do { try pool.close() } catch { throw DiskCache.mapDatabaseError(error, layout: layout) }
     }
 
-    /// The variants of `url` with `longestSide` whose rows name a file, by
-    /// format. A row whose path is not the one the layout gives its key (a
-    /// tampered manifest) is left out: no file is ever named by anything but the hash.
+    /// A row whose path is not the one the layout gives its key (tampered) is left out: no file is ever named by
+    /// anything but the hash.
     public func storedVariants(of url: CanonicalURL, longestSide: Int) throws(CacheError) -> [CacheVariant] {
         let rows = try DiskCache.using(pool, layout) { db in
             try Row.fetchAll(db.cachedStatement(sql: "SELECT variant, path FROM entry WHERE url = ? AND path IS NOT NULL"),
@@ -66,10 +57,8 @@ public final class CacheReader: Sendable {
         }.sorted { $0.format < $1.format }
     }
 
-    /// The file of one variant (a regular file of at most `maxBytes`), read and
-    /// hashed through one descriptor; nil when it is not there. Files are installed
-    /// by rename, never written in place, so the descriptor holds one complete file
-    /// whatever is renamed over its name meanwhile, and the digest is of these bytes.
+    /// Read and hashed through one descriptor: files are installed by rename, never written in place, so it holds
+    /// one complete file whatever is renamed over its name meanwhile. nil when absent.
     public func file(of url: CanonicalURL, variant: CacheVariant, maxBytes: Int) throws(CacheError) -> CachedFile? {
         let location = FileLocation(url: url, variant: variant)
         let file: (bytes: [UInt8], info: stat)

@@ -1,19 +1,11 @@
 import WarmSupport
 
-/// One share of a sharded run: shard `index` of `count` (0-based, as
-/// Kubernetes' `JOB_COMPLETION_INDEX`), written `I/N` on the command line.
-///
-/// The partition is by image: an image belongs to the shard its canonical URL's
-/// SHA-256 falls into, so every shard decides alone, from the URL only, which
-/// images are its own, whatever page they were found on. SHA-256 output is
-/// uniform, so shares are equal within sampling noise (a test measures it).
+/// Shard `index` of `count` (0-based, as `JOB_COMPLETION_INDEX`), written `I/N`. By image (its canonical URL's
+/// SHA-256), so each shard decides alone from the URL, whatever page it was found on (LAYOUT.md, "Shards").
 public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
-    /// 0-based: `0..<count`.
     public let index: Int
-    /// At least 1.
     public let count: Int
 
-    /// The Kubernetes Indexed Job variable that names this pod's index.
     public static let completionIndexVariable = "JOB_COMPLETION_INDEX"
 
     public init(index: Int, count: Int) throws(ShardError) {
@@ -32,9 +24,8 @@ public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
         try self.init(index: index, count: count)
     }
 
-    /// The shard a run uses: `--shard I/N` when given (a `--shards` beside it
-    /// must say the same N), else `--shards N` with the index from
-    /// `JOB_COMPLETION_INDEX`, else none (an unsharded run, whatever the environment).
+    /// `--shard I/N` (a `--shards` beside it must agree), else `--shards N` with `JOB_COMPLETION_INDEX`, else none
+    /// (unsharded, whatever the environment).
     public static func resolve(shard: String?, shards: Int?, environment: [String: String]) throws(ShardError) -> CacheShard? {
         if let shard {
             let parsed = try CacheShard(parsing: shard)
@@ -48,7 +39,6 @@ public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
         return try CacheShard(index: index, count: shards)
     }
 
-    /// The share (0..<count) an image with this canonical URL belongs to.
     public static func share(of url: CanonicalURL, count: Int) -> Int {
         share(ofHash: SHA256Hex.digest(of: url.text), count: count)
     }
@@ -60,18 +50,15 @@ public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
         return Int(prefix.multipliedFullWidth(by: UInt64(max(1, count))).high)
     }
 
-    /// True when the image with this canonical URL is this shard's to warm.
     public func owns(_ url: CanonicalURL) -> Bool {
         count == 1 || Self.share(of: url, count: count) == index
     }
 
-    /// `I/N`.
     public var description: String { "\(index)/\(count)" }
 
     /// `I-of-N`: the name of this shard's state directory under `shards/`.
     public var directoryName: String { "\(index)-of-\(count)" }
 
-    /// Parses a directory name made by `directoryName`.
     public init?(directoryName: String) {
         guard let shard = try? CacheShard(parsing: directoryName.replacing("-of-", with: "/")),
               shard.directoryName == directoryName else { return nil }
@@ -79,7 +66,6 @@ public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Why a shard specification is not usable.
 public enum ShardError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
     case badCount(Int)

@@ -1,7 +1,5 @@
-/// A summary of the manifest for `warm cache stats`. Computed by a few SQL
-/// aggregates; files are not touched.
+/// The manifest summed for `warm cache stats` by a few SQL aggregates; files are not touched.
 public struct CacheStats: Sendable, Hashable {
-    /// Count and total `outputBytes` of one variant's files.
     public struct VariantTotals: Sendable, Hashable {
         public var count: Int
         public var bytes: Int
@@ -11,11 +9,10 @@ public struct CacheStats: Sendable, Hashable {
     public var entryCount: Int
     /// Entries whose latest fetch failed (with or without an older good file).
     public var failedCount: Int
-    /// Sum of `outputBytes` over entries with a file.
     public var totalBytes: Int
     /// Entries with a file, by variant name ("300.jpg").
     public var variants: [String: VariantTotals]
-    /// Earliest and latest `fetchedAt` among entries with a file (seconds since 1970).
+    /// `fetchedAt` range among entries with a file (seconds since 1970).
     public var oldestFetchedAt: Double?
     public var newestFetchedAt: Double?
     /// Entries with a file whose `expiresAt` is not after `now`.

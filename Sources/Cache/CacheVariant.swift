@@ -1,10 +1,8 @@
-/// One rendition of a source image kept in the cache: its longest side in
-/// pixels and its output file extension. Its `name` ("300.jpg") is part of the
-/// cache key and of the manifest row.
+/// One rendition of a source image: longest side and file extension; its `name` ("300.jpg") is part of the cache key.
 public struct CacheVariant: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// Longest side of the output, in pixels.
+    /// Pixels.
     public var longestSide: Int
-    /// File extension of the output encoding: "jpg", "webp", "avif", "png".
+    /// The file extension: "jpg", "webp", "avif", "png".
     public var format: String
 
     public init(longestSide: Int, format: String) {
@@ -12,7 +10,6 @@ public struct CacheVariant: Sendable, Hashable, Codable, CustomStringConvertible
         self.format = format
     }
 
-    /// Parses a name such as "300.jpg"; nil when it is not `<positive int>.<ext>`.
     public init?(name: String) {
         guard let dot = name.firstIndex(of: "."), let side = Int(name[..<dot]) else { return nil }
         let variant = CacheVariant(longestSide: side, format: String(name[name.index(after: dot)...]))
@@ -20,7 +17,6 @@ public struct CacheVariant: Sendable, Hashable, Codable, CustomStringConvertible
         self = variant
     }
 
-    /// "300.jpg".
     public var name: String { "\(longestSide).\(format)" }
 
     public var description: String { name }
@@ -28,8 +24,7 @@ public struct CacheVariant: Sendable, Hashable, Codable, CustomStringConvertible
     /// The format as the app manifest names it: `jpeg` for `jpg`, else the extension.
     public var formatName: String { format == "jpg" ? "jpeg" : format }
 
-    /// The format becomes part of a file name, so only a short lowercase
-    /// alphanumeric extension is accepted (no "/", "..", or hidden names).
+    /// The format becomes part of a file name, so only a short lowercase alphanumeric extension is accepted.
     public var isValid: Bool {
         longestSide > 0 && (1...8).contains(format.utf8.count)
             && format.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }

@@ -1,25 +1,8 @@
-/// The form of an image URL that the cache keys on, so that spellings of one
-/// resource share one entry: `HTTP://Img.Example.com:80/a/./b/../c.jpg#top`
-/// and `http://img.example.com/a/c.jpg` are the same key.
-///
-/// Rules, in order (RFC 3986 section 6.2.2 syntax-based normalisation, minus
-/// percent-encoding changes):
-/// - surrounding whitespace is trimmed;
-/// - the scheme and the host are lowercased (user info and path keep their case);
-/// - the default port is dropped (80 for http/ws, 443 for https/wss), as is an
-///   empty port (`host:`); other ports are kept, without leading zeros;
-/// - the fragment is dropped (it never reaches the server);
-/// - `.` and `..` path segments are resolved; an empty path becomes `/`;
-/// - the query is kept byte for byte: servers may treat order and case as significant.
-///
-/// Parsed by hand rather than with `URLComponents`, which re-encodes or rejects some inputs
-/// differently across platforms and versions: a cache key must stay byte-stable between releases.
+/// The URL form the cache keys on (RFC 3986 6.2.2 minus percent-encoding; rules in LAYOUT.md, "File names"). Parsed
+/// by hand: `URLComponents` re-encodes differently across platforms and versions, and a key must stay byte-stable.
 public struct CanonicalURL: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The canonical text, e.g. `https://img.example.com/p/1.jpg?w=800`.
     public let text: String
 
-    /// - Throws: `CacheError.invalidURL` when the text is not an absolute
-    ///   `scheme://host...` URL or its port is not a number.
     public init(_ url: String) throws(CacheError) {
         let trimmed = url.trimmingWhitespace()
         guard let colon = trimmed.firstIndex(of: ":") else {
@@ -77,9 +60,7 @@ public struct CanonicalURL: Sendable, Hashable, Codable, CustomStringConvertible
 
     private static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ws": 80, "wss": 443]
 
-    /// RFC 3986 section 5.2.4 for a path that starts with `/`, over whole
-    /// segments: `..` removes the segment before it and never climbs above the
-    /// root; a final `.` or `..` leaves a trailing slash.
+    /// RFC 3986 5.2.4 over whole segments: `..` never climbs above the root; a final `.`/`..` leaves a trailing slash.
     static func removingDotSegments(_ path: String) -> String {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         var output: [Substring] = []

@@ -1,9 +1,7 @@
 import Foundation
 
-/// An open directory descriptor. Names below it are opened with the `*at()`
-/// calls and `O_NOFOLLOW`, so a symbolic link planted inside the cache tree
-/// is never followed out of it, and no path is re-resolved between checking
-/// and using it. Lives for one operation; closes its descriptor in `deinit`.
+/// An open directory; names below it go through `*at()` and `O_NOFOLLOW`, so a planted link is never followed out of
+/// the tree and no path is re-resolved between check and use. Lives for one operation.
 final class DirectoryHandle {
     let fd: Int32
     /// For error messages only: every access goes through `fd`.
@@ -16,17 +14,14 @@ final class DirectoryHandle {
 
     deinit { close(fd) }
 
-    /// Opens a directory by absolute path. The root may itself be a link the
-    /// operator chose (`/var/cache/warm -> /data/warm`), so it is followed.
+    /// The root may itself be a link the operator chose (`/var/cache/warm -> /data/warm`), so it is followed.
     static func openDirectory(path: String) throws(CacheError) -> DirectoryHandle {
         let fd = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { throw CacheError.system("open directory", path: path, errno: errno) }
         return DirectoryHandle(fd: fd, path: path)
     }
 
-    /// Opens the child directory `name`, creating it (mode 0755, then the
-    /// parent is fsynced so the new entry survives a crash) when asked.
-    /// - Throws: `symlinkRefused` when `name` is a link or not a directory.
+    /// Creating it fsyncs the parent so the new entry survives a crash; throws `symlinkRefused` for a link.
     func child(_ name: String, create: Bool) throws(CacheError) -> DirectoryHandle {
         let childPath = path + "/" + name
         var created = false
@@ -126,7 +121,6 @@ final class DirectoryHandle {
         return info
     }
 
-    /// Names in this directory, without "." and "..".
     func entryNames() throws(CacheError) -> [String] {
         // fdopendir takes ownership of the descriptor it is given, so it gets a duplicate.
         let listFD = dup(fd)

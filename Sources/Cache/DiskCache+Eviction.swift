@@ -3,11 +3,8 @@ import GRDB
 import Logging
 
 extension DiskCache {
-    /// Removes least-recently-used entries (by `lastAccessAt`; at equal access
-    /// times, already expired ones first) until the files' total `outputBytes`
-    /// is at most `maxBytes`. Failure-only rows hold no bytes and are kept.
-    /// Rows go before files (LAYOUT.md, "Eviction"): a crash in between leaves
-    /// orphan files, never a row naming a missing file.
+    /// LRU (expired first at equal access) down to `maxBytes`. Rows go before files (LAYOUT.md, "Eviction"): a crash
+    /// in between leaves orphan files, never a row naming a missing file.
     @discardableResult
     public func evict(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> EvictionResult {
         try evict(maxBytes: maxBytes, now: now, alsoDeletingFrom: [])
@@ -38,8 +35,6 @@ extension DiskCache {
         return result
     }
 
-    /// The rows to remove, least recently used first, until at most `maxBytes`
-    /// remain (none when the files already fit); with the bytes before and after.
     private static func victims(_ db: Database, maxBytes: Int, now: Double) throws
         -> (victims: [ManifestRow], totalBytes: Int, remainingBytes: Int) {
         let withFile = ManifestRow.filter(ManifestRow.Columns.path != nil)
@@ -74,10 +69,8 @@ extension DiskCache {
         }
     }
 
-    /// Removes the files of rows just deleted (eviction, prune); the count it could
-    /// not remove. Each under its key lock and only when no row names the key again,
-    /// so a file a store installed since is kept (LAYOUT.md, "Eviction"). Call it
-    /// off the writer: a store waits for the writer while it holds its key lock.
+    /// Under each key lock, only when no row names the key again, so a file stored since is kept. Call it off the
+    /// writer: a store waits for the writer while it holds its key lock.
     func removeFiles(of victims: [ManifestRow], removing what: String) -> Int {
         var unremoved = 0
         for victim in victims {
@@ -99,11 +92,8 @@ extension DiskCache {
         return unremoved
     }
 
-    /// Evicts down to `maxBytes` over this (the tree's, merged) manifest of a
-    /// sharded tree, least recently used first across all shards, removing each
-    /// victim's row from every shard manifest too. Holds every shard's lock
-    /// meanwhile (`CacheError.locked` while a shard runs), so no merge brings a
-    /// row back. Merge first: rows not merged yet are neither counted nor evicted.
+    /// Evicts across the merged tree and every shard manifest, holding every shard's lock so no merge brings a row
+    /// back. Merge first: rows not merged yet are neither counted nor evicted.
     @discardableResult
     public func evictTree(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> EvictionResult {
         try requireTree("evict a sharded tree through a shard's manifest")

@@ -3,10 +3,8 @@ import GRDB
 import WarmSupport
 
 extension DiskCache {
-    /// Calls `body` with each image that has at least one usable file, in URL
-    /// order, its variants by size and format. Every file is read once to
-    /// count and hash it (one file in memory at a time), so the numbers are
-    /// the files', whatever a row says; a row whose file is missing is left out.
+    /// Every file is read once (one in memory at a time) to count and hash it, so the numbers are the files', whatever
+    /// a row says; a row whose file is missing is left out.
     public func exportAppManifest(_ body: (AppManifestImage) throws(CacheError) -> Void) throws(CacheError) {
         var current: AppManifestImage?
         try Self.forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL",
@@ -33,9 +31,7 @@ extension DiskCache {
         if let finished = current { try body(finished.sorted()) }
     }
 
-    /// Writes the app manifest as JSON Lines to `path` through a temp file of
-    /// its own beside it, fsynced and renamed (a reader never sees half of it),
-    /// and returns how many images it lists.
+    /// Through a temp file beside `path`, fsynced and renamed, so a reader never sees half of it; returns the count.
     @discardableResult
     public func writeAppManifest(to path: String) throws(CacheError) -> Int {
         let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -76,7 +72,6 @@ extension AppManifestImage {
         return try encoder.encode(image) + Data("\n".utf8)
     }
 
-    /// Variants by size, then by format name.
     func sorted() -> AppManifestImage {
         var image = self
         image.variants.sort { ($0.size, $0.format) < ($1.size, $1.format) }

@@ -2,16 +2,8 @@ import Foundation
 import GRDB
 
 extension DiskCache {
-    /// Removes what `verify` calls orphans and temporary files: files under
-    /// `v1/` that no manifest names and files in `tmp/` (the tree's and every
-    /// shard's). Open the tree's cache (no shard) while holding its
-    /// `CacheLock`; this takes every shard's lock as well for the duration, so
-    /// it fails with `CacheError.locked` while any run or merge is going on.
-    ///
-    /// A file is an orphan only when no manifest, the tree's or a shard's, names
-    /// it. Files modified after `startedAt` stay too, in case a shard that did not
-    /// exist when the locks were taken has started writing. Costs one read of every
-    /// manifest's paths (one set of strings in memory) and one walk of `v1/`.
+    /// Takes every shard's lock too (`locked` while any run goes on). Files newer than `startedAt` stay, in case a
+    /// shard that did not exist when the locks were taken has started writing.
     public func collectGarbage(startedAt: Double = Date().timeIntervalSince1970) throws(CacheError) -> GarbageCollectionResult {
         try requireTree("collect garbage through a shard's manifest")
         var result = GarbageCollectionResult()

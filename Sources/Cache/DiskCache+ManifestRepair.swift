@@ -4,20 +4,16 @@ import Logging
 
 /// What `DiskCache.openRepairing` did with a broken manifest.
 public struct ManifestRepair: Sendable, Equatable {
-    /// Why the manifest could not be used, as SQLite (or the file system) said it.
     public var reason: String
-    /// Where the broken manifest went (`manifest.sqlite.broken-<UTC time>`).
+    /// `manifest.sqlite.broken-<UTC time>`.
     public var movedTo: String
-    /// Files the broken manifest named, removed because no row names them now
-    /// (the run downloads what the catalog still lists).
+    /// Files only the broken manifest named (the run downloads what the catalog still lists).
     public var removedFileCount: Int
 }
 
 extension DiskCache {
-    /// Opens like `open`, but a manifest that is not a readable database is moved
-    /// aside and a new one started (LAYOUT.md, "A broken manifest"); the caller
-    /// re-fetches what the catalog lists. Hold the `CacheLock`. Costs a
-    /// `quick_check` of the manifest (one read of it) on every open.
+    /// An unreadable manifest is moved aside and a new one started (LAYOUT.md, "A broken manifest"). Hold the
+    /// `CacheLock`. Costs a `quick_check` (one read of the manifest) on every open.
     public static func openRepairing(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration, logger: Logger,
                                      faults: FaultInjector? = nil) throws(CacheError) -> (DiskCache, ManifestRepair?) {
         let layout = CacheLayout(root: root, shard: shard)

@@ -3,13 +3,8 @@ import GRDB
 import Logging
 
 extension DiskCache {
-    /// Gathers the rows of every shard manifest under `shards/` into this
-    /// (the tree's) manifest, so that `stats`, `get` and `verify` see the
-    /// whole tree. Open the tree's cache (no shard) under its `CacheLock`.
-    /// Each shard is merged under its own lock (a running shard is refused with
-    /// `CacheError.locked`). Per key the newer row wins (`mergedRow`); the rule
-    /// is idempotent, so an interrupted merge is completed by running it again.
-    /// Memory: one batch of rows at a time; one key lookup and at most one write per shard row.
+    /// Each shard merges under its own lock (a running one is refused); the newer row wins (`mergedRow`), idempotently,
+    /// so an interrupted merge completes by running it again. Memory: one batch of rows at a time.
     @discardableResult
     public func mergeShards(batchSize: Int = 2_000, logger: Logger? = nil) throws(CacheError) -> ShardMergeResult {
         try requireTree("merge shards into a shard's own manifest")
@@ -37,8 +32,7 @@ extension DiskCache {
         result.mergedShards.append(shard)
     }
 
-    /// Calls `body` with the rows of `pool` matching the SQL `condition`, in key order, `batchSize` at a time,
-    /// so memory does not grow with the manifest.
+    /// In key order, `batchSize` rows at a time, so memory does not grow with the manifest.
     static func forEachBatch(of pool: DatabasePool, layout: CacheLayout, where condition: String = "1", batchSize: Int,
                              _ body: ([ManifestRow]) throws(CacheError) -> Void) throws(CacheError) {
         var after = (url: "", variant: "")
@@ -99,7 +93,7 @@ extension DiskCache {
         return removed
     }
 
-    /// Every `shards/I-of-N/` directory, with or without a manifest, ordered by count, then index.
+    /// With or without a manifest.
     static func shardDirectoriesPresent(in layout: CacheLayout) throws(CacheError) -> [CacheShard] {
         guard FileManager.default.fileExists(atPath: layout.shardsDirectoryPath) else { return [] }
         let names: [String]
@@ -112,13 +106,11 @@ extension DiskCache {
         return names.compactMap(CacheShard.init(directoryName:)).sorted { ($0.count, $0.index) < ($1.count, $1.index) }
     }
 
-    /// Refuses an operation over the whole sharded tree on a shard's own cache.
     func requireTree(_ operation: String) throws(CacheError) {
         guard layout.shard != nil else { return }
         throw CacheError.fileSystem(operation: operation, path: layout.manifestPath, errno: EINVAL)
     }
 
-    /// Opens a shard's manifest; nil when that shard has none.
     func openManifestIfPresent(_ shardLayout: CacheLayout) throws(CacheError) -> DatabasePool? {
         guard FileManager.default.fileExists(atPath: shardLayout.manifestPath) else { return nil }
         do {
@@ -146,14 +138,10 @@ extension DiskCache {
 /// What `DiskCache.mergeShards()` did.
 public struct ShardMergeResult: Sendable, Hashable {
     public var mergedShards: [CacheShard] = []
-    /// Keys the tree's manifest did not have.
     public var insertedRows = 0
-    /// Keys whose row changed (a newer shard row, more product ids, a later access).
     public var updatedRows = 0
-    /// Keys already up to date (a second merge finds only these).
+    /// A second merge finds only these.
     public var unchangedRows = 0
-    /// Temp files left in shards' `tmp/` by a crash, removed.
     public var removedTemporaryFileCount = 0
-    /// Rows removed because the shard that owns them pruned them.
     public var prunedRows = 0
 }

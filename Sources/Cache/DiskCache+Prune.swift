@@ -2,10 +2,7 @@ import Foundation
 import GRDB
 
 extension DiskCache {
-    /// Records that a run saw products pointing at `urls`: every variant's
-    /// `lastListedAt` becomes at least `at`. URLs without a row are ignored.
-    /// One UPDATE per `batchSize` URLs, so memory and lock time stay small for
-    /// any catalog. Returns the number of rows updated.
+    /// One UPDATE per `batchSize` URLs, so memory and lock time stay small for any catalog.
     @discardableResult
     public func markListed(urls: [CanonicalURL], at: Double, batchSize: Int = 500) throws(CacheError) -> Int {
         var updated = 0
@@ -20,12 +17,8 @@ extension DiskCache {
         return updated
     }
 
-    /// Removes every row (with or without a file) whose `lastListedAt` is
-    /// before `cutoff`, and the files of those rows: images no listed product
-    /// has pointed at since then. Call it only after a run that saw the whole
-    /// product list, having marked what it saw with `markListed(urls:at:)`.
-    /// Same order as `evict` (LAYOUT.md, "Prune"); a shard also records the
-    /// pruned keys in its `pruned` table, so that `mergeShards` removes them from the tree.
+    /// Only after a run that saw (and `markListed`) the whole list. Rows before files, as `evict` (LAYOUT.md, "Prune");
+    /// a shard also records the keys in `pruned`, so `mergeShards` removes them from the tree.
     @discardableResult
     public func prune(listedBefore cutoff: Double, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> PruneResult {
         let files = self.files, sharded = layout.shard != nil

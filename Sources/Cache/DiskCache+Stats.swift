@@ -2,8 +2,7 @@ import Foundation
 import GRDB
 
 extension DiskCache {
-    /// Counts and sizes from the manifest (no file is touched). `now` decides
-    /// which entries count as expired.
+    /// From the manifest only; `now` decides which entries count as expired.
     public func stats(now: Double = Date().timeIntervalSince1970) throws(CacheError) -> CacheStats {
         try read { db in
             let totals = try Row.fetchOne(db, sql: """

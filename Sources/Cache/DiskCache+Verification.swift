@@ -2,13 +2,8 @@ import Foundation
 import GRDB
 
 extension DiskCache {
-    /// Checks every row that names a file: the file exists as a regular file,
-    /// its size equals `outputBytes`, `validator` decodes it, and its
-    /// dimensions equal `outputWidth`x`outputHeight`. Also lists files under
-    /// `v1/` that no row names and files in `tmp/`.
-    ///
-    /// Reads every file once (one file in memory at a time); run it while no
-    /// store is in flight, or in-flight temp files are listed too.
+    /// Reads every file once (one in memory at a time); run it while no store is in flight, or in-flight temp files
+    /// are listed too.
     public func verify(validator: ImageValidator) throws(CacheError) -> VerificationReport {
         let rows = try read { db in
             try ManifestRow.filter(ManifestRow.Columns.path != nil)

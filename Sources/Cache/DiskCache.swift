@@ -3,22 +3,12 @@ import GRDB
 import Logging
 import Synchronization
 
-/// The thumbnail cache on disk: files laid out by `CacheLayout`, described by
-/// an SQLite manifest, written atomically, evicted least-recently-used first.
-///
-/// A `final class`, not an actor: the state lives in SQLite behind GRDB's
-/// `DatabasePool` (one writer, concurrent readers) and files appear by atomic
-/// rename; an actor would serialise every store's write and fsync behind it.
-///
-/// Every method blocks its thread for one small file operation and a few
-/// SQLite statements (a store also costs two fsyncs); call it from a task
-/// whose concurrency is bounded, as for decoding. Hold a `CacheLock` on the
-/// root while opening and writing, so two processes never warm one directory
-/// at once and `open` can safely clear `tmp/`. Call `close()` when done.
+/// Not an actor: the state lives in SQLite (GRDB's pool) and atomic renames; an actor would serialise every store's
+/// fsync. Methods block (a store: two fsyncs): call from bounded tasks, holding a `CacheLock` while writing.
 public final class DiskCache: Sendable {
     public let layout: CacheLayout
     public let configuration: CacheConfiguration
-    /// Files found in `tmp/` by `open` and removed (left by a crash mid-write).
+    /// Crash leftovers `open` removed from `tmp/`.
     public let removedTemporaryFileCount: Int
 
     let pool: DatabasePool
@@ -39,15 +29,8 @@ public final class DiskCache: Sendable {
         self.logger = logger
     }
 
-    /// Creates the layout when missing, opens and migrates the manifest, and
-    /// removes leftover temp files (see `removedTemporaryFileCount`).
-    ///
-    /// Removing temp files is only safe for the lock holder: pass
-    /// `removingTemporaryFiles: false` when opening without the `CacheLock`
-    /// (`warm cache stats/get/verify` while a run may be writing).
-    /// With a `shard`, files go to the shared `v1/`, the manifest and `tmp/` to
-    /// `shards/I-of-N/` (hold that shard's `CacheLock`). `faults` lets tests
-    /// (and `warm run`'s hidden crash rehearsal) fail or "crash" at a `FaultPoint`.
+    /// Clearing `tmp/` is only safe for the lock holder: pass `removingTemporaryFiles: false` without the
+    /// `CacheLock` (`warm cache stats/get/verify` while a run may write). A shard's lock is its own.
     public static func open(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration = CacheConfiguration(),
                             logger: Logger = Logger(label: "warm.cache"), faults: FaultInjector? = nil,
                             removingTemporaryFiles: Bool = true) throws(CacheError) -> DiskCache {
@@ -68,10 +51,8 @@ public final class DiskCache: Sendable {
                          removedTemporaryFileCount: removed, logger: logger)
     }
 
-    /// Closes the manifest. Later calls throw `CacheError.closed`.
-    /// Folds the write-ahead log into `manifest.sqlite` first (best effort: a
-    /// reader of another process may hold it), so that a closed cache is one
-    /// self-contained file to back up, copy or check.
+    /// Folds the WAL into `manifest.sqlite` first (best effort: another process's reader may hold it), so a closed
+    /// cache is one self-contained file to back up.
     public func close() throws(CacheError) {
         do {
             let first = closed.withLock { closed in
@@ -87,16 +68,12 @@ public final class DiskCache: Sendable {
 
     // MARK: - Reading
 
-    /// All variants of one URL (with or without a file), ordered by variant
-    /// name. Does not count as an access.
+    /// Does not count as an access.
     public func entries(forURL canonical: CanonicalURL) throws(CacheError) -> [CacheEntry] {
         try read { db in try ManifestRow.fetchAll(db, url: canonical) }.compactMap(entry(from:))
     }
 
-    /// `entries(forURL:)` of many URLs from one snapshot, keyed by canonical
-    /// URL text; a URL without rows has no key. A run reads each crawl page's
-    /// images this way, one read per page instead of one per image
-    /// (bench/findings.md section 11).
+    /// One snapshot read per crawl page instead of one per image (bench/findings.md section 11).
     public func entries(forURLs urls: [CanonicalURL]) throws(CacheError) -> [String: [CacheEntry]] {
         var byURL: [String: [CacheEntry]] = [:]
         for row in try read({ db in try ManifestRow.fetchAll(db, urls: urls) }) {
@@ -105,15 +82,11 @@ public final class DiskCache: Sendable {
         return byURL
     }
 
-    /// The entry a row describes; nil for a row whose variant name does not parse.
     private func entry(from row: ManifestRow) -> CacheEntry? {
         CacheVariant(name: row.variant).map { entry(from: row, variant: $0) }
     }
 
-    /// The absolute path of a usable file of `longestSide` for `url`, for
-    /// `warm cache get`: in the format of file extension `format` when given,
-    /// else jpg when several formats exist, else the first format by name.
-    /// Counts as an access.
+    /// For `warm cache get`: `format` when given, else jpg, else the first format by name. Counts as an access.
     public func path(for url: String, longestSide: Int, format: String? = nil,
                      now: Double = Date().timeIntervalSince1970) throws(CacheError) -> String? {
         let canonical = try CanonicalURL(url)
@@ -138,14 +111,8 @@ public final class DiskCache: Sendable {
 
     // MARK: - Writing
 
-    /// Stores one thumbnail atomically and returns its entry: temp file, fsync,
-    /// rename, directory fsync, then the row (LAYOUT.md, "Writing a thumbnail",
-    /// says what a crash at each step leaves). The rename and the row run under
-    /// the key's lock, so stores of one key leave file and row of the same store.
-    ///
-    /// - Throws: `CacheError.diskFull` when the disk or the manifest is full (stop
-    ///   storing), `symlinkRefused` when a directory in the tree is a link,
-    ///   `invalidURL`/`invalidVariant`, or another `CacheError`.
+    /// Temp file, fsync, rename, directory fsync, then the row (crash cases: LAYOUT.md, "Writing a thumbnail"); rename
+    /// and row under the key's lock, so they are of the same store. `diskFull` means stop storing.
     @discardableResult
     public func store(url canonical: CanonicalURL, productIds: [Int], variant: CacheVariant, data: Data,
                       metadata: CacheMetadata) throws(CacheError) -> CacheEntry {
@@ -178,9 +145,8 @@ public final class DiskCache: Sendable {
                             return .commit
                         }
                     } catch {
-                        // The row could not be written (a full disk fills the manifest too): remove the
-                        // new file and the old row that described the replaced one, so `verify` finds
-                        // nothing. The file goes first, freeing the space the deletion needs.
+                        // No row (a full disk fills the manifest too): drop the new file and the stale row so `verify`
+                        // finds nothing; the file goes first, freeing the space the deletion needs.
                         _ = try? files.removeFile(relativePath: location.relativePath)
                         _ = try? row.delete(db)
                         throw error
@@ -195,9 +161,7 @@ public final class DiskCache: Sendable {
         return entry(from: row, variant: variant, fileIsPresent: true)
     }
 
-    /// A 304 kept the source: extends the expiry of every variant of `url`
-    /// that has a file and records the access; clears an earlier failure.
-    /// `expiresAt` nil means `now + maxAgeSeconds`. Returns the entries updated.
+    /// After a 304: extends every variant with a file, records the access, clears an earlier failure.
     @discardableResult
     public func markRevalidated(url canonical: CanonicalURL, expiresAt: Double? = nil,
                                 now: Double = Date().timeIntervalSince1970) throws(CacheError) -> Int {
@@ -210,9 +174,7 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Records that fetching or decoding `url` failed, without touching an
-    /// existing good file: the previous thumbnail stays usable and listed.
-    /// `reason` should be a sentence (an error's description).
+    /// Leaves an existing good file alone: the previous thumbnail stays usable and listed.
     public func recordFailure(url canonical: CanonicalURL, productIds: [Int], variant: CacheVariant, reason: String,
                               now: Double = Date().timeIntervalSince1970) throws(CacheError) {
         let variant = try variant.validated()
@@ -231,9 +193,7 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Adds product ids to every row of `url` (products that share a thumbnail
-    /// are found while the crawl goes on, after the first one was stored).
-    /// Returns the number of rows updated.
+    /// Products sharing a thumbnail are found as the crawl goes on, after the first one was stored.
     @discardableResult
     public func addProductIds(url canonical: CanonicalURL, productIds: [Int]) throws(CacheError) -> Int {
         try write { db in
@@ -255,7 +215,7 @@ public final class DiskCache: Sendable {
         Array(Set(existing).union(added)).sorted()
     }
 
-    /// Builds an entry, checking that its file is a regular file of the recorded size.
+    /// Checks that the file is a regular file of the recorded size.
     func entry(from row: ManifestRow, variant: CacheVariant, fileIsPresent: Bool? = nil) -> CacheEntry {
         let present = fileIsPresent ?? row.path.map { path in
             guard let info = files.status(relativePath: path) else { return false }
@@ -265,8 +225,7 @@ public final class DiskCache: Sendable {
                           fileIsPresent: present)
     }
 
-    /// Runs `body` on the pool's single writer connection, outside any
-    /// transaction (callers open their own), mapping errors to `CacheError`.
+    /// On the single writer, outside any transaction (callers open their own).
     func write<T>(_ body: (Database) throws -> T) throws(CacheError) -> T {
         do {
             return try pool.writeWithoutTransaction { db in
@@ -279,13 +238,11 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Runs `body` on a reader connection (a snapshot), mapping errors to `CacheError`.
     func read<T>(_ body: (Database) throws -> T) throws(CacheError) -> T {
         try Self.using(pool, layout, body)
     }
 
-    /// Runs `body` on a reader of `pool` (another manifest, of `layout`), or on its
-    /// writer outside any transaction when `writing`, mapping errors to `CacheError`.
+    /// A reader of another manifest's `pool`, or its writer outside any transaction when `writing`.
     static func using<T>(_ pool: DatabasePool, _ layout: CacheLayout, writing: Bool = false,
                          _ body: (Database) throws -> T) throws(CacheError) -> T {
         do {

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Serialises work on one cache key (its file's location) without serialising
-/// different keys, whose stores then fsync at the same time (bench/findings.md
-/// sections 9 and 11): a fixed set of locks, a key taking the one its hash picks.
+/// Serialises one cache key without serialising different keys, whose stores then fsync in parallel
+/// (bench/findings.md sections 9 and 11): a fixed set of locks, picked by hash.
 final class KeyLocks: Sendable {
     private let locks: [NSLock]
 
@@ -10,8 +9,7 @@ final class KeyLocks: Sendable {
         locks = (0..<max(1, count)).map { _ in NSLock() }
     }
 
-    /// Runs `body` holding the lock of `key`. Never call it while holding
-    /// another key's lock or the manifest's writer.
+    /// Never call it while holding another key's lock or the manifest's writer.
     func withLock<T>(for key: String, _ body: () throws(CacheError) -> T) throws(CacheError) -> T {
         var hasher = Hasher()
         hasher.combine(key)

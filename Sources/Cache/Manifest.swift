@@ -1,7 +1,6 @@
 import GRDB
 
-/// Opening and migrating the SQLite manifest. The schema changes only through
-/// `migrator`, so an old cache directory is upgraded in place on open.
+/// The schema changes only through `migrator`, so an old cache directory is upgraded in place on open.
 enum Manifest {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -33,9 +32,8 @@ enum Manifest {
             try db.create(index: "entry_on_lastAccessAt", on: ManifestRow.databaseTableName, columns: ["lastAccessAt"])
         }
         migrator.registerMigration("v2: lastListedAt, pruned keys") { db in
-            // Existing rows were last listed no later than their last use,
-            // download or failure: the best guess an old cache allows. A run
-            // that sees the whole list sets the true value before it prunes.
+            // The best guess an old cache allows: last listed no later than last use, download or failure.
+            // A run that sees the whole list sets the true value before it prunes.
             try db.alter(table: ManifestRow.databaseTableName) { table in
                 table.add(column: "lastListedAt", .double).notNull().defaults(to: 0)
             }
@@ -43,8 +41,7 @@ enum Manifest {
                 UPDATE entry SET lastListedAt = MAX(lastAccessAt, COALESCE(fetchedAt, 0), COALESCE(failedAt, 0))
                 """)
             try db.create(index: "entry_on_lastListedAt", on: ManifestRow.databaseTableName, columns: ["lastListedAt"])
-            // A shard's pruned keys, kept until `mergeShards` has removed them
-            // from the tree's manifest too (see DiskCache+Prune).
+            // A shard's pruned keys, kept until `mergeShards` has removed them from the tree's manifest too.
             try db.create(table: PrunedKey.databaseTableName) { table in
                 table.column("url", .text).notNull()
                 table.column("variant", .text).notNull()
@@ -62,15 +59,13 @@ enum Manifest {
         return migrator
     }
 
-    /// Opens (creating when missing) the manifest in WAL mode, which
-    /// `DatabasePool` turns on, and applies pending migrations.
+    /// WAL mode (`DatabasePool` turns it on), pending migrations applied.
     static func open(path: String, configuration: CacheConfiguration) throws -> DatabasePool {
         var databaseConfiguration = Configuration()
         databaseConfiguration.label = "warm.cache.manifest"
         databaseConfiguration.busyMode = .timeout(configuration.busyTimeoutSeconds)
         databaseConfiguration.prepareDatabase { db in
-            // In WAL mode NORMAL skips the fsync per commit and never corrupts the database; losing
-            // the last commits to a power cut is harmless, as every file is fsynced before its row.
+            // WAL + NORMAL never corrupts; losing last commits is harmless as every file is fsynced before its row.
             // Eviction and prune, whose deletions must be durable before files go, commit with FULL.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }

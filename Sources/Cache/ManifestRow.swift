@@ -1,10 +1,8 @@
 import Foundation
 import GRDB
 
-/// One row of the manifest's `entry` table: what the cache knows about one
-/// (canonical URL, variant) pair. `path` is nil when the row only records a
-/// failure. Times are seconds since 1970 (UTC), as `Double`; the columns are
-/// described in LAYOUT.md.
+/// One row of the `entry` table (columns: LAYOUT.md). `path` is nil when the row only records a failure;
+/// times are seconds since 1970.
 public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "entry"
 
@@ -51,8 +49,7 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
                      arguments: [url.text])
     }
 
-    /// Every row of `urls`, by URL and variant name: one statement per 500
-    /// URLs (SQLite bounds a statement's parameters).
+    /// One statement per 500 URLs: SQLite bounds a statement's parameters.
     static func fetchAll(_ db: Database, urls: [CanonicalURL]) throws -> [ManifestRow] {
         var rows: [ManifestRow] = []
         for start in stride(from: 0, to: urls.count, by: 500) {
@@ -62,8 +59,7 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
         return rows
     }
 
-    /// Inserts the row, or sets every column of the row with its key: what
-    /// `save(_:)` leaves, in one statement prepared once per connection.
+    /// What `save(_:)` does, in one statement prepared once per connection.
     func upsert(_ db: Database) throws {
         try db.cachedStatement(sql: Self.upsertSQL).execute(arguments: StatementArguments(Columns.allCases.map(value(of:))))
     }

@@ -1,9 +1,7 @@
 import Cache
 import Downsample
 
-/// How `warm cache verify` checks a cached file: it must decode completely
-/// (not only its header: a file cut short keeps a readable header), and its
-/// decoded size is compared with the manifest row.
+/// For `warm cache verify`: decodes completely, not only the header, since a file cut short keeps a readable header.
 public enum CachedImageValidator {
     public static let decodesCompletely: ImageValidator = { data in
         let source = try ImageSource(data: data)

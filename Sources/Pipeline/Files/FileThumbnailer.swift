@@ -2,31 +2,24 @@ import Downsample
 import Foundation
 import NIOPosix
 
-/// Thumbnails files from disk with thumbnail-at-decode through a decoder
-/// (worker processes, one per core, in `warm thumbnail`): the engine behind
-/// `warm thumbnail`. One bad file yields an error naming it; the others still
-/// get done. Memory here: one thumbnail per file in flight; the decoder reads
-/// the input files itself.
+/// The engine behind `warm thumbnail`: one bad file yields an error naming it, the others still get done.
+/// Memory: one thumbnail per file in flight; the decoder's workers read the inputs themselves.
 public struct FileThumbnailer: Sendable {
-    /// What happened to one input file.
     public struct Outcome: Sendable {
         public var input: String
         public var result: Result<Written, FileThumbnailError>
     }
 
-    /// A thumbnail written to disk.
     public struct Written: Sendable {
         public var output: String
         public var size: PixelSize
         public var outputBytes: Int
     }
 
-    /// One thumbnail per file, at the target size, in the output format.
     let request: ThumbnailRequest
     let outputDirectory: URL
     let format: OutputFormat
-    /// Files handed to the decoder at once: twice its workers keeps every
-    /// worker busy while finished thumbnails are written.
+    /// Twice the decoder's workers keeps every worker busy while finished thumbnails are written.
     let filesInFlight: Int
     let decoder: any ThumbnailDecoding
 
@@ -40,8 +33,7 @@ public struct FileThumbnailer: Sendable {
         self.decoder = decoder
     }
 
-    /// Expands directories (recursively, regular files only, sorted) and keeps
-    /// files as given. A path that does not exist is an error outcome later.
+    /// Directories recursively (regular files, sorted); a missing path is kept, to become an error outcome later.
     public static func expandInputs(_ paths: [String]) -> [String] {
         let fileManager = FileManager.default
         var files: [String] = []
@@ -65,15 +57,13 @@ public struct FileThumbnailer: Sendable {
         return files
     }
 
-    /// Output path for an input: `<out>/<input base name>.<ext>`.
+    /// `<out>/<input base name>.<ext>`.
     private func outputPath(for input: String) -> String {
         let base = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
         return outputDirectory.appendingPathComponent(base + "." + format.fileExtension).path
     }
 
-    /// Thumbnails every input, `filesInFlight` at a time, calling
-    /// `report` as each finishes (in completion order). Returns all outcomes in
-    /// input order.
+    /// `report` sees outcomes in completion order; the result is in input order.
     public func run(_ inputs: [String], report: @Sendable (Outcome) -> Void = { _ in }) async -> [Outcome] {
         do {
             try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -119,7 +109,6 @@ public struct FileThumbnailer: Sendable {
         return outcomes.compactMap { $0 }
     }
 
-    /// Decodes one file at size and writes it (temp, then rename: `OutputFile`).
     private func thumbnail(_ input: String) async -> Result<Written, FileThumbnailError> {
         let thumbnail: EncodedImage
         switch await decoder.thumbnails(of: .file(path: input), request) {
@@ -138,7 +127,6 @@ public struct FileThumbnailer: Sendable {
     }
 }
 
-/// Why one file could not be thumbnailed; each case names the file.
 public enum FileThumbnailError: Error, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case decode(path: String, DownsampleError)

@@ -4,13 +4,9 @@ import Foundation
 import Glibc
 #endif
 
-/// Writes a finished thumbnail where `warm thumbnail` was told to: into a
-/// temporary file beside it, then renamed over the path, so that no reader
-/// ever sees a half-written file. Not fsynced, as Pillow and vipsthumbnail do
-/// not either (a run writes lost outputs again); why not Foundation's
-/// `.atomic`: bench/findings.md. The disk cache keeps its fsyncing writer.
+/// Temp file beside the output, then rename, so no reader sees half a file. Not fsynced (a run writes lost outputs
+/// again), nor Foundation's `.atomic`: bench/findings.md section 7. The disk cache keeps its fsyncing writer.
 enum OutputFile {
-    /// Why a write failed: the call and the system's reason.
     struct Failure: Error, CustomStringConvertible {
         var call: String
         var code: Int32

@@ -2,15 +2,9 @@ import Downsample
 import Foundation
 import WarmMetrics
 
-/// `warm report` as a library call: optionally measures local image files
-/// first (the offline catalog: one image at a time, each strategy alone, into
-/// `metrics.jsonl` and `metrics.csv` beside the report), then writes the
-/// Markdown and HTML report from every metrics file.
-///
-/// Cost: images are measured one at a time (see `StrategyMeasurer`); the
-/// report itself reads the records once into memory.
+/// `warm report` as a library call: optionally measures local files first (one at a time, into `metrics.jsonl` and
+/// `.csv`), then writes the report. Cost: the report reads the records once into memory.
 public enum ReportJob {
-    /// Why the report could not be made.
     public enum Failure: Error, Sendable, CustomStringConvertible {
         case noImages(inputs: [String])
         case metrics(MetricsFileError)
@@ -26,18 +20,14 @@ public enum ReportJob {
     }
 
     public struct Output: Sendable {
-        /// Files written: the measured metrics (if any), then the report.
+        /// The measured metrics (if any), then the report.
         public var paths: [String]
-        /// One paragraph for the console.
         public var summary: String
-        /// Images measured from `measureInputs`.
         public var measuredImages: Int
     }
 
-    /// Measures `measureInputs` (image files or directories; may be empty) at
-    /// `longestSide` first, then reports them with `metricsPaths` (in catalog
-    /// order) into `outputDirectory`, stating the peak noise of `noiseRepeats`
-    /// measurements (0: skip); `onMeasured` follows each measured image.
+    /// `measureInputs` (files or directories; may be empty) are measured first and reported after `metricsPaths`;
+    /// `noiseRepeats` 0 skips the peak-noise measurement.
     public static func run(metricsPaths: [String], measureInputs: [String], outputDirectory: String, cacheLimitBytes: Int,
                            noiseRepeats: Int, longestSide: Int, repeats: StrategyMeasurer.Repeats, pool: MeasuringPool,
                            onMeasured: @Sendable (ImageMetricsRecord) -> Void) async throws(Failure) -> Output {

@@ -2,7 +2,6 @@ import Cache
 import Downsample
 import Fetch
 
-/// Why one thumbnail could not be warmed; names the URL and its products.
 public enum ImageFailure: Error, Sendable, CustomStringConvertible {
     case fetch(url: String, productIds: [Int], FetchError)
     case decode(url: String, productIds: [Int], DownsampleError)
@@ -19,7 +18,7 @@ public enum ImageFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A short, stable reason for grouping ("http-404", "not-an-image", ...).
+    /// Stable, for grouping ("http-404", "not-an-image", ...).
     public var reasonCode: String {
         switch self {
         case .fetch(_, _, let error): return error.reasonCode

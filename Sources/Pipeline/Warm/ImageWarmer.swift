@@ -5,32 +5,26 @@ import Foundation
 import WarmMetrics
 import WarmSupport
 
-/// Warms one distinct thumbnail URL: skips it while fresh, revalidates it with
-/// a conditional request when stale (a 304 costs no download and no decode),
-/// otherwise downloads, decodes at each size with thumbnail-at-decode and
-/// stores every variant atomically. Holds one source image and its thumbnails
-/// in memory while it works.
+/// Warms one distinct thumbnail URL: skip while fresh, revalidate when stale (a 304 costs no download or decode),
+/// else download, decode and store every variant. Memory: one source image and its thumbnails.
 struct ImageWarmer: Sendable {
     let configuration: WarmConfiguration
     let cache: CacheIO
     let fetcher: any Fetching
-    /// Bounds its own concurrency (`decodeConcurrency` workers or threads).
     let decoder: any ThumbnailDecoding
-    /// Measures images selected by `configuration.compare` and records the
-    /// others' computed sizes (nil: no measuring).
+    /// Measures images selected by `configuration.compare`, records the others' known sizes; nil: no measuring.
     let metrics: MetricsRecorder?
-    /// Requested when a worker stops the run (disk full); the fetches that
-    /// stop cancels are no image's failure.
+    /// When a worker stops the run (disk full), the fetches that stop cancels are no image's failure.
     let halt: StopRequest
 
-    /// Every size in every format, in the order the decoder returns them.
+    /// In the order the decoder returns them.
     var variants: [CacheVariant] {
         configuration.sizes.flatMap { size in
             configuration.formats.map { CacheVariant(longestSide: size, format: $0.fileExtension) }
         }
     }
 
-    /// Warms `job`. Throws only `CacheError.diskFull`, which stops the run.
+    /// Throws only `CacheError.diskFull`, which stops the run.
     func warm(_ job: ImageJob) async throws(CacheError) -> ImageOutcome {
         guard let metrics else { return try await warm(job, measuring: false).outcome }
         let measuring = configuration.compare.includes(job.canonicalURL)
@@ -57,9 +51,7 @@ struct ImageWarmer: Sendable {
         return outcome
     }
 
-    /// Skips, revalidates or downloads and decodes; returns the downloaded
-    /// bytes too when `measuring` (they are measured after the shared section),
-    /// and the sizes a cached or stored image is known to have.
+    /// Returns the downloaded bytes too when `measuring`: they are measured after the shared section.
     private func warm(_ job: ImageJob, measuring: Bool) async throws(CacheError) -> Warmed {
         let url = job.canonicalURL
         let cached: [CacheEntry]
@@ -96,22 +88,18 @@ struct ImageWarmer: Sendable {
         return Warmed(outcome: stored, source: measuring ? resource.body : nil, sizes: sizes)
     }
 
-    /// The entries of this run's variants that have a file, in `variants`'
-    /// order (other sizes and formats of the URL, and failure rows, left out).
+    /// This run's variants that have a file, in `variants`' order.
     private func usable(_ entries: [CacheEntry]) -> [CacheEntry] {
         let byName = Dictionary(entries.map { ($0.variant.name, $0) }, uniquingKeysWith: { first, _ in first })
         return variants.compactMap { byName[$0.name] }.filter(\.fileIsPresent)
     }
 
-    /// Not expired, and not promised for longer than today's --max-age (so
-    /// lowering --max-age, even to 0, makes entries revalidate at once).
+    /// Not promised for longer than today's --max-age either, so lowering it, even to 0, revalidates at once.
     private func isFresh(_ cached: [CacheEntry]) -> Bool {
         let now = Date().timeIntervalSince1970
         return cached.allSatisfy { $0.isFresh(now: now) && ($0.expiresAt ?? 0) <= now + configuration.maxAgeSeconds }
     }
 
-    /// Every variant from one decode call (the decoder bounds how many run at
-    /// once), each stored atomically; with the sizes when all were stored.
     private func decodeAndStore(_ resource: FetchedResource, _ job: ImageJob,
                                 measuring: Bool) async throws(CacheError) -> (ImageOutcome, KnownSizes?) {
         let started = ContinuousClock.now
@@ -154,16 +142,13 @@ struct ImageWarmer: Sendable {
                          decodeSeconds: decodeSeconds, measured: measuring), sizes)
     }
 
-    /// One thumbnail per variant, in `variants`' order.
     private var request: ThumbnailRequest {
         ThumbnailRequest(targets: configuration.sizes.map(DecodeTarget.init(longestSide:)), formats: configuration.formats,
                          quality: configuration.quality, limits: configuration.limits, placeholder: true)
     }
 
-    /// Records the failure on every variant (keeping any earlier good file) and
-    /// reports it; a full disk is rethrown to stop the run. A fetch cancelled
-    /// because the run halts is left for the next run; one cancelled after a
-    /// signal's grace is a failure ("cancelled"), as docs/running-nightly.md says.
+    /// A full disk is rethrown to stop the run. A fetch cancelled by a halt is left for the next run; one cancelled
+    /// after a signal's grace is a failure (docs/running-nightly.md).
     private func fail(_ failure: ImageFailure, _ job: ImageJob) async throws(CacheError) -> ImageOutcome {
         if case .cache(_, _, let error) = failure, case .diskFull = error { throw error }
         if case .fetch(_, _, .cancelled) = failure, halt.reason != nil { return .abandoned }
@@ -181,17 +166,13 @@ struct ImageWarmer: Sendable {
     }
 }
 
-/// What warming one image produced: the outcome, the downloaded bytes when
-/// they are to be measured, and the image's sizes when it is in the cache.
 private struct Warmed {
     var outcome: ImageOutcome
     var source: Data? = nil
     var sizes: KnownSizes? = nil
 }
 
-/// What a warm knows about an image without measuring it: the source's
-/// header sizes, its smallest thumbnail's (the measured target's) size, and
-/// every variant the cache holds of it.
+/// What a warm knows about an image without measuring it; `thumbnail` is the smallest (the measured target's).
 private struct KnownSizes {
     var format: ImageFormat?
     var sourceBytes: Int
@@ -205,8 +186,7 @@ private struct KnownSizes {
 }
 
 extension KnownSizes {
-    /// From the cache entries of this run's variants (the first is the
-    /// smallest); nil when the first lacks a size.
+    /// From this run's variants' entries (the first is the smallest); nil when the first lacks a size.
     init?(_ entries: [CacheEntry]) {
         guard let entry = entries.first, let sourceBytes = entry.sourceBytes, let width = entry.sourceWidth,
               let height = entry.sourceHeight, let outputWidth = entry.outputWidth,

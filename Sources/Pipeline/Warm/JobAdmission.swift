@@ -4,24 +4,17 @@ import Crawl
 import Fetch
 import Foundation
 
-/// Turns the crawl's products into image jobs: one job per distinct
-/// canonical thumbnail URL (later products that share it only add their
-/// ids), only this shard's images, and page 1's image hosts allowed before
-/// its first job. Each crawl page's jobs carry their cache rows, read
-/// together. One task runs it; memory: the dedup table and one page's jobs.
+/// Products to image jobs: one per distinct canonical URL, this shard's only, page 1's hosts allowed before its first
+/// job, each page's cache rows read together. One task; memory: the dedup table and one page's jobs.
 struct JobAdmission: Sendable {
     let dedup: URLDeduplicator
     let progress: SummaryRecorder
     let hostGate: HostGate?
     let shard: CacheShard?
-    /// Which images the run measures (`.none` when it does not measure).
     let compare: CompareSelection
-    /// Where each page's admitted jobs read their cache entries, together.
     let cache: CacheIO
 
-    /// Reads `events` to their end, sending each admitted job onto `jobs`
-    /// (each `send` waits for a free worker: back-pressure up to the crawl),
-    /// then finishes `jobs`.
+    /// Each `send` waits for a free worker: back-pressure up to the crawl.
     func run(from events: AsyncChannel<CrawlEvent>, onto jobs: AsyncChannel<ImageJob>) async {
         defer { jobs.finish() }
         for await event in events {
@@ -42,9 +35,8 @@ struct JobAdmission: Sendable {
         }
     }
 
-    /// `jobs` with their URLs' cache entries, read in one statement. When
-    /// that read fails the jobs go without, and each warm reads its own and
-    /// reports the error for its image.
+    /// One statement for the page; when it fails the jobs go without, and each warm reads its own and reports the
+    /// error for its image.
     private func withCachedEntries(_ jobs: [ImageJob]) async -> [ImageJob] {
         guard !jobs.isEmpty else { return jobs }
         let urls = jobs.map(\.canonicalURL)
@@ -91,13 +83,11 @@ struct JobAdmission: Sendable {
     }
 }
 
-/// One distinct thumbnail URL to warm, with the products that show it.
 struct ImageJob: Sendable {
     /// The cache key; `fetchURL` is what the API gave.
     var canonicalURL: CanonicalURL
     var fetchURL: URL
     var productIds: [Int]
-    /// The URL's cache entries, read when its crawl page was admitted (nil:
-    /// not read, the warm reads them itself).
+    /// Read when its crawl page was admitted; nil: the warm reads them itself.
     var cached: [CacheEntry]? = nil
 }

@@ -3,28 +3,17 @@ import Downsample
 import Foundation
 import WarmMetrics
 
-/// The measure stage plugged into a run (`--compare`): measures the selected
-/// images with all three strategies and appends one JSON Lines record per
-/// image, and appends an unmeasured record (retained bytes computed, no
-/// peaks) for each other image the run warmed (`record(unmeasured:)`), so
-/// the file covers the whole catalog; `finish()` waits for the last
-/// measurement and writes the CSV beside the records.
-///
-/// Images wait in a queue of downloaded bytes, so that warming goes on while
-/// measuring lags behind: `submit` returns at once unless `queueLimitBytes`
-/// are already waiting (then it waits for room: back-pressure on the fetch
-/// workers). `measurers` tasks take images from the queue, one per measuring
-/// process (each measurement's runs are forked children). Memory: the queue's bytes.
+/// `--compare`: measures selected images, records the others unmeasured, so the file covers the catalog. A bounded
+/// queue lets warming go on while measuring lags; full, `submit` waits (back-pressure on fetches). Memory: the queue.
 final class MetricsRecorder: Sendable {
     let path: String
     private let writer: JSONLinesWriter
     private let measurer: StrategyMeasurer
-    /// `I/N` of a sharded run, written into every record.
     private let shard: String?
     private let queue: MeasuringQueue
     private let measurers: Task<Void, Never>
 
-    /// Measures at the smallest requested size; `onMeasured` is called after each record is written.
+    /// Measures at the smallest requested size.
     init(path: String, configuration: WarmConfiguration, queueLimitBytes: Int = 256 << 20,
          onMeasured: @escaping @Sendable () async -> Void = {}) throws(MetricsFileError) {
         self.path = path
@@ -64,16 +53,14 @@ final class MetricsRecorder: Sendable {
         }
     }
 
-    /// Queues one image for measuring, with the variants the run wrote of it;
-    /// throws when the metrics file can no longer be written.
+    /// Throws when the metrics file can no longer be written.
     func submit(_ data: Data, productId: Int?, url: String, variants: [VariantMetrics]?) async throws(MetricsFileError) {
         if let failure = await queue.put(MeasuringQueue.Item(data: data, productId: productId, url: url, variants: variants)) {
             throw .unwritable(path: path, reason: failure)
         }
     }
 
-    /// Appends the record of an image warmed but not measured
-    /// (`ImageMetricsRecord.unmeasured`); throws when the metrics file can no longer be written.
+    /// Throws when the metrics file can no longer be written.
     func record(unmeasured: ImageMetricsRecord) async throws(MetricsFileError) {
         if let failure = await queue.failure { throw .unwritable(path: path, reason: failure) }
         var record = unmeasured
@@ -86,12 +73,12 @@ final class MetricsRecorder: Sendable {
         }
     }
 
-    /// The longest side the measured images are decoded for (the run's smallest size).
+    /// The run's smallest size.
     static func targetLongestSide(_ configuration: WarmConfiguration) -> Int {
         configuration.sizes.first ?? 300
     }
 
-    /// Waits for every queued image to be measured, closes the JSON Lines file and writes `<name>.csv` beside it.
+    /// Waits for every queued measurement, then writes `<name>.csv` beside the records.
     func finish() async throws(MetricsFileError) {
         await queue.close()
         await measurers.value
@@ -121,9 +108,8 @@ actor MeasuringQueue {
 
     init(limitBytes: Int) { self.limitBytes = max(1, limitBytes) }
 
-    /// Adds `item`, waiting while the queue is over its limit (an item larger
-    /// than the limit goes in once the queue is empty). Returns the failure
-    /// that stopped measuring, if any.
+    /// Waits while over the limit (an item larger than the limit goes in once the queue is empty). Returns the
+    /// failure that stopped measuring, if any.
     func put(_ item: Item) async -> String? {
         while failure == nil, !items.isEmpty, queuedBytes + item.data.count > limitBytes {
             await withCheckedContinuation { producers.append($0) }
@@ -139,7 +125,7 @@ actor MeasuringQueue {
         return nil
     }
 
-    /// The next item; nil once the queue is closed and empty.
+    /// nil once the queue is closed and empty.
     func take() async -> Item? {
         if !items.isEmpty { return items.removeFirst() }
         if closed { return nil }

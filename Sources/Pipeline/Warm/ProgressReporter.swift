@@ -3,28 +3,20 @@ import Logging
 
 /// What the progress display shows at one moment.
 struct ProgressSnapshot: Sendable, Equatable {
-    /// Images finished (fresh, revalidated, written or failed).
+    /// Fresh, revalidated, written or failed.
     var done = 0
-    /// Distinct thumbnails expected: page 1's `totalCount` at first, corrected
-    /// as products turn out to share a thumbnail, lack one or belong to
-    /// another shard; exact once the crawl has finished (`totalIsFinal`).
+    /// Page 1's `totalCount` at first, corrected as products share, lack or leave a thumbnail to another shard;
+    /// exact once the crawl has finished (`totalIsFinal`).
     var total = 0
     var totalIsFinal = false
     var failed = 0
-    /// Images measured with the three strategies, and how many will be (nil: not measuring).
+    /// nil: not measuring.
     var measured = 0
     var measureTotal: Int?
 }
 
-/// Progress for people: on a terminal, a bar redrawn in place (and a second
-/// line for measuring) with done/total, rate and time left; otherwise plain
-/// log lines (swift-log) with the same numbers, at least every
-/// `logIntervalSeconds` while the run goes on and at every tenth of the
-/// total, so cron mail and journald get readable text. Failures are always
-/// logged, each naming its image or page.
-///
-/// Rates are averages since the first image (or measurement) began; time
-/// left is what remains at that rate. Owned by the `SummaryRecorder` actor.
+/// A bar on a terminal; otherwise log lines every `logIntervalSeconds` and tenth of the total, so cron mail and
+/// journald get readable text. Owned by the `SummaryRecorder` actor.
 struct ProgressReporter {
     private let logger: Logger
     private let interactive: Bool
@@ -54,9 +46,7 @@ struct ProgressReporter {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// Shows `snapshot` (a terminal is redrawn at most 10 times a second; a
-    /// log line is written when due). Call it on every change and about once
-    /// a second besides, so that a quiet stretch still gets its log line.
+    /// Call it on every change and about once a second besides, so that a quiet stretch still gets its log line.
     mutating func update(_ snapshot: ProgressSnapshot) {
         let now = clock()
         latest = snapshot
@@ -70,8 +60,7 @@ struct ProgressReporter {
         if snapshot.measureTotal != nil, measuringStartedAt == nil, snapshot.measured > 0 || snapshot.done > 0 {
             measuringStartedAt = now
         }
-        // The lines are formatted only when they may be shown: this runs for every image
-        // (formatting every time was 3% of a `warm run`'s parent CPU in `perf record`).
+        // Formatted only when they may be shown: this runs for every image (bench/findings.md section 10).
         let elapsed = (warmEndedAt ?? now) - (startedAt ?? now)
         let measuring = measuringStartedAt.map { now - $0 }
         if interactive {
@@ -98,14 +87,13 @@ struct ProgressReporter {
         logger.info("\(text)")
     }
 
-    /// Tenths of the work done (warm and measuring together), 0...10.
+    /// Warm and measuring together, 0...10.
     private static func tenth(_ snapshot: ProgressSnapshot) -> Int {
         let total = snapshot.total + (snapshot.measureTotal ?? 0)
         guard total > 0, snapshot.totalIsFinal || snapshot.total > 0 else { return 0 }
         return min(10, (snapshot.done + snapshot.measured) * 10 / total)
     }
 
-    /// The warm line and, when measuring, the measuring line.
     static func lines(_ snapshot: ProgressSnapshot, elapsedSeconds: Double, measuringSeconds: Double?) -> (warm: String, measure: String?) {
         let total = max(snapshot.total, snapshot.done)
         let width = 30
@@ -141,7 +129,6 @@ struct ProgressReporter {
         logger.warning("\(text)")
     }
 
-    /// Draws or logs the last snapshot once more and ends the display.
     mutating func finish() {
         lastDrawnAt = -Double.infinity
         lastLoggedAt = -Double.infinity
@@ -150,9 +137,8 @@ struct ProgressReporter {
     }
 }
 
-/// How a run shows its progress.
 public enum ProgressDisplay: Sendable, Hashable {
-    /// A bar redrawn in place when standard error is a terminal, log lines otherwise.
+    /// A bar when standard error is a terminal, log lines otherwise.
     case automatic
     /// Log lines only (`--no-progress`, tests).
     case logLines

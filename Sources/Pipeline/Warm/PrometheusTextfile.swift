@@ -1,16 +1,11 @@
 import Foundation
 
-/// Writes a run's summary in the Prometheus text exposition format, for
-/// node_exporter's textfile collector (cron jobs are watched that way).
-/// Written by hand rather than with swift-prometheus: the file is a handful
-/// of gauges written once at exit, and that package would add a registry and
-/// more dependencies to build for nothing else. Written atomically (temp file,
-/// rename), as the collector may read at any time.
+/// The summary for node_exporter's textfile collector, written atomically as it may read at any time. By hand, not
+/// swift-prometheus: a handful of gauges written once would not repay a registry and more dependencies.
 public enum PrometheusTextfile {
     public static func render(_ summary: WarmSummary) -> String {
         var lines: [String] = []
-        // A sharded run labels every sample with its shard, so that the shards'
-        // files (one per shard) are distinct series that sum to the whole run.
+        // Labelled by shard, so the shards' files are distinct series that sum to the whole run.
         func withShard(_ labels: String) -> String {
             guard let shard = summary.shard else { return labels }
             let label = "shard=\"\(escape(shard))\""

@@ -1,11 +1,7 @@
 import Synchronization
 
-/// A request, from outside the run (SIGTERM, SIGINT), to stop admitting work:
-/// the crawl stops, no new image starts, images in flight finish, and the run
-/// then finishes as usual (summary, Prometheus file, lock released).
-/// Whoever asks also cancels the run if the in-flight images take too long
-/// (`warm run --stop-grace`). Cheap: one lock around a reason and the
-/// handlers the running stages registered.
+/// Stop admitting work (SIGTERM, SIGINT): in-flight images finish and the run ends as usual (summary, lock released).
+/// Whoever asks also cancels the run if they take too long (`--stop-grace`).
 public final class StopRequest: Sendable {
     private struct State {
         var reason: String?
@@ -17,7 +13,6 @@ public final class StopRequest: Sendable {
 
     public init() {}
 
-    /// Asks the run to stop; `signal` (e.g. "SIGTERM") goes to the summary.
     /// Only the first request counts; returns false for later ones.
     @discardableResult
     public func request(reason: String, signal: String? = nil) -> Bool {
@@ -38,7 +33,7 @@ public final class StopRequest: Sendable {
     /// Nil when no signal asked.
     public var signal: String? { state.withLock { $0.signal } }
 
-    /// Runs `handler` when a stop is requested (at once when it already was).
+    /// At once when a stop was already requested.
     func onRequest(_ handler: @escaping @Sendable () -> Void) {
         let already = state.withLock { state in
             if state.reason == nil { state.handlers.append(handler) }

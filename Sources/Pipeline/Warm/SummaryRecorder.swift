@@ -11,20 +11,18 @@ enum ImageOutcome: Sendable {
     case abandoned
 }
 
-/// The run's counters, shared by all workers (hence an actor), and the
-/// progress total worked out from them.
+/// The run's counters, shared by all workers (hence an actor), and the progress total worked out from them.
 actor SummaryRecorder {
     private(set) var summary = WarmSummary()
     private var progress: ProgressReporter
-    /// The crawl so far (page 1's `totalCount`, products seen and handed over).
     private var crawl: CrawlReport?
     private var crawlDone = false
-    /// Products handed over by the crawler that the pipeline has scheduled or set aside.
+    /// Scheduled or set aside.
     private var productsHandled = 0
-    /// Whether images are measured, and which share of them (1 for all).
+    /// The share of images measured (1 for all); nil: not measuring.
     private let measureShare: Double?
     private var measureSelected = 0
-    /// Selected images that will not be measured (fresh, revalidated or failed).
+    /// Selected but not measured after all (fresh, revalidated or failed).
     private var measureDropped = 0
     private var measured = 0
 
@@ -34,13 +32,13 @@ actor SummaryRecorder {
         self.measureShare = measureShare
     }
 
-    /// The crawl's counts after a page (before its products are handed over).
+    /// After a page, before its products are handed over.
     func crawlProgressed(_ report: CrawlReport) {
         crawl = report
         showProgress()
     }
 
-    /// A product handed over whose thumbnail was seen before (shared) or is another shard's.
+    /// Its thumbnail was seen before (shared) or is another shard's.
     func productSetAside() {
         productsHandled += 1
     }
@@ -52,7 +50,6 @@ actor SummaryRecorder {
         showProgress()
     }
 
-    /// A distinct image that another shard warms (sharded runs only).
     func skippedForOtherShard() {
         summary.imagesOtherShards += 1
     }
@@ -63,9 +60,8 @@ actor SummaryRecorder {
         showProgress()
     }
 
-    /// Distinct thumbnails expected: those scheduled, plus products handed
-    /// over and not yet looked at, plus products listed and not yet seen;
-    /// once the crawl is done, exactly those scheduled.
+    /// Scheduled, plus products handed over but not looked at, plus listed but unseen; once the crawl is done,
+    /// exactly those scheduled.
     var expectedImages: Int {
         guard !crawlDone, let crawl else { return summary.imagesScheduled }
         let pendingHandover = max(0, crawl.delivered - productsHandled)
@@ -88,13 +84,11 @@ actor SummaryRecorder {
         progress.update(progressSnapshot)
     }
 
-    /// Draws the last progress line and ends the display (after the run).
     func finishDisplay() {
         showProgress()
         progress.finish()
     }
 
-    /// One image finished; `selectedForMeasuring` says whether it was to be measured.
     func record(_ outcome: ImageOutcome, selectedForMeasuring: Bool = false) {
         if selectedForMeasuring {
             if case .written(_, _, _, _, true) = outcome {} else { measureDropped += 1 }

@@ -5,13 +5,12 @@ import Foundation
 import WarmMetrics
 import WarmSupport
 
-/// Everything one `warm run` needs, with defaults that work (the demo). Built by
-/// the command line from flags; nothing here is read from globals.
+/// Everything one `warm run` needs, with defaults that work (the demo); nothing here is read from globals.
 public struct WarmConfiguration: Sendable {
-    /// Base URL of the OpenMarket-style API (its `/api/products` is crawled).
+    /// Its `/api/products` is crawled.
     public var apiURL: URL
     public var cacheDirectory: String
-    /// Longest sides of the variants written per image (one file each), ascending.
+    /// Longest sides, one file each, ascending.
     public var sizes = [300] {
         didSet { sizes = Array(Set(sizes)).sorted() }
     }
@@ -22,72 +21,53 @@ public struct WarmConfiguration: Sendable {
     public var quality = 82
     public var itemsPerPage = 100
     public var pageConcurrency = 4
-    /// Downloads in flight at once.
     public var fetchConcurrency = 16
-    /// Images decoded at once (default: the number of cores).
     public var decodeConcurrency = ProcessInfo.processInfo.activeProcessorCount
     public var limits = DecodeLimits.default
-    /// Freshness lifetime: younger entries are skipped without a request;
-    /// older ones are revalidated with a conditional request.
+    /// Younger entries are skipped without a request; older ones are revalidated.
     public var maxAgeSeconds: Double = 12 * 3600
-    /// Size limit of the cache files, enforced by LRU eviction after the run.
+    /// Enforced by LRU eviction after the run.
     public var maxCacheBytes: Int?
-    /// Which images are also measured with all three strategies.
     public var compare = CompareSelection.none
-    /// JSON Lines metrics (one record per measured image), with a CSV beside it.
+    /// JSON Lines, with a CSV beside it.
     public var metricsPath: String?
-    /// JSON summary of the run.
     public var summaryPath: String?
-    /// Prometheus text-format file for node_exporter's textfile collector.
     public var prometheusPath: String?
-    /// The app manifest (`warm cache export`'s JSON Lines), written after the run.
+    /// The app manifest, written after the run.
     public var exportPath: String?
-    /// Warm only this shard's images (by canonical-URL hash), keeping the
-    /// manifest, lock and temp files under `shards/I-of-N/`; nil: all images.
+    /// Only this shard's images, with manifest, lock and temp files under `shards/I-of-N/`; nil: all images.
     public var shard: CacheShard?
-    /// Hosts images may also be fetched from, whatever they resolve to
-    /// (`--allow-host`). The API's own host is always allowed, and so are the
-    /// hosts its first page names, at public addresses only (`HostPolicy`).
+    /// `--allow-host`, whatever they resolve to; the API's host and page 1's hosts (public addresses only) are allowed.
     public var allowedHosts: [HostPattern] = []
-    /// The measuring processes compared images are measured in (nil: the run cannot measure).
+    /// nil: the run cannot measure.
     public var measuringPool: MeasuringPool?
-    /// Runs per image of naive, renderer and thumbnail-at-decode (lowest peak kept; `--measure-repeats`).
+    /// Lowest peak kept (`--measure-repeats`).
     public var measureRepeats = StrategyMeasurer.Repeats()
-    /// After a run that saw the whole product list, remove cache entries no
-    /// listed product has pointed at for longer than this (`--prune-after`;
-    /// 0: whatever this run did not see); nil: never prune.
+    /// `--prune-after`, applied only after a complete list (0: whatever this run did not see); nil: never prune.
     public var pruneAfterSeconds: Double? = 7 * 86400
-    /// Makes the cache fail or stop at a `FaultPoint` (crash rehearsals and
-    /// tests only); nil in normal runs.
+    /// Crash rehearsals and tests only.
     public var cacheFaults: FaultInjector?
 
-    /// The demo's settings for this API and cache; set the rest by name.
     public init(apiURL: URL, cacheDirectory: String) {
         self.apiURL = apiURL
         self.cacheDirectory = cacheDirectory
     }
 
-    /// True when the run measures images with all three strategies (some
-    /// selected by `compare`, and a metrics file to write them to).
     public var measures: Bool { compare != .none && metricsPath != nil }
 
-    /// Where a run keeps `fileName` (its summary, its metrics) by default:
-    /// the cache directory, or a shard's state directory, so that shards
-    /// sharing one cache directory never write the same file.
+    /// A shard's state directory when sharded, so shards sharing one cache directory never write the same file.
     public static func defaultStatePath(_ fileName: String, cacheDirectory: String, shard: CacheShard?) -> String {
         CacheLayout(root: cacheDirectory, shard: shard).stateDirectory + "/" + fileName
     }
 }
 
-/// Which images a run measures with all three strategies (naive decoding of
-/// everything is costly, so a nightly warm measures none or a sample).
+/// Naive decoding of everything is costly, so a nightly warm measures none or a sample.
 public enum CompareSelection: Sendable, Hashable {
     case none
     case all
-    /// About one image in `n`, chosen by URL hash (the same images every night).
+    /// By URL hash, so the same images every night.
     case oneIn(Int)
 
-    /// The share of images selected (0 for none).
     var share: Double {
         switch self {
         case .none: return 0

@@ -6,26 +6,20 @@ import Foundation
 import Logging
 import NIOPosix
 
-/// What a run is made of, in one value: `WarmPipeline` uses only what it is
-/// handed here. `live(...)` is the composition root that builds the real
-/// parts for `warm run` and `warm demo`; tests where HTTP is not the point
-/// hand a fake `Fetching` to `make(...)` instead.
+/// What a run is made of: `WarmPipeline` uses only this. `live(...)` is the composition root; tests where HTTP is
+/// not the point hand a fake `Fetching` to `make(...)`.
 public struct WarmDependencies: Sendable {
     public let fetcher: any Fetching
-    /// Learns the image hosts page 1 names; nil when nothing checks hosts (a fake fetcher).
+    /// nil when nothing checks hosts (a fake fetcher).
     public let hostGate: HostGate?
     public let cache: CacheIO
-    /// Bounds its own concurrency (worker processes or threads).
     public let decoder: any ThumbnailDecoding
     let progress: SummaryRecorder
-    /// The measure stage (`--compare` with a metrics path); nil: no measuring.
     let metrics: MetricsRecorder?
-    /// Wall-clock time (run start and end, prune cutoffs).
+    /// Wall-clock time, for prune cutoffs.
     let now: @Sendable () -> Date
-    /// Releases what the composition root opened; `close()` calls it once.
     private let release: @Sendable () async -> Void
 
-    /// Assembles a run from parts the caller built; `close()` calls `release`.
     public static func make(
         configuration: WarmConfiguration, fetcher: any Fetching, hostGate: HostGate?, cache: CacheIO,
         decoder: any ThumbnailDecoding, logger: Logger, progress display: ProgressDisplay = .automatic,
@@ -47,20 +41,16 @@ public struct WarmDependencies: Sendable {
                                 metrics: metrics, now: now, release: release)
     }
 
-    /// The composition root of `warm run` and `warm demo`: sets the process
-    /// up (`ProcessSetup`), takes the cache lock, opens the cache and its
-    /// thread pool, and builds the host gate, the HTTP client (coalesced),
-    /// the decoder (`decoder`, or threads of this process when nil) and the
-    /// measure stage. The run owns all of it, `decoder` included: `close()`
-    /// shuts it down.
+    /// The composition root of `warm run` and `warm demo`. The run owns all it builds, `decoder` included (nil: threads
+    /// of this process): `close()` shuts it down.
     public static func live(configuration: WarmConfiguration, fetch: FetchConfiguration, decoder: (any ThumbnailDecoding)?,
                             logger: Logger, progress display: ProgressDisplay = .automatic) async throws(WarmRunError) -> WarmDependencies {
         ProcessSetup.prepare(for: configuration)
         let (lock, cache, repair) = try openCache(configuration, logger: logger)
         let pool = NIOThreadPool(numberOfThreads: cacheThreads)
         pool.start()
-        // Images only from the API's host, hosts its first page names (public
-        // addresses only) and --allow-host: a product record cannot point the job at internal services.
+        // Images only from the API's host, page 1's hosts (public addresses) and --allow-host: a product record
+        // cannot point the job at internal services.
         let hostGate = HostGate(policy: HostPolicy(
             explicit: [HostPattern(url: configuration.apiURL)].compactMap { $0 } + configuration.allowedHosts))
         let http = HTTPFetcher(configuration: fetch, hostGate: hostGate, logger: logger)
@@ -91,8 +81,7 @@ public struct WarmDependencies: Sendable {
         }
     }
 
-    /// Threads for cache calls: enough that a slow fsync does not hold up
-    /// the other workers' stores, few enough to keep the disk's queue short.
+    /// Enough that a slow fsync does not hold up other stores, few enough to keep the disk's queue short.
     static let cacheThreads = 4
 
     /// Call once, after `WarmPipeline.run`.
@@ -100,7 +89,6 @@ public struct WarmDependencies: Sendable {
         await release()
     }
 
-    /// Takes the lock, then opens the cache, rebuilding a broken manifest (`DiskCache.openRepairing`).
     private static func openCache(_ configuration: WarmConfiguration,
                                   logger: Logger) throws(WarmRunError) -> (CacheLock, DiskCache, ManifestRepair?) {
         let lock: CacheLock
@@ -123,17 +111,11 @@ public struct WarmDependencies: Sendable {
     }
 }
 
-/// The one place a run sets up its process: the C allocator. Called by the
-/// composition root (`WarmDependencies.live`) before the run's threads start
-/// allocating (threads that already have an arena keep it).
+/// The one place a run sets up its process (the C allocator): before its threads allocate, as a thread keeps its arena.
 enum ProcessSetup {
     static func prepare(for configuration: WarmConfiguration) {
-        // Large buffers (downloaded images, bitmaps) come and go by the thousand:
-        // with glibc's defaults their freed memory stays resident in per-thread
-        // arenas and the peak creeps up with the length of the run. Mapping
-        // anything over 256 KiB on its own and capping the arenas at 2 returns
-        // it on free, so memory follows the work in flight, not the catalog
-        // (measured: peak RSS over 1,336 products 519 MB -> 206 MB; commit 0ab0fc7).
+        // With glibc's defaults freed image buffers stay in per-thread arenas and the peak grows with the run;
+        // this returns them on free, so memory follows the work in flight (bench/findings.md section 2).
         ProcessAllocator.fixMmapThreshold(bytes: 256 * 1024)
         ProcessAllocator.limitArenas(to: 2)
     }

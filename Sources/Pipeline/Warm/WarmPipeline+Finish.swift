@@ -4,8 +4,7 @@ import WarmMetrics
 import WarmSupport
 
 extension WarmPipeline {
-    /// After the stages: product ids found after their shared thumbnail was
-    /// stored, the prune, the size limit, the summary and its files.
+    /// Product ids found after their shared thumbnail was stored, the prune, the size limit, the summary.
     func finish(_ end: StageEnd, dedup: URLDeduplicator, startedAt: Date,
                 clock: ContinuousClock.Instant) async throws(WarmRunError) -> WarmSummary {
         let shared = await dedup.shared()
@@ -39,7 +38,6 @@ extension WarmPipeline {
         return summary
     }
 
-    /// True when `url` is this run's to warm (always without a shard).
     private func owns(_ url: CanonicalURL) -> Bool {
         configuration.shard?.owns(url) ?? true
     }
@@ -73,7 +71,7 @@ extension WarmPipeline {
         }
     }
 
-    /// `--export`: the app manifest of what the cache (or this shard) holds after the eviction.
+    /// After the eviction, so it lists what the cache holds.
     private func exportAppManifest() async {
         guard let path = configuration.exportPath else { return }
         do {
@@ -83,7 +81,7 @@ extension WarmPipeline {
         }
     }
 
-    /// A step after the warm failed: logged, and named in the summary (the run is then unsuccessful).
+    /// Named in the summary: the run is then unsuccessful.
     private func stepFailed(_ failure: String) async {
         logger.error("\(failure)")
         await progress.update { $0.finishStepsFailed.append(failure) }

@@ -1,13 +1,11 @@
 import AsyncAlgorithms
 import Crawl
 
-/// How the concurrent stages ended.
 struct StageEnd: Sendable {
-    /// The crawl could not run at all (page 1 or the API failed).
+    /// Page 1 or the API failed.
     var crawlError: String?
-    /// A worker stopped the run (disk full).
+    /// Disk full.
     var stopReason: String?
-    /// Why the crawl did not see the whole list (nil: it did).
     var listIncompleteReason: String?
 
     /// Keeps the first of each.
@@ -19,10 +17,8 @@ struct StageEnd: Sendable {
 }
 
 extension WarmPipeline {
-    /// The crawl, job admission and the fetch workers, joined by channels.
-    /// A worker that must stop the run (disk full) cancels the others. A stop
-    /// request ends the crawl and both channels: no new image starts, the
-    /// workers finish the images they hold.
+    /// A worker that must stop the run (disk full) cancels the others. A stop request ends the crawl and both
+    /// channels: no new image starts, the workers finish the images they hold.
     func runStages(dedup: URLDeduplicator) async -> StageEnd {
         let events = AsyncChannel<CrawlEvent>()
         let jobs = AsyncChannel<ImageJob>()
@@ -81,8 +77,7 @@ extension WarmPipeline {
         }
     }
 
-    /// One fetch worker: warms jobs until the channel ends; a `CacheError`
-    /// it throws (disk full) stops the run.
+    /// A `CacheError` it throws (disk full) stops the run.
     private func work(on jobs: AsyncChannel<ImageJob>, with warmer: ImageWarmer) async -> StageEnd {
         for await job in jobs {
             if stop.reason != nil { break }

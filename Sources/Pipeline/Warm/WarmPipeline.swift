@@ -6,28 +6,12 @@ import Fetch
 import Foundation
 import Logging
 
-/// The main job: crawl every product page, fetch every distinct thumbnail,
-/// downsample it at decode and write it into the disk cache.
-///
-/// A run reads top to bottom: `run()` starts the stages, waits for them, then
-/// finishes (shared product ids, prune, evict, summary). The stages run
-/// concurrently, joined by channels whose `send` suspends until the next stage
-/// takes the value (back-pressure):
-///
-///     Crawler --CrawlEvent--> JobAdmission --ImageJob--> fetchConcurrency x ImageWarmer
-///
-/// so the crawler never runs ahead of the workers by more than the pages in
-/// flight. The decoder bounds how many images decode at once. Memory grows
-/// with those two numbers (one source image and its thumbnails per worker),
-/// not with the catalog: the only per-product state is the dedup table.
-///
-/// Everything a run talks to comes in `WarmDependencies` (built by its
-/// composition root, `WarmDependencies.live`); the pipeline opens nothing.
+/// Crawler -> JobAdmission -> ImageWarmer workers, joined by channels whose `send` waits (back-pressure), so memory
+/// grows with the concurrency, not the catalog (docs/architecture.md). It opens nothing: see `WarmDependencies`.
 public struct WarmPipeline: Sendable {
     public let configuration: WarmConfiguration
     let dependencies: WarmDependencies
     let logger: Logger
-    /// Asked from outside (a signal) to stop admitting work.
     let stop: StopRequest
 
     public init(configuration: WarmConfiguration, dependencies: WarmDependencies, logger: Logger = Logger(label: "warm"),
@@ -38,9 +22,7 @@ public struct WarmPipeline: Sendable {
         self.stop = stop
     }
 
-    /// Runs once. Throws `WarmRunError` when the run cannot go on (the API
-    /// unreachable, an output file unwritable); failures of single images and
-    /// pages are in the summary instead.
+    /// Throws only when the run cannot go on; failures of single images and pages are in the summary instead.
     public func run() async throws(WarmRunError) -> WarmSummary {
         let startedAt = dependencies.now()
         let clock = ContinuousClock.now
@@ -62,7 +44,7 @@ public struct WarmPipeline: Sendable {
 
     var progress: SummaryRecorder { dependencies.progress }
 
-    /// Which images are measured: none without a metrics file.
+    /// None without a metrics file.
     var measured: CompareSelection { dependencies.metrics == nil ? .none : configuration.compare }
 
     /// A quiet stretch (one slow image, a long measurement) still gets its log line.
@@ -87,12 +69,11 @@ public struct WarmPipeline: Sendable {
     }
 }
 
-/// Why a run could not start or go on.
 public enum WarmRunError: Error, Sendable, CustomStringConvertible {
     case locked(path: String, holderPID: Int32?)
     case cache(CacheError)
     case crawl(reason: String, summary: WarmSummary)
-    /// The summary, metrics or Prometheus file could not be written.
+    /// The summary, metrics or Prometheus file.
     case output(reason: String)
 
     public var description: String {
@@ -107,9 +88,7 @@ public enum WarmRunError: Error, Sendable, CustomStringConvertible {
 }
 
 extension WarmPipeline {
-    /// What `warm run` does: builds the real parts (`WarmDependencies.live`,
-    /// which owns `decoder`; nil: threads of this process), runs once and
-    /// closes them, also when the run throws.
+    /// What `warm run` does: builds the real parts, runs once and closes them, also when the run throws.
     public static func run(_ configuration: WarmConfiguration, fetch: FetchConfiguration = FetchConfiguration(),
                            decoder: (any ThumbnailDecoding)? = nil, logger: Logger = Logger(label: "warm"),
                            progress display: ProgressDisplay = .automatic,

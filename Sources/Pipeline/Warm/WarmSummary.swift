@@ -1,7 +1,6 @@
 import Foundation
 
-/// What one run did, written as the JSON summary file and printed as one line.
-/// Field names are part of the documented interface (docs/running-nightly.md).
+/// What one run did. Field names are part of the documented interface (docs/running-nightly.md).
 public struct WarmSummary: Sendable, Codable, Hashable {
     public var startedAt: Date = Date()
     public var finishedAt: Date = Date()
@@ -10,7 +9,6 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     public var api: String = ""
     public var cacheDirectory: String = ""
     public var sizes: [Int] = []
-    /// `I/N` in a sharded run (`--shard`); nil otherwise.
     public var shard: String?
 
     public var pagesFetched = 0
@@ -20,9 +18,8 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     public var productsWithoutThumbnail = 0
     public var productsSharingAThumbnail = 0
 
-    /// Distinct thumbnail URLs scheduled (in a sharded run: this shard's).
+    /// Distinct URLs (in a sharded run: this shard's).
     public var imagesScheduled = 0
-    /// Distinct thumbnail URLs left to other shards (0 in an unsharded run).
     public var imagesOtherShards = 0
     /// Skipped without a request: every variant cached and still fresh.
     public var imagesFresh = 0
@@ -30,49 +27,39 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     public var imagesNotModified = 0
     /// Downloaded (200) and decoded.
     public var imagesDownloaded = 0
-    /// Variants written to the cache.
     public var variantsWritten = 0
     public var imagesFailed = 0
-    /// With all three strategies (`--compare`).
     public var imagesMeasured = 0
-    /// Failures grouped by reason code ("http-404", "not-an-image", "page-http-5xx", ...).
+    /// "http-404", "not-an-image", "page-http-5xx", ...
     public var failedByReason: [String: Int] = [:]
 
     public var bytesDownloaded = 0
     public var bytesWritten = 0
-    /// Seconds spent decoding and encoding, summed over images.
+    /// Decoding and encoding, summed over images.
     public var decodeSeconds: Double = 0
     public var evictedEntries = 0
     public var evictedBytes = 0
-    /// Entries removed because no listed product pointed at them for longer
-    /// than `--prune-after`, and their bytes.
     public var prunedEntries = 0
     public var prunedBytes = 0
-    /// Why this run pruned nothing although pruning was on (a page failed,
-    /// the run stopped early...); nil when it pruned or pruning is off.
+    /// Why this run pruned nothing although pruning was on (a page failed...).
     public var pruneSkippedReason: String?
-    /// Peak resident memory of the process (VmHWM) when the run ended; it
-    /// grows with the concurrency settings, not with the catalog.
+    /// VmHWM at the end; it grows with the concurrency settings, not with the catalog.
     public var peakResidentBytes = 0
-    /// True when the run stopped early (disk full, cancelled).
     public var stoppedEarly = false
     public var stopReason: String?
-    /// True when this run found the cache manifest unreadable, moved it aside
-    /// and started a new one (`warm run` then exits 5; the next run exits 0).
+    /// The manifest was unreadable and moved aside (`warm run` then exits 5; the next run exits 0).
     public var manifestRebuilt = false
     /// As SQLite said.
     public var manifestBrokenReason: String?
     /// `manifest.sqlite.broken-<UTC time>`.
     public var manifestMovedTo: String?
-    /// Steps after the warm that failed (product-id merge, eviction), each a
-    /// sentence naming the step; any makes the run unsuccessful (exit 2).
+    /// Sentences naming the failed steps after the warm; any makes the run unsuccessful (exit 2).
     public var finishStepsFailed: [String] = []
     /// "SIGTERM", "SIGINT"; nil when no signal stopped the run.
     public var stoppedBySignal: String?
 
     public init() {}
 
-    /// An empty summary of a run of `configuration` (what it warms, and where).
     init(_ configuration: WarmConfiguration) {
         api = configuration.apiURL.absoluteString
         cacheDirectory = configuration.cacheDirectory
