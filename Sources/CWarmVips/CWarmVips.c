@@ -225,9 +225,8 @@ int warm_reference_resize(VipsImage *in, double hscale, double vscale, int opaqu
                : vips_premultiply(in, &t[1], NULL))
         goto fail;
     VipsImage *floats = t[1];
-    // libvips' resize asks for the rows of its input more than once (its box
-    // shrink's and its kernel's windows overlap), and each time the cast or the
-    // premultiply is done again: rendered once into memory, when small enough.
+    // libvips' resize reads its input rows more than once (overlapping windows), redoing the cast and
+    // premultiply each time: rendered once into memory, when small enough.
     if (VIPS_IMAGE_SIZEOF_IMAGE(floats) <= materialize_limit) {
         if (!(t[2] = vips_image_copy_memory(floats)))
             goto fail;

@@ -1,7 +1,5 @@
-// JPEG, PNG or WebP in, JPEG thumbnail out, without libvips' pipeline, whose
-// per-image cost was most of a server-sized JPEG's time (bench/findings.md,
-// sections 8 and 12). Whatever these do not take, they answer 1 for, and the
-// caller goes through libvips.
+// JPEG, PNG or WebP to a JPEG thumbnail without libvips' per-image pipeline cost (bench/findings.md, section 8);
+// whatever these do not take, they answer 1 for, and the caller goes through libvips.
 #include "CWarmVips.h"
 
 #include <math.h>
@@ -136,9 +134,8 @@ static inline unsigned char warm_round_uchar(float v) {
     return v <= 0 ? 0 : v >= 255 ? 255 : (unsigned char) v;
 }
 
-// Vertically first, rounded to 8 bits, then horizontally, as libvips' resize
-// does; four partial sums, so that the additions do not wait on each other.
-// The caller reads the input rows after the last one an output row needs.
+// Vertically, rounded to 8 bits, then horizontally, as libvips' resize does; four partial sums so the
+// additions do not wait on each other. The caller reads the input rows after the last one an output row needs.
 __attribute__((target_clones("avx2", "default")))
 static void warm_resampler_run(WarmResampler *r, WarmRowReader read, void *context, unsigned char *out) {
     size_t span = (size_t) r->in_w * 3;

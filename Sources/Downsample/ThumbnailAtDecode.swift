@@ -1,6 +1,5 @@
-/// Thumbnail-at-decode as shipped: the cache writer's engine (`ThumbnailEncoder`)
-/// makes the encoded thumbnail, and the bitmap is what an app holds once it
-/// decodes those bytes (output width x height x 4).
+/// Thumbnail-at-decode as shipped: `ThumbnailEncoder` makes the thumbnail; the bitmap is what an app holds once it
+/// decodes those bytes.
 public struct ThumbnailAtDecode: DecodeStrategy {
     public var encoder: ThumbnailEncoder
 
