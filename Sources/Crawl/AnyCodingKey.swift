@@ -1,7 +1,6 @@
 import Foundation
 
-/// A coding key made from any string, so one decoder can try several spellings of a field
-/// (`totalCount` / `total_count`) and the catalog server can write either.
+/// A coding key from any string, so one decoder can try several spellings (`totalCount` / `total_count`).
 public struct AnyCodingKey: CodingKey, Hashable {
     public var stringValue: String
     public var intValue: Int?
