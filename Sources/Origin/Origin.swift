@@ -6,10 +6,8 @@ import NIOCore
 import NIOPosix
 import Serving
 
-/// `warm cache serve`: an HTTP origin for a warmed cache, read-only beside the nightly writer.
-/// Routes: `GET`/`HEAD /v1/thumbnail?url=&size=[&format=]`, `GET /healthz`, `GET /metrics` (Prometheus).
-/// Memory: the manifest's read-only pool, `readerCount` threads, one thumbnail per request in flight.
-/// Call `close()` once its `RunningServer` has stopped.
+/// `warm cache serve`: a read-only HTTP origin beside the nightly writer; memory is one thumbnail per request in
+/// flight. Call `close()` once its `RunningServer` has stopped.
 public final class Origin: Sendable {
     public let configuration: OriginConfiguration
     public let metrics = OriginMetrics()

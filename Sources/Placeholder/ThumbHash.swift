@@ -1,16 +1,10 @@
 import Foundation
 
-// Hand-written: no Swift package for ThumbHash on the mirror. A line-by-line port of
-// evanw's JavaScript reference (github.com/evanw/thumbhash, js/thumbhash.js, MIT) in
-// Double with JavaScript's rounding, so its bytes equal the reference's.
+// Hand-written (no ThumbHash package on the mirror): a line-by-line port of evanw/thumbhash js/thumbhash.js (MIT)
+// in Double with JavaScript's rounding, so its bytes equal the reference's.
 
-/// ThumbHash: an image placeholder of at most 25 bytes (average colour, a few
-/// low-frequency DCT terms of luminance, chroma and alpha, and the aspect ratio).
-///
-/// The encoder takes at most 100x100 pixels, as the reference does: the caller
-/// downsizes first (e.g. the run's smallest thumbnail resized to fit 100x100).
-/// Cost: about (terms x pixels) cosine products, some 0.5 million for 100x100; no
-/// allocation beyond four Double planes of the input's size.
+/// An image placeholder of at most 25 bytes. Takes at most 100x100 pixels, as the reference does (the caller
+/// downsizes first); costs about terms x pixels cosine products and four Double planes of the input's size.
 public enum ThumbHash {
     public static let maxSide = 100
     public static let maxByteCount = 25
@@ -69,8 +63,7 @@ public enum ThumbHash {
     }
 }
 
-/// The image as luminance, yellow-blue, red-green and alpha planes (0...1, -1...1), each
-/// pixel composited over the image's average colour, as the reference does before its DCT.
+/// Luminance, chroma and alpha planes, each pixel composited over the average colour as the reference does.
 struct LPQAPlanes {
     var l: [Double] = []
     var p: [Double] = []
