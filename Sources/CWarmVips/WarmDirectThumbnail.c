@@ -77,8 +77,7 @@ static int warm_taps_make(int in, int out, WarmTaps *taps) {
 // Reads the next RGB input row into `row`; a decoder error leaves by longjmp.
 typedef void (*WarmRowReader)(void *context, unsigned char *row);
 
-// A shrinking resample that holds only the input rows one output row needs:
-// a ring as tall as the vertical kernel.
+// A shrinking resample that holds only the input rows one output row needs: a ring as tall as the vertical kernel.
 typedef struct {
     WarmTaps across, down;
     int in_w, in_h, out_w, out_h;
@@ -248,8 +247,7 @@ static int warm_jpeg_encode_rgb(const unsigned char *pixels, int w, int h, int q
     jpeg_set_defaults(&info);
     jpeg_set_quality(&info, quality, TRUE);
     info.optimize_coding = TRUE;
-    // libvips' jpegsave (subsample_mode auto): chroma at full resolution
-    // from quality 90 up, halved both ways below.
+    // libvips' jpegsave (subsample_mode auto): chroma at full resolution from quality 90 up, halved both ways below.
     if (quality >= 90)
         for (int c = 0; c < info.num_components; c++)
             info.comp_info[c].h_samp_factor = info.comp_info[c].v_samp_factor = 1;
@@ -267,8 +265,7 @@ static int warm_jpeg_encode_rgb(const unsigned char *pixels, int w, int h, int q
     return 0;
 }
 
-// `pixels` (width x height RGB, as stored) turned upright and encoded:
-// 0 and the bytes in *out, or 1.
+// `pixels` (width x height RGB, as stored) turned upright and encoded: 0 and the bytes in *out, or 1.
 static int warm_upright_encoded(const unsigned char *pixels, int width, int height, int orientation,
                                 int quality, void **out, size_t *out_len) {
     if (orientation < 2 || orientation > 8)
@@ -381,8 +378,7 @@ static void warm_png_read_bytes(png_structp png, png_bytep target, size_t count)
     reader->at += count;
 }
 
-// The next row as RGB, flattened onto white as libvips' flatten does (alpha
-// weighs the colour against 255), rounded.
+// The next row as RGB, flattened onto white as libvips' flatten does (alpha weighs the colour against 255), rounded.
 static void warm_png_read_row(void *context, unsigned char *row) {
     WarmPNGReader *reader = context;
     png_read_row(reader->png, reader->scratch, NULL);
@@ -497,8 +493,7 @@ int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     if (width < 1 || height < 1 || !WebPInitDecoderConfig(&config) ||
         WebPGetFeatures(bytes, len, &config.input) != VP8_STATUS_OK)
         return 1;
-    // A profile other than sRGB (an ICCP chunk) stays with libvips' colour
-    // management, as do animations.
+    // A profile other than sRGB (an ICCP chunk) stays with libvips' colour management, as do animations.
     if (warm_webp_has_foreign_profile(bytes, len) || config.input.has_animation ||
         config.input.width < width || config.input.height < height)
         return 1;
