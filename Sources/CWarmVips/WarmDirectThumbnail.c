@@ -24,8 +24,7 @@ static double warm_lanczos3(double x) {
     return 3.0 * sin(px) * sin(px / 3.0) / (px * px);
 }
 
-// The taps of a Lanczos3 resample from `in` to `out` samples (out <= in),
-// pixel centres aligned, the kernel stretched by in / out; each output's sum to 1.
+// Lanczos3 taps from `in` to `out` samples (out <= in), centres aligned, kernel stretched by in / out, sums 1.
 typedef struct {
     int *start;
     int *count;
@@ -215,8 +214,7 @@ static void warm_jpeg_error_exit(j_common_ptr info) {
     longjmp(((struct warm_jpeg_error *) info->err)->jump, 1);
 }
 
-// A warning (corrupt data that libjpeg papers over) hands the image back to
-// libvips, whose loader decides as it always has.
+// A warning (corrupt data libjpeg papers over) hands the image back to libvips, whose loader decides.
 static void warm_jpeg_emit_message(j_common_ptr info, int level) {
     if (level < 0)
         longjmp(((struct warm_jpeg_error *) info->err)->jump, 1);
@@ -327,8 +325,7 @@ int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width,
     info.scale_denom = (unsigned int) shrink;
     info.out_color_space = JCS_RGB;
     jpeg_start_decompress(&info);
-    // The partial last row and column are left out, as libvips' jpegload
-    // does, so that both paths resample the same pixels.
+    // The partial last row and column are left out, as libvips' jpegload does: both paths resample the same pixels.
     int w = (int) info.image_width / shrink, h = (int) info.image_height / shrink;
     if (info.output_components != 3 || w < width || h < height)
         longjmp(error.jump, 1);
@@ -424,8 +421,7 @@ int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     }
     reader.png = png;
     png_set_read_fn(png, &reader, warm_png_read_bytes);
-    // libpng warns of the widespread 2009 "sRGB IEC61966-2.1" profile as a
-    // "known incorrect sRGB profile"; it is sRGB for this purpose.
+    // libpng calls the widespread 2009 "sRGB IEC61966-2.1" profile "known incorrect"; it is sRGB for this purpose.
     png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
     // The chunks' CRC-32, still checked, covers the bytes Adler-32 would.
     png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
@@ -470,8 +466,7 @@ int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
 
 // --- WebP ------------------------------------------------------------------------
 
-// Walks the RIFF chunks after "WEBP" for an ICCP chunk; 1 when there is one
-// and it is not sRGB, or when the chunks run past the end.
+// 1 when an ICCP chunk is there and not sRGB, or when the RIFF chunks run past the end.
 static int warm_webp_has_foreign_profile(const unsigned char *bytes, size_t len) {
     size_t at = 12;
     while (at + 8 <= len) {

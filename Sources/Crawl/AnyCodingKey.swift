@@ -18,8 +18,7 @@ public struct AnyCodingKey: CodingKey, Hashable {
     }
 }
 
-/// Each reads the first of `names` present with a usable value, accepting numbers written as strings
-/// and the reverse; nil when none is.
+/// Each reads the first of `names` with a usable value, numbers written as strings and the reverse accepted.
 extension KeyedDecodingContainer where Key == AnyCodingKey {
     func lenientInt(_ names: [String]) -> Int? {
         first(names) { key in

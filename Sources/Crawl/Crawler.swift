@@ -23,8 +23,7 @@ public struct Crawler: Sendable {
         }()
     }
 
-    /// Calls `consume` serially with each page's products not seen before that have a thumbnail URL (never
-    /// an empty batch). Throws `CrawlError` when page 1 cannot be used, or what `consume` throws.
+    /// Calls `consume` serially, never with an empty batch. Throws `CrawlError` when page 1 cannot be used.
     public func run(_ consume: @Sendable ([Product]) async throws -> Void) async throws -> CrawlReport {
         let clock = ContinuousClock()
         let started = clock.now

@@ -1,7 +1,6 @@
 import Foundation
 
-/// One marketplace product. Decoding is lenient so the crawl does not lose a page to one odd field: only `id` is
-/// required. Encoding writes the API's own keys.
+/// One marketplace product; only `id` is required, so the crawl does not lose a page to one odd field.
 public struct Product: Sendable, Hashable, Codable, Identifiable {
     public var id: Int
     public var vendorID: Int?

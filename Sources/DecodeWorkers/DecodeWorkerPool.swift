@@ -29,8 +29,7 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
             self.environment = environment
         }
 
-        /// One glibc arena, dynamic mmap threshold kept (bench/findings.md, section 2); a `GLIBC_TUNABLES` already
-        /// set is left as it is.
+        /// One glibc arena, dynamic mmap threshold (bench/findings.md, section 2); a set `GLIBC_TUNABLES` is kept.
         public static var workerEnvironment: [String: String] {
             var environment: [String: String] = [:]
             let inherited = ProcessInfo.processInfo.environment

@@ -113,8 +113,7 @@ public enum DecodeWorkerProcess {
 }
 
 extension DownsampleError {
-    /// A codec's allocation failure under the worker's address-space limit: the image is not corrupt,
-    /// it is too big for the limit.
+    /// An allocation failure under the worker's address-space limit: the image is too big, not corrupt.
     func blamingMemoryLimit(_ limit: Int) -> DownsampleError {
         let reason: String
         switch self {

@@ -8,8 +8,7 @@ public enum StrategyKind: String, Sendable, Codable, CaseIterable, Hashable {
     case thumbnail
 }
 
-/// One decode strategy: encoded source in, upright 8-bit sRGB RGBA bitmap out.
-/// Implementations are stateless values, safe to call from many tasks at once.
+/// Encoded source in, upright 8-bit sRGB RGBA bitmap out; stateless values, safe from many tasks at once.
 public protocol DecodeStrategy: Sendable {
     var kind: StrategyKind { get }
     /// CPU-bound and synchronous: call it from a task whose concurrency is bounded by the core count.

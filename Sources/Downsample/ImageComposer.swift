@@ -52,8 +52,7 @@ public enum ImageComposer {
         return pixels
     }
 
-    /// Resizes and centre-crops a photograph to exactly `size`; pixels are stored turned so that
-    /// `encoding.orientationTag` shows them upright, as a phone writes them.
+    /// Centre-crops a photograph to `size`, stored turned so that `encoding.orientationTag` shows it upright.
     public static func photo(_ data: Data, size: PixelSize, as encoding: CompositionEncoding) throws(DownsampleError) -> Data {
         try VipsRuntime.ensureStarted()
         let source = try ImageSource(data: data, limits: DecodeLimits(maxPixels: .max, maxEncodedBytes: .max))

@@ -2,8 +2,7 @@ import CWarmVips
 import Foundation
 import Placeholder
 
-/// What an app shows before a thumbnail arrives: the ThumbHash and its average colour as `#rrggbb`.
-/// Made from a bitmap the run already decoded, resized to ThumbHash's 100x100 limit.
+/// What an app shows before a thumbnail arrives (ThumbHash and average colour), from a bitmap already decoded.
 public struct ImagePlaceholder: Sendable, Hashable, Codable {
     public var thumbHash: [UInt8]
     public var averageColor: String

@@ -26,8 +26,7 @@ public struct SourcePhoto: Sendable {
     }
 }
 
-/// How one image is cut from a `SourcePhoto`: which part, turned how, at
-/// what size, with how much noise. Equal variants give equal pixels.
+/// How one image is cut from a `SourcePhoto`; equal variants give equal pixels.
 public struct PhotoVariant: Sendable, Hashable {
     public var size: PixelSize
     /// Share of the largest region of `size`'s aspect that fits the (turned) photo, 0.3...1.
@@ -53,8 +52,7 @@ public struct PhotoVariant: Sendable, Hashable {
 }
 
 extension ImageComposer {
-    /// Cuts `variant` out of `photo` and encodes it; an orientation tag in `encoding` stores the pixels turned so that
-    /// the tag shows them upright. Costs one bitmap of the output size.
+    /// Pixels are stored turned so that `encoding`'s orientation tag shows them upright; costs one output bitmap.
     public static func variant(of photo: SourcePhoto, _ variant: PhotoVariant,
                                as encoding: CompositionEncoding) throws(DownsampleError) -> Data {
         try VipsRuntime.ensureStarted()

@@ -2,8 +2,7 @@ import CWarmVips
 
 /// The glibc allocator settings memory measurement relies on; here because Downsample owns the C shim.
 public enum ProcessAllocator {
-    /// Fixes the mmap threshold (no dynamic threshold), so every buffer that large is its own mapping:
-    /// resident exactly while alive.
+    /// No dynamic threshold: every buffer that large is its own mapping, resident exactly while alive.
     @discardableResult
     public static func fixMmapThreshold(bytes: Int) -> Bool {
         warm_malloc_set_mmap_threshold(bytes) == 1

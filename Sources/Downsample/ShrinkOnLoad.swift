@@ -6,8 +6,7 @@ import Foundation
 public enum ShrinkOnLoad {
     public static let minimumRatio = 1.5
 
-    /// The largest of 8, 4, 2, 1 keeping both sides at least `minimumRatio` times `output` (both as stored);
-    /// libjpeg rounds scaled sides up.
+    /// The largest of 8, 4, 2, 1 keeping both sides at least `minimumRatio` times `output`; libjpeg rounds up.
     public static func jpegFactor(stored: PixelSize, output: PixelSize) -> Int {
         for factor in [8, 4, 2] {
             let width = (stored.width + factor - 1) / factor, height = (stored.height + factor - 1) / factor
@@ -20,8 +19,7 @@ public enum ShrinkOnLoad {
 }
 
 extension ImageSource {
-    /// The image at `target`'s output size as stored (not rotated or colour-converted), still lazy.
-    /// `memory` must be `data`'s bytes, lent for as long as the result and anything made from it lives.
+    /// At `target`'s size as stored, still lazy; `memory` (`data`'s bytes) must outlive all made from it.
     func shrunk(memory: UnsafeRawBufferPointer, to target: DecodeTarget) throws(DownsampleError) -> VipsImageHandle {
         try vips(or: corrupt) {
             guard header.format == .jpeg else { return try VipsImageHandle.thumbnail(memory: memory, size: target.longestSide) }

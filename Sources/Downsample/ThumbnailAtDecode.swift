@@ -1,5 +1,4 @@
-/// Thumbnail-at-decode as shipped: `ThumbnailEncoder` makes the thumbnail; the bitmap is what an app holds once it
-/// decodes those bytes.
+/// Thumbnail-at-decode as shipped (`ThumbnailEncoder`); the bitmap is what an app holds once it decodes the bytes.
 public struct ThumbnailAtDecode: DecodeStrategy {
     public var encoder: ThumbnailEncoder
 

@@ -23,7 +23,6 @@ public struct ThumbnailEncoder: Sendable, Hashable {
     /// The first format: the one a single thumbnail is made in.
     public var format: OutputFormat { formats[0] }
 
-    /// Decodes `source` at `target` and encodes it in the first format.
     /// - Throws: `.corrupt` when decoding fails, `.encodeFailed` when encoding does.
     public func encode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> EncodedImage {
         try encode(source, targets: [target])[0]
@@ -81,8 +80,7 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         return (formats.compactMap { made[$0] }, upright)
     }
 
-    /// The upright 8-bit sRGB bitmap at `target`, materialised before rotating
-    /// so that a broken file fails here as `.corrupt`, not inside an encoder.
+    /// Materialised before rotating, so that a broken file fails here as `.corrupt`, not inside an encoder.
     private func decoded(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget,
                          keepingAlpha: Bool) throws(DownsampleError) -> VipsImageHandle {
         let shrunk = keepingAlpha ? try source.shrunk(memory: memory, to: target)

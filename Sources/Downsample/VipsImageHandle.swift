@@ -45,8 +45,7 @@ final class VipsImageHandle: @unchecked Sendable {
         try made { warm_thumbnail_memory(memory.baseAddress, memory.count, Int32(clamping: size), 1, &$0) }
     }
 
-    /// An 8-bit PNG flattened onto white and resized to exactly `size`, from bytes not copied;
-    /// nil for a PNG this path does not take (16-bit, not sRGB or grey, a non-sRGB profile, several pages).
+    /// An 8-bit PNG flattened onto white, resized to `size`, from bytes not copied; nil for a PNG it does not take.
     static func pngFlattened(memory: UnsafeRawBufferPointer, size: PixelSize) throws(VipsFailure) -> VipsImageHandle? {
         var out: UnsafeMutablePointer<VipsImage>?
         let status = warm_png_flat_resized(memory.baseAddress, memory.count, Int32(clamping: size.width),

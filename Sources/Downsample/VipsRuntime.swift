@@ -1,8 +1,7 @@
 import CWarmVips
 import Foundation
 
-/// Process-wide libvips set-up (`warm_vips_init`: one thread per pipeline, no
-/// operation cache), done once, on first use, from any thread.
+/// Process-wide libvips set-up (`warm_vips_init`), done once, on first use, from any thread.
 public enum VipsRuntime {
     private static let started: Result<Void, DownsampleError> = {
         if warm_vips_init() != 0 {

@@ -31,8 +31,7 @@ public final class HTTPFetcher: Fetching {
         var pool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost)
-        // Our own retry loop decides about reconnecting; AHC's would hide a
-        // refused connection until the connect timeout.
+        // Our retry loop decides: AHC's would hide a refused connection until the connect timeout.
         pool.retryConnectionEstablishment = false
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, // followed in `perform`, each target checked by the host gate

@@ -51,8 +51,7 @@ public actor HostGate {
     }
 }
 
-/// Where the connection for a checked URL must go: the addresses `HostGate` judged, so that the connection
-/// cannot look the name up again and get another answer (DNS rebinding).
+/// The addresses `HostGate` judged, so the connection cannot look the name up again and get another (DNS rebinding).
 public struct PinnedHost: Sendable, Hashable, CustomStringConvertible {
     /// The host exactly as the URL spells it (async-http-client looks it up so in `dnsOverride`).
     public let host: String

@@ -16,8 +16,7 @@ int warm_vips_init(void);
 
 // --- images ----------------------------------------------------------------
 
-/// Opens encoded bytes lazily (header only), from a copy the image owns;
-/// `fail_on_error`: truncated or corrupt data is an error, not a grey image.
+/// Opens a copy lazily; `fail_on_error`: truncated or corrupt data is an error, not a grey image.
 VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_error, int sequential);
 
 /// As warm_image_new_from_buffer without the copy: the buffer must outlive the image and all made from it;
@@ -63,13 +62,11 @@ int warm_png_flat_resized(const void *buf, size_t len, int width, int height, in
 int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width, int height,
                              int orientation, int quality, void **out, size_t *out_len);
 
-/// The same for a PNG, decoded row by row by libpng and flattened onto white;
-/// 1 for a profile other than sRGB, 16 bits, interlacing, or any libpng warning.
+/// The same for a PNG, flattened onto white; 1 for a non-sRGB profile, 16 bits, interlacing or any libpng warning.
 int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
                             int orientation, int quality, void **out, size_t *out_len);
 
-/// The same for a WebP, decoded by libwebp straight at `width` x `height`;
-/// 1 for a profile other than sRGB, an animation, or a decode error.
+/// The same for a WebP, decoded straight at `width` x `height`; 1 for a non-sRGB profile, an animation, an error.
 int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
                              int orientation, int quality, void **out, size_t *out_len);
 
@@ -103,8 +100,7 @@ int warm_malloc_trim(void);
 /// pipe2(fds, O_CLOEXEC), not exported by Swift's Glibc: no child inherits it unless dup2'ed onto its stdio.
 int warm_pipe_cloexec(int fds[2]);
 
-/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34, not exported to Swift) on a posix_spawn_file_actions_t *:
-/// the child closes every descriptor from `from` up.
+/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34, not exported to Swift) on a posix_spawn_file_actions_t *.
 int warm_spawn_actions_close_from(void *actions, int from);
 
 #endif
