@@ -20,8 +20,7 @@ public struct ChildProcess: Sendable {
     public let standardInput: Int32?
     public let standardOutput: Int32?
 
-    /// Standard error is inherited. Pipe ends are close-on-exec from birth, so no child spawned meanwhile by another
-    /// thread inherits them.
+    /// Pipe ends are close-on-exec from birth, so no child another thread spawns meanwhile inherits them.
     public static func spawn(_ path: String, arguments: [String], environment: [String: String],
                              standardInput: Stream = .inherit,
                              standardOutput: Stream = .inherit) throws(SpawnError) -> ChildProcess {
@@ -87,8 +86,7 @@ public struct ChildProcess: Sendable {
         Self.waitForExit(pid: pid)
     }
 
-    /// Kills the child (SIGKILL) if it still runs at `deadline`: a child that closed its pipes but hangs
-    /// cannot hold the caller past it.
+    /// SIGKILLs the child still running at `deadline`: one that closed its pipes but hangs cannot hold the caller.
     public func waitForExit(killingAt deadline: ContinuousClock.Instant) -> ExitStatus {
         var status: Int32 = 0
         while ContinuousClock.now < deadline {

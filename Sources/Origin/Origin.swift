@@ -21,8 +21,7 @@ public final class Origin: Sendable {
         threadPool.start()
     }
 
-    /// Returns once the server listens. With `handlingSignals`, SIGTERM and SIGINT stop it gracefully:
-    /// no new connections, requests in flight finish (up to `gracePeriodSeconds`).
+    /// Returns once the server listens; with `handlingSignals`, SIGTERM and SIGINT stop it gracefully.
     public func start(handlingSignals: Bool, logger: Logger) async throws -> RunningServer {
         try await RunningServer.start(
             router: router(logger: logger), host: configuration.host, port: configuration.port,

@@ -1,5 +1,4 @@
-/// Served formats, smallest first for a photo thumbnail; not Downsample's `OutputFormat`, because the origin never
-/// links the decoders.
+/// Served formats, smallest first; not Downsample's `OutputFormat`, because the origin never links the decoders.
 public enum ThumbnailFormat: String, Sendable, CaseIterable, Comparable {
     case avif, webp, jpeg, png
 

@@ -85,8 +85,7 @@ struct ThumbnailResponder: Sendable {
     }
 }
 
-/// What the cache holds for one request, found in one hop off the cooperative pool: the stored variants
-/// (one manifest read), the format chosen, and that variant's file read and hashed.
+/// What the cache holds for one request, found in one hop off the cooperative pool (one manifest read, one file).
 enum ThumbnailLookup: Sendable {
     case found(CachedFile, negotiated: Bool)
     /// No such image, size or format (or its file was just evicted).

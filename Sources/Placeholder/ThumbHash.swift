@@ -55,8 +55,7 @@ public enum ThumbHash {
         return hash
     }
 
-    /// JavaScript's `Math.round`: the nearest integer, halves toward positive infinity
-    /// (Swift's `.rounded()` takes halves away from zero, Python's to even).
+    /// JavaScript's `Math.round`: halves toward positive infinity (Swift's `.rounded()` takes them away from zero).
     static func jsRound(_ value: Double) -> Int {
         let floor = value.rounded(.down)
         return Int(value - floor >= 0.5 ? floor + 1 : floor)
@@ -104,16 +103,14 @@ struct LPQAPlanes {
     }
 }
 
-/// One channel's DCT as the reference encodes it: the constant term, the varying terms
-/// normalised to 0...1 by their largest magnitude, and that magnitude.
+/// One channel's DCT as the reference encodes it: the varying terms normalised by their largest magnitude.
 struct EncodedChannel {
     var dc = 0.0
     var ac: [Double] = []
     var scale = 0.0
 }
 
-/// The reference's DCT over a width x height plane, kept term by term in its order of
-/// operations (the hash's nibbles depend on the last bit of halves like 7.5).
+/// In the reference's order of operations: the hash's nibbles depend on the last bit of halves like 7.5.
 struct CosineGrid {
     let width: Int
     let height: Int

@@ -1,5 +1,4 @@
-// The reference's thumbHashToAverageRGBA and thumbHashToApproximateAspectRatio; thumbHashToRGBA, which only the
-// tests need, is in Tests/PlaceholderTests/ThumbHashRendering.swift.
+// thumbHashToRGBA, which only the tests need, is in Tests/PlaceholderTests/ThumbHashRendering.swift.
 extension ThumbHash {
     /// The average colour as the hash stores it: the reference's `thumbHashToAverageRGBA`.
     public static func averageColor(_ hash: [UInt8]) throws(ThumbHashError) -> PlaceholderColor {
