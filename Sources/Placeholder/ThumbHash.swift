@@ -110,7 +110,7 @@ struct EncodedChannel {
     var scale = 0.0
 }
 
-/// In the reference's order of operations: the hash's nibbles depend on the last bit of halves like 7.5.
+/// The reference's DCT in its order of operations: the hash's nibbles depend on the last bit of halves like 7.5.
 struct CosineGrid {
     let width: Int
     let height: Int
