@@ -19,8 +19,7 @@ int warm_vips_init(void) {
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
-    // Debian 12's ORC 0.4.33 crashes when threads compile at once; the
-    // decode workers, one image at a time each, turn it back on.
+    // Debian 12's ORC 0.4.33 crashes when threads compile at once; the one-image-at-a-time workers turn it on.
     vips_vector_set_enabled(FALSE);
     return 0;
 }
@@ -122,8 +121,7 @@ int warm_to_srgb(VipsImage *in, WarmAlphaMode alpha, VipsImage **out) {
     VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 6);
     VipsImage *x = in;
 
-    // A broken profile falls back to the plain conversion below; an sRGB one
-    // is skipped (lcms would build a transform per image to change nothing).
+    // A broken profile falls back to the plain conversion; an sRGB one is skipped (lcms would change nothing).
     gboolean cmyk = vips_image_get_interpretation(x) == VIPS_INTERPRETATION_CMYK;
     gboolean srgb_profile = !cmyk && vips_image_get_format(x) == VIPS_FORMAT_UCHAR &&
                             vips_image_get_interpretation(x) == VIPS_INTERPRETATION_sRGB &&
@@ -226,15 +224,13 @@ int warm_reference_resize(VipsImage *in, double hscale, double vscale, int opaqu
     int bands = vips_image_get_bands(in);
     VipsImage *base = vips_image_new();
     VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 6);
-    // The float image the resample reads: the colour bands alone when every
-    // alpha is 255 (premultiplying by 255/255 changes no float), else premultiplied.
+    // Colour bands alone when every alpha is 255 (premultiplying by 255/255 changes no float), else premultiplied.
     if (opaque ? vips_extract_band(in, &t[0], 0, "n", bands - 1, NULL) || vips_cast(t[0], &t[1], VIPS_FORMAT_FLOAT, NULL)
                : vips_premultiply(in, &t[1], NULL))
         goto fail;
     VipsImage *floats = t[1];
-    // libvips' resize asks for the rows of its input more than once (its box
-    // shrink's and its kernel's windows overlap), and each time the cast or the
-    // premultiply is done again: rendered once into memory, when small enough.
+    // libvips' resize reads its input rows more than once (overlapping windows), redoing the cast and
+    // premultiply each time: rendered once into memory, when small enough.
     if (VIPS_IMAGE_SIZEOF_IMAGE(floats) <= materialize_limit) {
         if (!(t[2] = vips_image_copy_memory(floats)))
             goto fail;
@@ -268,8 +264,7 @@ int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_err
     return result;
 }
 
-// Flattening onto white and resizing are both linear, so flattening first
-// gives libvips' thumbnail's pixels without its float premultiply.
+// Flattening and resizing are both linear: flattening first gives thumbnail's pixels without its float premultiply.
 int warm_png_flat_resized(const void *buf, size_t len, int width, int height, int fail_on_error, VipsImage **out) {
     *out = NULL;
     VipsImage *image = warm_image_new_from_memory(buf, len, fail_on_error, 1, 0);

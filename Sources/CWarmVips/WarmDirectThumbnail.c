@@ -1,7 +1,5 @@
-// JPEG, PNG or WebP in, JPEG thumbnail out, without libvips' pipeline, whose
-// per-image cost was most of a server-sized JPEG's time (bench/findings.md,
-// sections 8 and 12). Whatever these do not take, they answer 1 for, and the
-// caller goes through libvips.
+// JPEG, PNG or WebP to a JPEG thumbnail without libvips' per-image pipeline cost (bench/findings.md, section 8);
+// whatever these do not take, they answer 1 for, and the caller goes through libvips.
 #include "CWarmVips.h"
 
 #include <math.h>
@@ -26,8 +24,7 @@ static double warm_lanczos3(double x) {
     return 3.0 * sin(px) * sin(px / 3.0) / (px * px);
 }
 
-// The taps of a Lanczos3 resample from `in` to `out` samples (out <= in),
-// pixel centres aligned, the kernel stretched by in / out; each output's sum to 1.
+// Lanczos3 taps from `in` to `out` samples (out <= in), centres aligned, kernel stretched by in / out, sums 1.
 typedef struct {
     int *start;
     int *count;
@@ -79,8 +76,7 @@ static int warm_taps_make(int in, int out, WarmTaps *taps) {
 // Reads the next RGB input row into `row`; a decoder error leaves by longjmp.
 typedef void (*WarmRowReader)(void *context, unsigned char *row);
 
-// A shrinking resample that holds only the input rows one output row needs:
-// a ring as tall as the vertical kernel.
+// A shrinking resample that holds only the input rows one output row needs: a ring as tall as the vertical kernel.
 typedef struct {
     WarmTaps across, down;
     int in_w, in_h, out_w, out_h;
@@ -136,9 +132,8 @@ static inline unsigned char warm_round_uchar(float v) {
     return v <= 0 ? 0 : v >= 255 ? 255 : (unsigned char) v;
 }
 
-// Vertically first, rounded to 8 bits, then horizontally, as libvips' resize
-// does; four partial sums, so that the additions do not wait on each other.
-// The caller reads the input rows after the last one an output row needs.
+// Vertically, rounded to 8 bits, then horizontally, as libvips' resize does; four partial sums so the
+// additions do not wait on each other. The caller reads the input rows after the last one an output row needs.
 __attribute__((target_clones("avx2", "default")))
 static void warm_resampler_run(WarmResampler *r, WarmRowReader read, void *context, unsigned char *out) {
     size_t span = (size_t) r->in_w * 3;
@@ -219,8 +214,7 @@ static void warm_jpeg_error_exit(j_common_ptr info) {
     longjmp(((struct warm_jpeg_error *) info->err)->jump, 1);
 }
 
-// A warning (corrupt data that libjpeg papers over) hands the image back to
-// libvips, whose loader decides as it always has.
+// A warning (corrupt data libjpeg papers over) hands the image back to libvips, whose loader decides.
 static void warm_jpeg_emit_message(j_common_ptr info, int level) {
     if (level < 0)
         longjmp(((struct warm_jpeg_error *) info->err)->jump, 1);
@@ -251,8 +245,7 @@ static int warm_jpeg_encode_rgb(const unsigned char *pixels, int w, int h, int q
     jpeg_set_defaults(&info);
     jpeg_set_quality(&info, quality, TRUE);
     info.optimize_coding = TRUE;
-    // libvips' jpegsave (subsample_mode auto): chroma at full resolution
-    // from quality 90 up, halved both ways below.
+    // libvips' jpegsave (subsample_mode auto): chroma at full resolution from quality 90 up, halved both ways below.
     if (quality >= 90)
         for (int c = 0; c < info.num_components; c++)
             info.comp_info[c].h_samp_factor = info.comp_info[c].v_samp_factor = 1;
@@ -270,8 +263,7 @@ static int warm_jpeg_encode_rgb(const unsigned char *pixels, int w, int h, int q
     return 0;
 }
 
-// `pixels` (width x height RGB, as stored) turned upright and encoded:
-// 0 and the bytes in *out, or 1.
+// `pixels` (width x height RGB, as stored) turned upright and encoded: 0 and the bytes in *out, or 1.
 static int warm_upright_encoded(const unsigned char *pixels, int width, int height, int orientation,
                                 int quality, void **out, size_t *out_len) {
     if (orientation < 2 || orientation > 8)
@@ -333,8 +325,7 @@ int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width,
     info.scale_denom = (unsigned int) shrink;
     info.out_color_space = JCS_RGB;
     jpeg_start_decompress(&info);
-    // The partial last row and column are left out, as libvips' jpegload
-    // does, so that both paths resample the same pixels.
+    // The partial last row and column are left out, as libvips' jpegload does: both paths resample the same pixels.
     int w = (int) info.image_width / shrink, h = (int) info.image_height / shrink;
     if (info.output_components != 3 || w < width || h < height)
         longjmp(error.jump, 1);
@@ -384,8 +375,7 @@ static void warm_png_read_bytes(png_structp png, png_bytep target, size_t count)
     reader->at += count;
 }
 
-// The next row as RGB, flattened onto white as libvips' flatten does (alpha
-// weighs the colour against 255), rounded.
+// The next row as RGB, flattened onto white as libvips' flatten does (alpha weighs the colour against 255), rounded.
 static void warm_png_read_row(void *context, unsigned char *row) {
     WarmPNGReader *reader = context;
     png_read_row(reader->png, reader->scratch, NULL);
@@ -431,8 +421,7 @@ int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     }
     reader.png = png;
     png_set_read_fn(png, &reader, warm_png_read_bytes);
-    // libpng warns of the widespread 2009 "sRGB IEC61966-2.1" profile as a
-    // "known incorrect sRGB profile"; it is sRGB for this purpose.
+    // libpng calls the widespread 2009 "sRGB IEC61966-2.1" profile "known incorrect"; it is sRGB for this purpose.
     png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
     // The chunks' CRC-32, still checked, covers the bytes Adler-32 would.
     png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
@@ -477,8 +466,7 @@ int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
 
 // --- WebP ------------------------------------------------------------------------
 
-// Walks the RIFF chunks after "WEBP" for an ICCP chunk; 1 when there is one
-// and it is not sRGB, or when the chunks run past the end.
+// 1 when an ICCP chunk is there and not sRGB, or when the RIFF chunks run past the end.
 static int warm_webp_has_foreign_profile(const unsigned char *bytes, size_t len) {
     size_t at = 12;
     while (at + 8 <= len) {
@@ -500,8 +488,7 @@ int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     if (width < 1 || height < 1 || !WebPInitDecoderConfig(&config) ||
         WebPGetFeatures(bytes, len, &config.input) != VP8_STATUS_OK)
         return 1;
-    // A profile other than sRGB (an ICCP chunk) stays with libvips' colour
-    // management, as do animations.
+    // A profile other than sRGB (an ICCP chunk) stays with libvips' colour management, as do animations.
     if (warm_webp_has_foreign_profile(bytes, len) || config.input.has_animation ||
         config.input.width < width || config.input.height < height)
         return 1;

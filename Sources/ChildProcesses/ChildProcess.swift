@@ -5,12 +5,8 @@ import SystemPackage
 import Glibc
 #endif
 
-/// A child process started with `posix_spawn`, and the parent's ends of the pipes on its standard
-/// input and output when they were asked for: the project's one way to start a process.
-///
-/// Not swift-subprocess 1.0.2: a decode worker lives for the whole run behind raw pipe fds that NIO
-/// pool threads use blocking, and is killed and reaped synchronously; swift-subprocess scopes a child
-/// to one async closure. Whoever spawned it closes the pipe ends it got and waits for it exactly once.
+/// The one way to start a process (`posix_spawn`); not swift-subprocess, which scopes a child to one async closure
+/// where a decode worker outlives it. Whoever spawns it closes its pipe ends and waits for it exactly once.
 public struct ChildProcess: Sendable {
     /// `.pipe`: a new pipe, the parent gets the other end.
     public enum Stream: Sendable {
@@ -24,8 +20,7 @@ public struct ChildProcess: Sendable {
     public let standardInput: Int32?
     public let standardOutput: Int32?
 
-    /// Starts `path` with exactly `environment`; standard error is inherited. Pipe ends are
-    /// close-on-exec from birth, so no child spawned meanwhile by another thread inherits them.
+    /// Pipe ends are close-on-exec from birth, so no child another thread spawns meanwhile inherits them.
     public static func spawn(_ path: String, arguments: [String], environment: [String: String],
                              standardInput: Stream = .inherit,
                              standardOutput: Stream = .inherit) throws(SpawnError) -> ChildProcess {
@@ -91,8 +86,7 @@ public struct ChildProcess: Sendable {
         Self.waitForExit(pid: pid)
     }
 
-    /// Kills the child (SIGKILL) if it still runs at `deadline`: a child that closed its pipes but hangs
-    /// cannot hold the caller past it.
+    /// SIGKILLs the child still running at `deadline`: one that closed its pipes but hangs cannot hold the caller.
     public func waitForExit(killingAt deadline: ContinuousClock.Instant) -> ExitStatus {
         var status: Int32 = 0
         while ContinuousClock.now < deadline {

@@ -1,8 +1,7 @@
 import Foundation
 import SystemPackage
 
-/// Blocking reads and writes of whole buffers on a descriptor (a pipe to or from a child), through
-/// swift-system, which retries when a signal interrupts a call. The single-threaded measuring process uses them too.
+/// Blocking whole-buffer reads and writes on a descriptor through swift-system, which retries on EINTR.
 public enum FileDescriptorIO {
     /// Writes all of `data`; false when the other end is gone (or another error, left in `errno`).
     @discardableResult

@@ -1,7 +1,6 @@
 import Foundation
 
-/// A coding key made from any string, so one decoder can try several spellings of a field
-/// (`totalCount` / `total_count`) and the catalog server can write either.
+/// A coding key from any string, so one decoder can try several spellings (`totalCount` / `total_count`).
 public struct AnyCodingKey: CodingKey, Hashable {
     public var stringValue: String
     public var intValue: Int?
@@ -19,8 +18,7 @@ public struct AnyCodingKey: CodingKey, Hashable {
     }
 }
 
-/// Each reads the first of `names` present with a usable value, accepting numbers written as strings
-/// and the reverse; nil when none is.
+/// Each reads the first of `names` with a usable value, numbers written as strings and the reverse accepted.
 extension KeyedDecodingContainer where Key == AnyCodingKey {
     func lenientInt(_ names: [String]) -> Int? {
         first(names) { key in

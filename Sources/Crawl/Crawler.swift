@@ -3,18 +3,8 @@ import Foundation
 import Logging
 import WarmSupport
 
-/// Walks every page of the product list and hands each newly seen product with a thumbnail to a consumer, once.
-///
-/// Page 1 first (it tells the list's size), then the others `pageConcurrency` at a time; a new page is
-/// requested only after `consume` returns, so a slow consumer bounds the pages in flight.
-///
-/// The list is newest-first and grows while crawled, so a product can slip onto a page already fetched.
-/// Each page is mapped onto positions of the list as it stood at the start (`ListCoverage`, from the growth
-/// of `totalCount`); after a pass, the pages holding positions nobody has seen are fetched again, until all
-/// are covered, a pass makes no progress, or `maxPasses`. Duplicates are dropped by id.
-///
-/// A page that fails (after the fetcher's retries) or does not parse is recorded and tried again in the
-/// next pass; only page 1 failing ends the crawl. Memory: the ids seen and one position per product.
+/// Hands each new product with a thumbnail to `consume` once; a slow consumer bounds the pages in flight. The list
+/// grows while crawled, so unseen positions are re-fetched (`ListCoverage`, docs/running-nightly.md).
 public struct Crawler: Sendable {
     public let configuration: CrawlConfiguration
     private let fetcher: any Fetching
@@ -33,8 +23,7 @@ public struct Crawler: Sendable {
         }()
     }
 
-    /// Calls `consume` serially with each page's products not seen before that have a thumbnail URL (never
-    /// an empty batch). Throws `CrawlError` when page 1 cannot be used, or what `consume` throws.
+    /// Calls `consume` serially, never with an empty batch. Throws `CrawlError` when page 1 cannot be used.
     public func run(_ consume: @Sendable ([Product]) async throws -> Void) async throws -> CrawlReport {
         let clock = ContinuousClock()
         let started = clock.now

@@ -1,7 +1,5 @@
-/// Which positions of the product list the crawl has seen, numbered as the list stood when page 1 was read
-/// (0 = newest then; negative = inserted in front since). A page fetched when the list held `totalCount`
-/// shows positions shifted by `totalCount - baseCount`. Deletions are treated like a shrink at the front,
-/// wrong before the deletion but harmless (at worst a page is fetched again).
+/// Positions seen, numbered as the list stood at page 1 (negative: inserted in front since); a page shifts by
+/// `totalCount - baseCount`. Deletions count as a shrink at the front: at worst a page is fetched again.
 struct ListCoverage {
     let baseCount: Int
     let pageSize: Int

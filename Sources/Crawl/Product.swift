@@ -1,8 +1,6 @@
 import Foundation
 
-/// One marketplace product as the list API describes it. Decoding is lenient, so that the crawl does not
-/// lose a page to one odd field: only `id` is required; other fields are nil when missing, null or of an
-/// unexpected type. Encoding writes the API's own keys (`vendor_id`, `vendorName`, `bargain_price`...).
+/// One marketplace product; only `id` is required, so the crawl does not lose a page to one odd field.
 public struct Product: Sendable, Hashable, Codable, Identifiable {
     public var id: Int
     public var vendorID: Int?

@@ -1,7 +1,6 @@
 import Foundation
 
-/// One page of `GET /api/products`, decoded from either page shape: the page number, the total count, the
-/// page size (or `limit`) and the `pages` list; the derived fields (`lastPage`, `hasNext`...) are not needed.
+/// One page of `GET /api/products` in either page shape; the derived fields (`lastPage`, `hasNext`...) are unused.
 public struct ProductPage: Sendable, Hashable, Decodable {
     public var pageNo: Int
     public var itemsPerPage: Int

@@ -5,14 +5,10 @@ import Foundation
 import Glibc
 #endif
 
-/// The parent side of one decode worker process: starts it, sends it one
-/// image at a time and reads the answer, and starts a new one when it died.
-///
-/// `@unchecked Sendable` is safe: `DecodeWorkerPool` hands a worker to one
-/// thread at a time (under its lock), and only that thread touches `child`.
+/// The parent side of one decode worker process, restarted when it died. `@unchecked Sendable`: `DecodeWorkerPool`
+/// hands a worker to one thread at a time (under its lock), and only that thread touches `child`.
 final class DecodeWorker: @unchecked Sendable {
     private let command: [String]
-    /// The pool's environment, and the memory limit (`DecodeWorkerProcess.memoryLimitVariable`).
     private let environment: [String: String]
     private let memoryLimitBytes: Int?
     private let timeoutSeconds: Double
@@ -35,8 +31,7 @@ final class DecodeWorker: @unchecked Sendable {
         }
     }
 
-    /// Blocking: one image, start to end. A worker that dies or overruns the
-    /// timeout fails this image only; the next call starts a new process.
+    /// Blocking. A worker that dies or overruns the timeout fails this image only; the next call starts a new process.
     func decode(_ input: ThumbnailInput, _ request: ThumbnailRequest) -> Result<Thumbnails, DownsampleError> {
         if child == nil, let error = start() { return .failure(error) }
         guard let channel = child?.channel else { return .failure(.decoderUnavailable(reason: "the worker did not start")) }
@@ -73,10 +68,8 @@ final class DecodeWorker: @unchecked Sendable {
         self.child = nil
     }
 
-    /// The worker failed mid-request: kill it if it still runs, reap it, and
-    /// say why, by its exit.
-    /// A worker that closed its output may be dying (its status says how) or
-    /// hanging: it is killed at `deadline` whatever its pipes do.
+    /// Kills and reaps a worker that failed mid-request and says why. One that closed its output may be dying
+    /// (its status says how) or hanging: it is killed at `deadline` whatever its pipes do.
     private func ended(after failure: FrameChannel.Failure, deadline: ContinuousClock.Instant = .now) -> DownsampleError {
         guard let child else { return .decoderUnavailable(reason: "the worker is gone") }
         if failure != .closed { child.process.kill(SIGKILL) }
@@ -93,7 +86,6 @@ final class DecodeWorker: @unchecked Sendable {
         return .decoderUnavailable(reason: "the worker exited with status \(status.exitStatus ?? 0) (\(failure))")
     }
 
-    /// Starts the worker with its standard input and output on two pipes.
     private static func spawn(_ command: [String], environment: [String: String]) -> Result<(process: ChildProcess, channel: FrameChannel), DownsampleError> {
         guard let path = command.first else { return .failure(.decoderUnavailable(reason: "no worker command")) }
         do {

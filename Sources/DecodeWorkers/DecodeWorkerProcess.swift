@@ -5,15 +5,10 @@ import Foundation
 import Glibc
 #endif
 
-/// The child side of a decode worker: the loop `warm decode-worker` runs. It
-/// reads requests on standard input and answers on standard output, one image
-/// at a time (why: `DecodeWorkerPool`), until the parent closes the pipe.
+/// The child side of a decode worker (`warm decode-worker`): one image at a time until the parent closes the pipe.
 public enum DecodeWorkerProcess {
-    /// Test hook, debug builds only (docs/faults-and-hostile-input.md): with
-    /// `WARM_DECODER_FAULT=KIND:MARK`, the worker misbehaves on an image whose
-    /// path or first 64 KiB contain MARK: `crash` (SIGSEGV, as a codec crash),
-    /// `garbage` (bytes that are no frame), `huge-length` (a blob of 2^63 bytes
-    /// announced), `hang` (closes its output and sleeps), `sleep`.
+    /// Debug-only test hook `WARM_DECODER_FAULT=KIND:MARK`: misbehave on an image whose path or first 64 KiB
+    /// contain MARK (docs/faults-and-hostile-input.md).
     static let fault: (kind: String, marker: Data)? = {
         #if DEBUG
         guard let spec = ProcessInfo.processInfo.environment["WARM_DECODER_FAULT"],
@@ -26,14 +21,11 @@ public enum DecodeWorkerProcess {
         #endif
     }()
 
-    /// The environment variable that carries the worker's RLIMIT_AS in bytes
-    /// (none: no limit), so that the worker's command line is only its subcommand name.
+    /// Carries RLIMIT_AS in bytes (empty: none), so that the worker's command line is only its subcommand name.
     static let memoryLimitVariable = "WARM_DECODER_MEMORY_LIMIT"
 
-    /// Serves requests until standard input closes; returns the exit status.
     public static func serve() -> Int32 {
-        // Frames go to the original standard output; anything a library
-        // prints goes to standard error instead of into the protocol.
+        // Whatever a library prints goes to standard error, not into the protocol.
         let frames = dup(1)
         dup2(2, 1)
         let channel = FrameChannel(input: 0, output: frames)
@@ -112,8 +104,7 @@ public enum DecodeWorkerProcess {
         case "sleep":
             break
         default:
-            // The default action, as after a codec's bad access: the runtime's
-            // crash handler would otherwise return from a raised signal.
+            // The default action: the runtime's crash handler would otherwise return from a raised signal.
             signal(SIGSEGV, SIG_DFL)
             raise(SIGSEGV)
         }
@@ -122,9 +113,7 @@ public enum DecodeWorkerProcess {
 }
 
 extension DownsampleError {
-    /// A codec's allocation failure under the worker's address-space limit,
-    /// named as such (libjpeg says "Insufficient memory", libvips and libpng
-    /// "out of memory"): the image is not corrupt, it is too big for the limit.
+    /// An allocation failure under the worker's address-space limit: the image is too big, not corrupt.
     func blamingMemoryLimit(_ limit: Int) -> DownsampleError {
         let reason: String
         switch self {

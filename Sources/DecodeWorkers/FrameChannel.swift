@@ -4,9 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Length-prefixed frames over a pair of pipe ends, with blocking reads and
-/// writes: a JSON part (what is asked or answered) followed by raw byte blobs
-/// (images), so that megabytes of image data are never base64'd. Used only by
+/// Length-prefixed frames over pipes: JSON, then raw blobs so images are never base64'd. Blocking: used only by
 /// the threads that own a decode worker, never on Swift's cooperative pool.
 struct FrameChannel: Sendable {
     let input: Int32
@@ -39,7 +37,7 @@ struct FrameChannel: Sendable {
         }
     }
 
-    /// Reads one frame; `deadline` bounds the whole read (nil: wait forever).
+    /// `deadline` bounds the whole read (nil: wait forever).
     func receive(deadline: ContinuousClock.Instant? = nil) throws(Failure) -> Frame {
         let jsonLength = Int(try read(count: 4, deadline: deadline).littleEndianInteger(as: UInt32.self))
         guard jsonLength <= 64 << 20 else { throw .malformed }

@@ -1,11 +1,8 @@
 import Downsample
 import NIOPosix
 
-/// Decodes in this process on `concurrency` threads of its own (an
-/// `NIOThreadPool`, never Swift's cooperative pool). libvips' run-time SIMD
-/// code stays off here, because several threads would compile it at once
-/// (Debian 12's ORC 0.4.33 crashes then). Used by tests, by library callers
-/// without a worker executable, and by `--decode-in-process`.
+/// Decodes on threads of its own, never Swift's cooperative pool. ORC stays off: Debian 12's ORC 0.4.33 crashes
+/// when several threads compile at once. For tests, library callers and `--decode-in-process`.
 public final class InProcessDecoder: ThumbnailDecoding {
     private let threads: NIOThreadPool
 
@@ -26,9 +23,7 @@ public final class InProcessDecoder: ThumbnailDecoding {
 }
 
 extension NIOThreadPool {
-    /// Runs one decode on the pool and waits for it, even when the waiting
-    /// task is cancelled: a decode takes milliseconds, and a stopping run
-    /// (disk full, Ctrl-C) must not count the images in flight as failed
+    /// Waits even when cancelled: a stopping run (disk full, Ctrl-C) must not count images in flight as failed
     /// (`runIfActive` would throw `CancellationError` for a queued one).
     func decode(_ body: @escaping @Sendable () -> Result<Thumbnails, DownsampleError>) async -> Result<Thumbnails, DownsampleError> {
         await withCheckedContinuation { continuation in

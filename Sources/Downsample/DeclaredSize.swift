@@ -1,8 +1,6 @@
-/// The size a WebP (`VP8X` canvas) or GIF (logical screen) declares in its first
-/// 30 bytes, checked before libvips sees the data: libvips 8.14 allocates that
-/// canvas while it reads the header (docs/faults-and-hostile-input.md).
+/// The size a WebP (`VP8X`) or GIF declares, checked before libvips sees the data: libvips 8.14 allocates that
+/// canvas while reading the header (docs/faults-and-hostile-input.md).
 enum DeclaredSize {
-    /// nil for other formats or when the bytes are too short.
     static func of<Bytes: Collection>(_ data: Bytes, format: ImageFormat) -> (width: Int, height: Int)?
     where Bytes.Element == UInt8 {
         let bytes = Array(data.prefix(30))

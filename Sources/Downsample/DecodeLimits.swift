@@ -1,5 +1,4 @@
-/// Limits checked from the encoded size and the header, before any pixel is
-/// decoded, so a decompression bomb (a few KB declaring 30000x30000) is refused
+/// Checked from the encoded size and header before any pixel is decoded, so a decompression bomb is refused
 /// without allocating what it declares.
 public struct DecodeLimits: Sendable, Hashable, Codable {
     /// Largest width x height accepted (default 50 megapixels).

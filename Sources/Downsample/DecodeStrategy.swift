@@ -1,27 +1,21 @@
-/// The three ways of turning encoded bytes into a displayable bitmap that this
-/// project compares.
+/// The three ways of turning encoded bytes into a displayable bitmap that this project compares.
 public enum StrategyKind: String, Sendable, Codable, CaseIterable, Hashable {
     /// Decode the whole image and keep the full bitmap (`UIImage(data:)`).
     case naive
-    /// Decode the whole image, draw it into a target-size canvas, keep the
-    /// canvas (`UIGraphicsImageRenderer`).
+    /// Decode the whole image, draw it into a target-size canvas, keep the canvas (`UIGraphicsImageRenderer`).
     case renderer
-    /// Shrink while decoding, never holding the full bitmap
-    /// (`CGImageSourceCreateThumbnailAtIndex`).
+    /// Shrink while decoding, never holding the full bitmap (`CGImageSourceCreateThumbnailAtIndex`).
     case thumbnail
 }
 
-/// One decode strategy: encoded source in, upright 8-bit sRGB RGBA bitmap out.
-/// Implementations are stateless values, safe to call from many tasks at once.
+/// Encoded source in, upright 8-bit sRGB RGBA bitmap out; stateless values, safe from many tasks at once.
 public protocol DecodeStrategy: Sendable {
     var kind: StrategyKind { get }
-    /// Decodes `source` for display at `target`. CPU-bound and synchronous:
-    /// call it from a task whose concurrency is bounded by the core count.
+    /// CPU-bound and synchronous: call it from a task whose concurrency is bounded by the core count.
     func decode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> DecodedImage
 }
 
 extension StrategyKind {
-    /// The strategy that implements this kind.
     public var strategy: any DecodeStrategy {
         switch self {
         case .naive: return NaiveDecode()

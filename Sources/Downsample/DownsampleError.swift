@@ -1,7 +1,6 @@
 import Foundation
 
-/// Why an image could not be read, decoded or encoded. Each case carries what a
-/// person needs to act on it; callers add which image (file, URL, product).
+/// Why an image could not be read, decoded or encoded; callers add which image (file, URL, product).
 public enum DownsampleError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     // What each case means is its `description`.
     case empty

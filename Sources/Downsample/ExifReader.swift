@@ -1,8 +1,7 @@
 import CLibExif
 import Foundation
 
-/// Reads EXIF with libexif, from an EXIF block or a whole JPEG, WebP or PNG
-/// file (the block is taken out of WebP's `EXIF` and PNG's `eXIf` chunks first).
+/// Reads EXIF with libexif from an EXIF block or a whole JPEG, WebP or PNG file.
 public enum ExifReader {
     /// The orientation tag's raw value (0 when absent; may be outside 1...8).
     public static func orientation(in data: Data) -> Int {
@@ -17,9 +16,8 @@ public enum ExifReader {
         return Int(exif_get_short(value, exif_data_get_byte_order(exif)))
     }
 
-    /// What libexif should read: a JPEG file or an EXIF block as they are;
-    /// from a WebP or PNG file, its EXIF chunk, and a bare TIFF structure,
-    /// with the `Exif\0\0` prefix libexif expects (empty when there is none).
+    /// What libexif should read: JPEG or EXIF block as is; a WebP or PNG EXIF chunk or bare TIFF with the
+    /// `Exif\0\0` prefix libexif expects (empty when there is none).
     public static func block(in data: Data) -> Data {
         let bytes = [UInt8](data.prefix(16))
         let chunk: Data?
@@ -36,8 +34,7 @@ public enum ExifReader {
         return chunk.starts(with: Array("Exif\0\0".utf8)) ? chunk : Data("Exif\0\0".utf8) + chunk
     }
 
-    /// The payload of the first chunk called `name` in a RIFF (little-endian
-    /// sizes, padded to even) or PNG (big-endian sizes, 4-byte CRC trailer) file.
+    /// RIFF: little-endian sizes padded to even; PNG: big-endian sizes and a 4-byte CRC trailer.
     private static func chunkPayload(in data: Data, named name: String, from start: Int, bigEndian: Bool, trailer: Int) -> Data? {
         let bytes = [UInt8](data)
         let wanted = Array(name.utf8)

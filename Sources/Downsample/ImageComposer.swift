@@ -1,14 +1,11 @@
 import CWarmVips
 import Foundation
 
-/// How `ImageComposer` encodes an image it makes (the odder cases tests need,
-/// CMYK, profiles, 16 bits and animations, are made by Tests/Support).
+/// How `ImageComposer` encodes an image (CMYK, profiles, 16 bits and animations are made by Tests/Support).
 public struct CompositionEncoding: Sendable, Hashable {
     public var format: ImageFormat
     public var quality: Int
-    /// EXIF orientation tag to write (JPEG, PNG, WebP, TIFF), or nil for none.
     public var orientationTag: Int?
-    /// Progressive (interlaced) JPEG / interlaced PNG.
     public var progressive: Bool
 
     public init(format: ImageFormat, quality: Int = 85, orientationTag: Int? = nil, progressive: Bool = false) {
@@ -21,9 +18,7 @@ public struct CompositionEncoding: Sendable, Hashable {
     func failure(_ reason: String) -> DownsampleError { .encodeFailed(format: format.rawValue, reason: reason) }
 }
 
-/// Makes encoded images: synthetic ones from raw pixels (tests, generated
-/// catalogs) and resized crops of real photographs (the demo catalog).
-/// Costs one full bitmap of the output size while encoding.
+/// Makes encoded images from raw pixels or real photographs (tests, catalogs); costs one output-size bitmap.
 public enum ImageComposer {
     /// Encodes raw 8-bit samples (`bands` 1: grey, 2: grey+alpha, 3: RGB, 4: RGBA).
     public static func encode(pixels: [UInt8], width: Int, height: Int, bands: Int,
@@ -37,8 +32,7 @@ public enum ImageComposer {
         }
     }
 
-    /// A deterministic test pattern: a colour gradient with a solid red block in
-    /// the top-left corner (so orientation mistakes are visible) and seeded noise.
+    /// A seeded gradient with a red block top-left, so orientation mistakes are visible.
     public static func pattern(width: Int, height: Int, seed: UInt64 = 1, alpha: Bool = false) -> [UInt8] {
         let bands = alpha ? 4 : 3
         var pixels = [UInt8](repeating: 0, count: width * height * bands)
@@ -58,10 +52,7 @@ public enum ImageComposer {
         return pixels
     }
 
-    /// Resizes and centre-crops a real photograph to exactly `size` (upscaling
-    /// when it must), then encodes it. When `encoding.orientationTag` turns the
-    /// image a quarter, the stored pixels are rotated back so that the tagged
-    /// file still shows the photo upright, as a phone writes it.
+    /// Centre-crops a photograph to `size`, stored turned so that `encoding.orientationTag` shows it upright.
     public static func photo(_ data: Data, size: PixelSize, as encoding: CompositionEncoding) throws(DownsampleError) -> Data {
         try VipsRuntime.ensureStarted()
         let source = try ImageSource(data: data, limits: DecodeLimits(maxPixels: .max, maxEncodedBytes: .max))
@@ -83,7 +74,6 @@ public enum ImageComposer {
         return try image.autorotated(orientation: undo)
     }
 
-    /// Encodes with `encoding`'s saver options; JPEG flattens alpha onto white.
     static func encode(_ image: VipsImageHandle, as encoding: CompositionEncoding) throws(VipsFailure) -> Data {
         var image = image
         if encoding.format == .jpeg && image.hasAlpha {

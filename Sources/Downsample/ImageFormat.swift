@@ -1,15 +1,10 @@
-/// An encoded image format, identified from the bytes themselves.
-///
-/// Marketplace thumbnail URLs are object-store keys without extensions, so the
-/// format is never taken from a URL or a file name.
+/// Identified from the bytes: marketplace thumbnail URLs are object-store keys without extensions.
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg, png, webp, gif
     /// The HEIF container, HEIC and AVIF alike.
     case heif
     case tiff
 
-    /// Identifies the format from the first bytes, or nil when they are not a
-    /// known image signature.
     public static func sniff<Bytes: Collection>(_ bytes: Bytes) -> ImageFormat?
     where Bytes.Element == UInt8 {
         let head = Array(bytes.prefix(16))
@@ -29,8 +24,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         return nil
     }
 
-    /// A short guess at what non-image bytes are, for error messages
-    /// ("an HTML page", "JSON"), or nil when there is nothing to say.
+    /// A short guess at what non-image bytes are, for error messages ("an HTML page").
     public static func describeNonImage<Bytes: Collection>(_ bytes: Bytes) -> String?
     where Bytes.Element == UInt8 {
         var head = Array(bytes.prefix(512))

@@ -7,12 +7,10 @@ public struct ImageHeader: Sendable, Hashable, Codable {
     public var bands: Int
     public var hasAlpha: Bool
     public var isSixteenBit: Bool
-    /// libvips' name for the colour space: "srgb", "b-w", "cmyk", "rgb16", ...
     public var colourSpace: String
     public var hasICCProfile: Bool
     /// Frames or pages in the file (animated GIF/WebP); only the first is decoded.
     public var pageCount: Int
-    /// Whether the file carries an EXIF block at all.
     public var hasExif: Bool
     /// EXIF orientation as stored (0 when the file has none; may be out of range).
     public var exifOrientation: Int
@@ -20,7 +18,6 @@ public struct ImageHeader: Sendable, Hashable, Codable {
     /// The orientation the decoders apply: 1...8, anything else counts as 1 (upright).
     public var orientation: Int { (1...8).contains(exifOrientation) ? exifOrientation : 1 }
 
-    /// Pixel count as stored.
     public var pixelCount: Int { width * height }
 
     /// Orientations 5...8 turn the image a quarter, swapping width and height.

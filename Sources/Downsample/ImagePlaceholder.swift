@@ -2,11 +2,7 @@ import CWarmVips
 import Foundation
 import Placeholder
 
-/// What an app shows before a thumbnail arrives: the image's ThumbHash (at
-/// most 25 bytes: colours, alpha, aspect ratio) and its average colour as
-/// `#rrggbb` (the hash's own, `ThumbHash.averageColor`). Made from a bitmap
-/// the run already decoded, resized to fit 100x100 (ThumbHash's limit):
-/// 40 KB of RGBA and about half a million cosine products per image.
+/// What an app shows before a thumbnail arrives (ThumbHash and average colour), from a bitmap already decoded.
 public struct ImagePlaceholder: Sendable, Hashable, Codable {
     public var thumbHash: [UInt8]
     public var averageColor: String
@@ -16,8 +12,7 @@ public struct ImagePlaceholder: Sendable, Hashable, Codable {
         self.averageColor = averageColor
     }
 
-    /// The placeholder of an upright image; nil when libvips cannot resize it
-    /// (an image without its placeholder is still cached).
+    /// nil when libvips cannot resize the image (an image without its placeholder is still cached).
     static func make(from image: VipsImageHandle) -> ImagePlaceholder? {
         let longest = max(image.width, image.height)
         var small = image
@@ -37,9 +32,7 @@ public struct ImagePlaceholder: Sendable, Hashable, Codable {
         return ImagePlaceholder(thumbHash: hash, averageColor: average.hexRGB)
     }
 
-    /// The placeholder of encoded, upright thumbnail bytes (when the run's
-    /// only decode was the direct JPEG path, which keeps no bitmap): a
-    /// shrink-on-load decode at 100 px, a millisecond for a 300 px JPEG.
+    /// From encoded upright thumbnail bytes, when the only decode was the direct JPEG path (which keeps no bitmap).
     static func make(fromEncoded data: Data) -> ImagePlaceholder? {
         data.withUnsafeBytes { memory in
             (try? VipsImageHandle.thumbnail(memory: memory, size: ThumbHash.maxSide)).flatMap(make(from:))

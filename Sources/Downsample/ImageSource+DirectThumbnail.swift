@@ -2,11 +2,8 @@ import CWarmVips
 import Foundation
 
 extension ImageSource {
-    /// A JPEG thumbnail of this JPEG, PNG or WebP made by libjpeg/libpng/libwebp
-    /// with a streamed Lanczos3 resample: the libvips path's decode, kernel and
-    /// size at a fraction of its cost (bench/findings.md, section 8). nil for
-    /// what it does not take (a foreign profile, CMYK, 16 bits, interlacing,
-    /// animation, any decoder warning): libvips then decodes, naming the image in its errors.
+    /// The libvips path's JPEG thumbnail without libvips (bench/findings.md, section 8); nil for what it does not
+    /// take (foreign profile, CMYK, 16 bits, animation, any decoder warning): libvips then decodes it.
     func directThumbnail(memory: UnsafeRawBufferPointer, target: DecodeTarget, quality: Int) -> EncodedImage? {
         let output = storedOutputSize(target)
         let width = Int32(clamping: output.width), height = Int32(clamping: output.height)

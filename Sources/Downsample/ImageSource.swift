@@ -1,8 +1,6 @@
 import Foundation
 
-/// Encoded image bytes whose format was sniffed and whose header was read and
-/// checked against the limits. Making one decodes no pixels: it costs the
-/// header parse (libvips reads the bytes in place, without a copy).
+/// Encoded bytes whose format was sniffed and header checked against the limits; no pixel is decoded.
 public struct ImageSource: Sendable {
     public let data: Data
     public let header: ImageHeader
@@ -10,8 +8,6 @@ public struct ImageSource: Sendable {
 
     public var format: ImageFormat { header.format }
 
-    /// Sniffs, reads the header and applies the limits.
-    /// - Throws: `DownsampleError` naming the limit or the reason.
     public init(data: Data, limits: DecodeLimits = .default) throws(DownsampleError) {
         try VipsRuntime.ensureStarted()
         guard !data.isEmpty else { throw .empty }
@@ -24,8 +20,7 @@ public struct ImageSource: Sendable {
         if let declared = DeclaredSize.of(data, format: format), declared.width * declared.height > limits.maxPixels {
             throw .tooManyPixels(format: format, width: declared.width, height: declared.height, limit: limits.maxPixels)
         }
-        // libvips reads the header where the bytes are (no copy); the image
-        // handle is released before the closure returns.
+        // No copy: the image handle is released before the closure returns.
         let header = try vips(or: { .unreadableHeader(format: format, reason: $0) }) {
             try data.withUnsafeBytes { memory in
                 let image = try VipsImageHandle.open(memory: memory)
@@ -49,7 +44,6 @@ public struct ImageSource: Sendable {
         self.limits = limits
     }
 
-    /// Wraps a libvips failure that happened after the header was read.
     func corrupt(_ reason: String) -> DownsampleError {
         .corrupt(format: header.format, width: header.width, height: header.height, reason: reason)
     }

@@ -1,19 +1,13 @@
 import Foundation
 
-/// Encodings for thumbnails written to disk. All of them are written with every
-/// metadata block stripped (no EXIF, no GPS, no XMP, no ICC: pixels are sRGB).
-/// AVIF is AV1 in HEIF, through libvips' `heifsave` (libheif and libaom).
+/// Thumbnail encodings, all written with every metadata block stripped (no EXIF, GPS, XMP or ICC: pixels are sRGB).
 public enum OutputFormat: String, Sendable, Codable, CaseIterable {
     case jpeg, webp, avif, png
 
-    /// AVIF's quality, whatever `--quality` says (that one is JPEG's and
-    /// WebP's scale): Q 60 at effort 2 with 4:2:0 chroma made the smallest
-    /// files at an SSIM between WebP q75's and JPEG q82's, for about 21 ms of
-    /// CPU at 300 px (bench/findings.md section 13).
+    /// AVIF's own quality (`--quality` is JPEG's and WebP's scale); why 60 at effort 2: bench/findings.md section 13.
     public static let avifQuality = 60
 
-    /// Formats named in a list such as `jpeg,webp,avif` (`jpg` is `jpeg`),
-    /// in order, each once; nil when a name is unknown or the list is empty.
+    /// Formats named in a list such as `jpeg,webp,avif`, each once; nil when a name is unknown or the list is empty.
     public static func list(_ text: String) -> [OutputFormat]? {
         var formats: [OutputFormat] = []
         for name in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -24,7 +18,6 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
         return formats.isEmpty ? nil : formats
     }
 
-    /// File name extension.
     public var fileExtension: String {
         switch self {
         case .jpeg: return "jpg"
@@ -57,9 +50,7 @@ extension OutputFormat {
         }
     }
 
-    /// Encodes `image` in this format, metadata stripped by the saver. JPEG
-    /// has no alpha, so alpha is flattened onto white; WebP, AVIF and PNG keep it
-    /// unless it is opaque everywhere (then it is dropped: smaller files).
+    /// Encodes `image`; alpha is flattened onto white for JPEG and dropped when opaque everywhere (smaller files).
     func encode(_ image: VipsImageHandle, quality: Int) throws(DownsampleError) -> Data {
         try vips(or: { .encodeFailed(format: rawValue, reason: $0) }) {
             let flatten = try image.hasAlpha && (self == .jpeg || image.isOpaque())

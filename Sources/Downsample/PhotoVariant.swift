@@ -1,13 +1,11 @@
 import CWarmVips
 import Foundation
 
-/// A real photograph decoded once into memory (upright 8-bit sRGB, no alpha),
-/// from which `ImageComposer.variant(of:_:as:)` cuts many distinct images.
+/// A photograph decoded once (upright 8-bit sRGB) that `ImageComposer.variant(of:_:as:)` cuts many images from.
 /// Costs width x height x 3 bytes for as long as it is kept.
 public struct SourcePhoto: Sendable {
     public let width: Int
     public let height: Int
-    /// Interleaved RGB samples, row by row.
     let pixels: [UInt8]
 
     /// Decodes `data` (shrink-on-load) so that its longest side is at most `maxSide`.
@@ -28,21 +26,15 @@ public struct SourcePhoto: Sendable {
     }
 }
 
-/// How one image is cut from a `SourcePhoto`: which part, turned how, at
-/// what size, with how much noise. Equal variants give equal pixels.
+/// How one image is cut from a `SourcePhoto`; equal variants give equal pixels.
 public struct PhotoVariant: Sendable, Hashable {
-    /// Size of the result as a viewer shows it.
     public var size: PixelSize
-    /// Share of the largest region of `size`'s aspect that fits the (turned)
-    /// photo, 0.3...1: smaller crops zoom in.
+    /// Share of the largest region of `size`'s aspect that fits the (turned) photo, 0.3...1.
     public var cropFraction: Double
-    /// Where the crop's centre sits inside the room left for it, 0...1 each.
     public var cropX: Double
     public var cropY: Double
-    /// Quarter turns clockwise applied to the photo first (0...3).
     public var quarterTurns: Int
     public var mirrored: Bool
-    /// Largest change, in levels, that noise makes to a sample (0: none).
     public var noiseAmplitude: Int
     public var noiseSeed: UInt64
 
@@ -60,10 +52,7 @@ public struct PhotoVariant: Sendable, Hashable {
 }
 
 extension ImageComposer {
-    /// Cuts `variant` out of `photo` and encodes it (an EXIF orientation tag in
-    /// `encoding` stores the pixels turned so that the tag shows them upright,
-    /// as `photo(_:size:as:)` does). Costs one bitmap of the output size and
-    /// its encoding: a few ms for a 800x600 JPEG, about 0.3 s for 4032x3024.
+    /// Pixels are stored turned so that `encoding`'s orientation tag shows them upright; costs one output bitmap.
     public static func variant(of photo: SourcePhoto, _ variant: PhotoVariant,
                                as encoding: CompositionEncoding) throws(DownsampleError) -> Data {
         try VipsRuntime.ensureStarted()
@@ -100,7 +89,6 @@ extension ImageComposer {
         return try encode(storedForTag(image, encoding), as: encoding)
     }
 
-    /// Adds seeded noise of at most `amplitude` levels to every sample (xorshift64, saturating).
     static func addNoise(to pixels: inout [UInt8], amplitude: Int, seed: UInt64) {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
         let span = UInt64(2 * amplitude + 1)
@@ -115,7 +103,6 @@ extension ImageComposer {
 }
 
 extension SourcePhoto {
-    /// A photo from raw interleaved RGB samples (synthetic sources).
     public init(rgbPixels: [UInt8], width: Int, height: Int) throws(DownsampleError) {
         guard width > 0, height > 0, rgbPixels.count == width * height * 3 else {
             throw .encodeFailed(format: "png", reason: "\(rgbPixels.count) samples do not make a \(width)x\(height) RGB image")

@@ -1,21 +1,11 @@
 import CWarmVips
 
-/// The float copy the reference's resample reads is made in memory up to this
-/// size and streamed above it: the same pixels, less CPU when copied. It is
+/// The reference's float copy is rendered in memory up to this size (same pixels, less CPU), streamed above it;
 /// made after the strategy's span is measured, so it is in no peak.
 let referenceMaterializeLimit = 256 << 20
 
-/// The quality reference that renderer and thumbnail outputs are compared
-/// against: the full, upright RGBA decode resampled to `size` with Lanczos3
-/// (libvips' highest-quality kernel, alpha premultiplied around the resample;
-/// an opaque image's colour bands resampled alone, which gives the same pixels).
-///
-/// Costs one full decode (the naive bitmap) plus the output bitmap; it is a
-/// measurement tool, never a display path. The result's `strategy` is
-/// `.naive`: it is the full decode, resampled. Made from the naive decode of
-/// `source` the caller already holds, so that measuring an image does not
-/// decode it fully a third time.
-/// - Precondition: `naive` is `NaiveDecode`'s output for `source`.
+/// The quality reference: the full upright decode resampled to `size` with Lanczos3. Made from the naive decode the
+/// caller already holds, so an image is not fully decoded a third time; a measurement tool, never a display path.
 public func referenceImage(for source: ImageSource, size: PixelSize, from naive: DecodedImage) throws(DownsampleError) -> DecodedImage {
     precondition(naive.strategy == .naive, "the reference must be made from the naive (full) decode")
     let full = naive.image
@@ -30,8 +20,7 @@ public func referenceImage(for source: ImageSource, size: PixelSize, from naive:
     let resampled = try vips(or: source.corrupt) {
         try full.referenceResized(hscale: hscale, vscale: vscale, opaque: opaque, materializeLimit: referenceMaterializeLimit)
     }
-    // libvips rounds the output size; a pixel too many is cropped, a pixel too
-    // few means the reference cannot be compared and is an error.
+    // libvips rounds the output size: a pixel too many is cropped, one too few cannot be compared.
     if resampled.width < size.width || resampled.height < size.height {
         throw source.corrupt("the Lanczos3 reference came out \(resampled.width)x\(resampled.height), smaller than \(size)")
     }

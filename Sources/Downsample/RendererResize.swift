@@ -1,11 +1,7 @@
 import CWarmVips
 
-/// Renderer-style resize, in the order `UIGraphicsImageRenderer` works: the
-/// target-size canvas exists first (the renderer's context), the image is
-/// then decoded in full (`UIImage` decodes lazily, when it is first drawn),
-/// resampled and drawn into the canvas, and the full bitmap is released.
-/// Retained bytes are the canvas's; the peak holds the canvas on top of
-/// everything the naive decode holds, so it is naive's peak plus the canvas.
+/// In `UIGraphicsImageRenderer`'s order: the canvas first, then the full (lazy `UIImage`) decode drawn into it.
+/// The peak is naive's plus the canvas; the canvas is what is retained.
 public struct RendererResize: DecodeStrategy {
     /// Bilinear, like Core Graphics' default interpolation when drawing.
     public init() {}

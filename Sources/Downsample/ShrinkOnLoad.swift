@@ -1,18 +1,12 @@
 import CWarmVips
 import Foundation
 
-/// How far libjpeg shrinks a JPEG while decoding it (its DCT scaling: 1/2,
-/// 1/4 or 1/8), before the Lanczos3 resample to the exact output size.
-///
-/// The shrunk image keeps at least 1.5 times the output's sides, as Pillow's
-/// `draft()` does: why 1.5 and not libvips' 2 is in bench/findings.md, section 7.
+/// How far libjpeg's DCT scaling shrinks a JPEG before the Lanczos3 resample; why 1.5x the output (as Pillow's
+/// `draft()`) and not libvips' 2x is in bench/findings.md, section 7.
 public enum ShrinkOnLoad {
-    /// The shrunk image's sides must stay at least this many times the output's.
     public static let minimumRatio = 1.5
 
-    /// The largest of 8, 4, 2 and 1 that keeps both sides of a `stored`-size
-    /// JPEG at least `minimumRatio` times `output` (both as stored, before
-    /// orientation). libjpeg rounds scaled sides up.
+    /// The largest of 8, 4, 2, 1 keeping both sides at least `minimumRatio` times `output`; libjpeg rounds up.
     public static func jpegFactor(stored: PixelSize, output: PixelSize) -> Int {
         for factor in [8, 4, 2] {
             let width = (stored.width + factor - 1) / factor, height = (stored.height + factor - 1) / factor
@@ -25,11 +19,7 @@ public enum ShrinkOnLoad {
 }
 
 extension ImageSource {
-    /// The image at `target`'s output size, as stored (not yet rotated or
-    /// colour-converted), still lazy: JPEG through libjpeg's DCT scaling and a
-    /// Lanczos3 resample to the exact size, other formats through libvips'
-    /// `thumbnail`. `memory` must be `data`'s bytes, lent for as long as the
-    /// result and anything made from it lives.
+    /// At `target`'s size as stored, still lazy; `memory` (`data`'s bytes) must outlive all made from it.
     func shrunk(memory: UnsafeRawBufferPointer, to target: DecodeTarget) throws(DownsampleError) -> VipsImageHandle {
         try vips(or: corrupt) {
             guard header.format == .jpeg else { return try VipsImageHandle.thumbnail(memory: memory, size: target.longestSide) }
@@ -42,17 +32,13 @@ extension ImageSource {
         }
     }
 
-    /// `target`'s output size as stored, before orientation turns it.
     func storedOutputSize(_ target: DecodeTarget) -> PixelSize {
         let upright = target.outputSize(for: header)
         return header.orientation >= 5 ? PixelSize(width: upright.height, height: upright.width) : upright
     }
 
-    /// The image at `target`'s output size, as stored, with no alpha: what a
-    /// JPEG output needs. A PNG is flattened onto white before it is resized,
-    /// in 8 bits (`VipsImageHandle.pngFlattened`), where libvips' `thumbnail`
-    /// would resize premultiplied floats; everything else is `shrunk`, and
-    /// flattened later by `toSRGB`.
+    /// As `shrunk`, for a JPEG output: a PNG is flattened onto white in 8 bits before the resize, where libvips'
+    /// `thumbnail` would resize premultiplied floats; others are flattened later by `toSRGB`.
     func shrunkWithoutAlpha(memory: UnsafeRawBufferPointer, to target: DecodeTarget) throws(DownsampleError) -> VipsImageHandle {
         if header.format == .png,
            let flat = try vips(or: corrupt, { try VipsImageHandle.pngFlattened(memory: memory, size: storedOutputSize(target)) }) {

@@ -1,6 +1,4 @@
-/// Thumbnail-at-decode as shipped: the cache writer's engine (`ThumbnailEncoder`)
-/// makes the encoded thumbnail, and the bitmap is what an app holds once it
-/// decodes those bytes (output width x height x 4).
+/// Thumbnail-at-decode as shipped (`ThumbnailEncoder`); the bitmap is what an app holds once it decodes the bytes.
 public struct ThumbnailAtDecode: DecodeStrategy {
     public var encoder: ThumbnailEncoder
 

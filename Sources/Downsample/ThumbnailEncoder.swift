@@ -1,14 +1,8 @@
 import CWarmVips
 import Foundation
 
-/// The one thumbnail engine: what the cache writer, `warm thumbnail` and the
-/// measured `thumbnail` strategy run. Output: upright, 8-bit sRGB, no metadata,
-/// alpha only when non-opaque and the format keeps it, `DecodeTarget.outputSize`.
-/// Each target is decoded once by libvips (shrink-on-load, `ShrinkOnLoad`)
-/// and encoded in every one of `formats` from that bitmap, except a JPEG
-/// output of a JPEG, PNG or WebP, which the direct path (`directThumbnail`)
-/// makes unless the image needs libvips. Memory: the shrunk
-/// bitmap plus the encoded bytes; the full-size bitmap never exists.
+/// The one thumbnail engine (cache writer, `warm thumbnail`, measured `thumbnail` strategy): upright 8-bit sRGB, no
+/// metadata. Memory: the shrunk bitmap plus the encoded bytes; the full-size bitmap never exists.
 public struct ThumbnailEncoder: Sendable, Hashable {
     /// Every target is encoded in each, in this order; never empty.
     public let formats: [OutputFormat]
@@ -29,7 +23,6 @@ public struct ThumbnailEncoder: Sendable, Hashable {
     /// The first format: the one a single thumbnail is made in.
     public var format: OutputFormat { formats[0] }
 
-    /// Decodes `source` at `target` and encodes it in the first format.
     /// - Throws: `.corrupt` when decoding fails, `.encodeFailed` when encoding does.
     public func encode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> EncodedImage {
         try encode(source, targets: [target])[0]
@@ -40,8 +33,7 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         try thumbnails(source, targets: targets, placeholder: false).images
     }
 
-    /// `encode(_:targets:)`, and with `placeholder` the image's placeholder from
-    /// the first target's bitmap (nil when it could not be made).
+    /// `encode(_:targets:)`, and with `placeholder` the placeholder from the first target's bitmap.
     public func thumbnails(_ source: ImageSource, targets: [DecodeTarget],
                            placeholder: Bool) throws(DownsampleError) -> (images: [EncodedImage], placeholder: ImagePlaceholder?) {
         let made: Result<([EncodedImage], ImagePlaceholder?), DownsampleError> = source.data.withUnsafeBytes { memory in
@@ -61,11 +53,8 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         return try made.get()
     }
 
-    /// One target in every format, in `formats`' order, and the upright bitmap
-    /// libvips decoded (nil when the direct path made the only one). JPEG takes
-    /// the direct path whenever it can, so that its bytes are those of a
-    /// JPEG-only run; every other format shares one libvips decode. `memory`
-    /// is lent by the caller for as long as the libvips images made here live.
+    /// JPEG takes the direct path whenever it can, so its bytes equal a JPEG-only run's; the other formats share one
+    /// libvips decode. `memory` must outlive the libvips images made here.
     private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer,
                         target: DecodeTarget) throws(DownsampleError) -> ([EncodedImage], VipsImageHandle?) {
         #if DEBUG
@@ -91,8 +80,7 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         return (formats.compactMap { made[$0] }, upright)
     }
 
-    /// The upright 8-bit sRGB bitmap at `target`, materialised before rotating
-    /// so that a broken file fails here as `.corrupt`, not inside an encoder.
+    /// Materialised before rotating, so that a broken file fails here as `.corrupt`, not inside an encoder.
     private func decoded(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget,
                          keepingAlpha: Bool) throws(DownsampleError) -> VipsImageHandle {
         let shrunk = keepingAlpha ? try source.shrunk(memory: memory, to: target)
@@ -104,10 +92,8 @@ public struct ThumbnailEncoder: Sendable, Hashable {
     }
 }
 
-/// User + system CPU time of this process (`getrusage(RUSAGE_SELF)`), not of
-/// the calling thread: libvips' savers compress in their own write-behind
-/// thread, which per-thread CPU time would miss. A decode worker encodes one
-/// image at a time, so the difference around one encode is that encode's.
+/// Process CPU time, not the thread's: libvips' savers compress on their own thread. A worker encodes one image at a
+/// time, so the difference around one encode is that encode's.
 enum ProcessCPUTime {
     static func seconds() -> Double {
         var usage = rusage()
@@ -119,9 +105,7 @@ enum ProcessCPUTime {
 
 #if DEBUG
 extension ThumbnailEncoder {
-    /// Test-only, debug builds only: `WARM_TEST_PLANT_FULL_DECODE=1` makes every
-    /// thumbnail decode the whole image at full size too, the memory regression
-    /// `ShippedThumbnailTests` expects `warm check` to catch.
+    /// Debug only: `WARM_TEST_PLANT_FULL_DECODE=1` plants a full-size decode, the regression `warm check` must catch.
     static let plantsFullDecode = ProcessInfo.processInfo.environment["WARM_TEST_PLANT_FULL_DECODE"] == "1"
 }
 #endif

@@ -1,13 +1,11 @@
 import Foundation
 
-/// What to make of one image: a thumbnail per target in each format (one
-/// decode per target), and optionally its placeholder.
+/// What to make of one image: a thumbnail per target in each format, and optionally its placeholder.
 public struct ThumbnailRequest: Sendable, Hashable, Codable {
     public var targets: [DecodeTarget]
     public var formats: [OutputFormat]
     public var quality: Int
     public var limits: DecodeLimits
-    /// Also make the image's `ImagePlaceholder` (from the first target's bitmap).
     public var placeholder: Bool
 
     public init(targets: [DecodeTarget], formats: [OutputFormat] = [.jpeg], quality: Int = 82,
@@ -22,13 +20,12 @@ public struct ThumbnailRequest: Sendable, Hashable, Codable {
     var encoder: ThumbnailEncoder { ThumbnailEncoder(formats: formats, quality: quality) }
 }
 
-/// Where the encoded image is: downloaded bytes, or a file the decoder reads
-/// itself (so that `warm thumbnail` never copies a file through a pipe).
+/// Downloaded bytes, or a file the decoder reads itself (so `warm thumbnail` never copies a file through a pipe).
 public enum ThumbnailInput: Sendable {
     case bytes(Data)
     case file(path: String)
 
-    /// The encoded bytes, refusing a file over the limit before reading it.
+    /// Refuses a file over the limit before reading it.
     func load(limits: DecodeLimits) throws(DownsampleError) -> Data {
         switch self {
         case .bytes(let data):
@@ -49,12 +46,10 @@ public enum ThumbnailInput: Sendable {
     }
 }
 
-/// The thumbnails of one image: for each of the request's targets in order,
-/// one per format in the encoder's order (`ThumbnailEncoder.formats`).
+/// The thumbnails of one image: for each target in order, one per format in `ThumbnailEncoder.formats`' order.
 public struct Thumbnails: Sendable {
     public var header: ImageHeader
     public var images: [EncodedImage]
-    /// Made when the request asked for it and it could be made.
     public var placeholder: ImagePlaceholder?
 
     public init(header: ImageHeader, images: [EncodedImage], placeholder: ImagePlaceholder? = nil) {
@@ -63,8 +58,7 @@ public struct Thumbnails: Sendable {
         self.placeholder = placeholder
     }
 
-    /// Sniffs, checks the limits, decodes and encodes, in the calling thread.
-    /// CPU-bound and blocking: the decoders call it from their own threads.
+    /// Sniffs, checks the limits, decodes and encodes. Blocking: the decoders call it from their own threads.
     public static func make(from input: ThumbnailInput, _ request: ThumbnailRequest) throws(DownsampleError) -> Thumbnails {
         let source = try ImageSource(data: try input.load(limits: request.limits), limits: request.limits)
         let made = try request.encoder.thumbnails(source, targets: request.targets, placeholder: request.placeholder)
@@ -72,10 +66,8 @@ public struct Thumbnails: Sendable {
     }
 }
 
-/// The decode stage's boundary: encoded image in, thumbnails out. Implemented
-/// in this process (`InProcessDecoder`) or by worker processes
-/// (`DecodeWorkerPool`); both bound their own concurrency and keep the
-/// blocking work off Swift's cooperative thread pool.
+/// The decode stage's boundary (`InProcessDecoder`, `DecodeWorkerPool`); each bounds its own concurrency and keeps
+/// the blocking work off Swift's cooperative thread pool.
 public protocol ThumbnailDecoding: Sendable {
     func thumbnails(of input: ThumbnailInput, _ request: ThumbnailRequest) async -> Result<Thumbnails, DownsampleError>
     /// Stops the decoder's threads (and processes); call once, after the last request.

@@ -1,13 +1,8 @@
 import CWarmVips
 import Foundation
 
-/// Owns one libvips image reference: the only type in the project that holds a
-/// `VipsImage` pointer. The reference is released in `deinit`.
-///
-/// `@unchecked Sendable` is safe here: a libvips image is never mutated after
-/// the operation that made it returns (every method below builds a new image),
-/// GObject reference counting is atomic, and libvips operations may run on the
-/// same input image from several threads at once.
+/// Owns one libvips image reference, the only holder of a `VipsImage` pointer. `@unchecked Sendable`: an image is never
+/// mutated once made (each method builds a new one), GObject refcounts are atomic, libvips reads it from any thread.
 final class VipsImageHandle: @unchecked Sendable {
     private let pointer: UnsafeMutablePointer<VipsImage>
 
@@ -39,22 +34,18 @@ final class VipsImageHandle: @unchecked Sendable {
         try made(data.withUnsafeBytes { warm_image_new_from_buffer($0.baseAddress, $0.count, 1, 0) })
     }
 
-    /// Opens encoded bytes lazily without copying them; the image and everything
-    /// made from it must not outlive `memory`. A JPEG with `jpegShrink` (2, 4
-    /// or 8) is decoded at that fraction by libjpeg, in the DCT domain.
+    /// Opens bytes lazily without copying: the image and all made from it must not outlive `memory`.
+    /// A JPEG with `jpegShrink` (2, 4 or 8) is decoded at that fraction in the DCT domain.
     static func open(memory: UnsafeRawBufferPointer, sequential: Bool = false, jpegShrink: Int = 1) throws(VipsFailure) -> VipsImageHandle {
         try made(warm_image_new_from_memory(memory.baseAddress, memory.count, 1, sequential ? 1 : 0, Int32(jpegShrink)))
     }
 
-    /// libvips thumbnail with shrink-on-load, fitting in size x size, never
-    /// upscaling, from bytes that are not copied (see `open(memory:)`).
+    /// libvips thumbnail (shrink-on-load, within size x size) from bytes not copied (see `open(memory:)`).
     static func thumbnail(memory: UnsafeRawBufferPointer, size: Int) throws(VipsFailure) -> VipsImageHandle {
         try made { warm_thumbnail_memory(memory.baseAddress, memory.count, Int32(clamping: size), 1, &$0) }
     }
 
-    /// An 8-bit PNG flattened onto white and resized to exactly `size`, from
-    /// bytes that are not copied; nil for a PNG this path does not take (16-bit,
-    /// not sRGB or grey, a non-sRGB profile, several pages).
+    /// An 8-bit PNG flattened onto white, resized to `size`, from bytes not copied; nil for a PNG it does not take.
     static func pngFlattened(memory: UnsafeRawBufferPointer, size: PixelSize) throws(VipsFailure) -> VipsImageHandle? {
         var out: UnsafeMutablePointer<VipsImage>?
         let status = warm_png_flat_resized(memory.baseAddress, memory.count, Int32(clamping: size.width),
@@ -74,7 +65,6 @@ final class VipsImageHandle: @unchecked Sendable {
         guard warm_draw_into(pointer, picture.pointer) == 0 else { throw VipsFailure(message: VipsRuntime.takeError()) }
     }
 
-    /// A memory image from a copy of raw 8-bit samples.
     static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int,
                            interpretation: VipsInterpretation) throws(VipsFailure) -> VipsImageHandle {
         let image = try made(pixels.withUnsafeBytes { raw in
@@ -102,7 +92,6 @@ final class VipsImageHandle: @unchecked Sendable {
     /// Bytes of the whole image as a bitmap: width x height x bands x sample size.
     var bitmapBytes: Int { width * height * bands * Int(vips_format_sizeof(vips_image_get_format(pointer))) }
 
-    /// The raw EXIF block, if the file has one.
     var exifBlock: Data? {
         var bytes: UnsafeRawPointer?
         var length = 0
@@ -138,8 +127,7 @@ final class VipsImageHandle: @unchecked Sendable {
     func resized(hscale: Double, vscale: Double, kernel: VipsKernel, opaque: Bool = false) throws(VipsFailure) -> VipsImageHandle {
         try apply { warm_resize($0, hscale, vscale, kernel, opaque ? 1 : 0, &$1) }
     }
-    /// Lanczos3 as `resized` does it, pixel for pixel, faster for the quality
-    /// reference (see warm_reference_resize): `opaque` only when every alpha is 255.
+    /// Lanczos3 as `resized` does it, faster, for the quality reference: `opaque` only when every alpha is 255.
     func referenceResized(hscale: Double, vscale: Double, opaque: Bool, materializeLimit: Int) throws(VipsFailure) -> VipsImageHandle {
         try apply { warm_reference_resize($0, hscale, vscale, opaque ? 1 : 0, max(0, materializeLimit), &$1) }
     }
@@ -163,14 +151,12 @@ final class VipsImageHandle: @unchecked Sendable {
     }
 }
 
-/// A libvips failure: the message from its error buffer.
 struct VipsFailure: Error {
     let message: String
 }
 
-/// Runs libvips calls, a failure becoming the error `failure` makes of its message
-/// (`ImageSource.corrupt`, `CompositionEncoding.failure`). The body's throws are
-/// untyped so that its closures need no annotation; only `VipsFailure` is thrown in them.
+/// Runs libvips calls, a failure becoming `failure(message)`. The body's throws are untyped so that its
+/// closures need no annotation; only `VipsFailure` is thrown in them.
 func vips<T>(or failure: (String) -> DownsampleError, _ body: () throws -> T) throws(DownsampleError) -> T {
     do {
         return try body()

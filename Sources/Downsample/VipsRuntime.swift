@@ -1,10 +1,8 @@
 import CWarmVips
 import Foundation
 
-/// Process-wide libvips set-up (`warm_vips_init`: one thread per pipeline, no
-/// operation cache), done once, on first use, from any thread.
+/// Process-wide libvips set-up (`warm_vips_init`), done once, on first use, from any thread.
 public enum VipsRuntime {
-    /// Swift runs a static's initialiser exactly once, thread-safely.
     private static let started: Result<Void, DownsampleError> = {
         if warm_vips_init() != 0 {
             return .failure(.libraryUnavailable(reason: takeError()))
@@ -16,15 +14,13 @@ public enum VipsRuntime {
         try started.get()
     }
 
-    /// Turns libvips' run-time SIMD code (ORC) on, off by default: only for a
-    /// process that runs one pipeline at a time (a decode worker).
+    /// ORC on: only for a process that runs one pipeline at a time (a decode worker).
     public static func enableVector() {
         vips_vector_set_enabled(1)
     }
 
-    /// The libvips error buffer as one line, cleared afterwards. The buffer is
-    /// process-wide, so under concurrency it can hold another image's message
-    /// too; callers always add which image they were working on.
+    /// The libvips error buffer as one line, cleared. It is process-wide, so it may hold another image's message;
+    /// callers add which image they were working on.
     static func takeError(or fallback: String = "unknown libvips error") -> String {
         guard let raw = vips_error_buffer_copy() else { return fallback }
         defer { g_free(raw) }

@@ -1,11 +1,7 @@
 import Foundation
 
-/// Removes EXIF and XMP chunks from a WebP file.
-///
-/// Written by hand because libvips 8.14's webpsave adds a minimal EXIF chunk
-/// (orientation, resolution) even with `strip`, and cached thumbnails must
-/// carry no EXIF at all. Only the RIFF chunk list is rewritten; the image
-/// data is copied untouched.
+/// Removes EXIF and XMP chunks from a WebP: libvips 8.14's webpsave adds an EXIF chunk even with `strip`,
+/// and cached thumbnails must carry none. Image data is copied untouched.
 enum WebPChunkStripper {
     static func strip(_ webp: Data) -> Data {
         let bytes = [UInt8](webp)

@@ -1,9 +1,7 @@
 import Foundation
 
-/// Joins concurrent fetches of the same URL (with the same validators) into one download whose outcome
-/// every caller receives, as Nuke does. Only fetches in flight are shared; nothing is cached afterwards.
-/// The download runs in its own task: a cancelled caller returns at once (a stopping run does not wait for
-/// a slow download) and the others still get it.
+/// Joins concurrent fetches of one URL (same validators) into one download, as Nuke does; nothing is cached. The
+/// download runs in its own task, so a cancelled caller returns at once and the others still get it.
 public actor CoalescingFetcher: Fetching {
     private struct Key: Hashable {
         var url: URL

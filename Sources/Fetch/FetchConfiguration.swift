@@ -1,7 +1,6 @@
 import Foundation
 
-/// How `HTTPFetcher` talks to servers. The defaults suit a nightly crawl: a few patient retries, a body limit
-/// well above any real thumbnail, and a deadline so one stuck URL cannot hold a run for long.
+/// Defaults suit a nightly crawl: a few patient retries, and a deadline so one stuck URL cannot hold a run.
 public struct FetchConfiguration: Sendable, Hashable {
     public var connectTimeoutSeconds: Double
     /// Longest silence while waiting for the next bytes of a response.

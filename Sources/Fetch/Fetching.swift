@@ -62,8 +62,7 @@ public struct FetchedResource: Sendable, Hashable {
     public var validators: Validators { Validators(etag: etag, lastModified: lastModified) }
 }
 
-/// The `ETag` and `Last-Modified` a cache keeps for a resource and sends back on the next fetch, exactly as
-/// the server sent them (quotes, weak prefix and date text included).
+/// `ETag` and `Last-Modified` kept and sent back exactly as the server sent them (quotes, weak prefix, date text).
 public struct Validators: Sendable, Hashable, Codable {
     public var etag: String?
     public var lastModified: String?

@@ -5,18 +5,8 @@ import NIOCore
 import NIOHTTP1
 import WarmSupport
 
-/// The project's one HTTP client: conditional GETs with retries, backoff, redirect and body limits, over
-/// one pooled `HTTPClient`. One per run, shared; call `shutdown()` (async-http-client traps in debug builds
-/// without it). Memory: each fetch in flight holds its body, at most `maxBodyBytes`.
-///
-/// Connection errors, timeouts, 429 and 5xx are retried with full-jitter backoff, or after the server's
-/// `Retry-After` (capped), within `deadlineSeconds`. A cancelled fetch returns at once (`cancelled`), also
-/// in the middle of a body.
-///
-/// With a `hostGate`, the URL and every redirect target are checked before a request is made to them (so
-/// redirects are followed here). When the verdict depended on what a name resolved to, the request goes to
-/// one of those addresses (`PinnedHost`, attempt n to the n-th) through a client with `dnsOverride`
-/// (`PinnedClients`): `Host`, TLS name and certificate check stay the name's (no DNS rebinding).
+/// The one HTTP client (one per run; call `shutdown()`, AHC traps without it): full-jitter retries or `Retry-After`
+/// within `deadlineSeconds`; redirects followed here so that `HostGate` checks and pins each target.
 public final class HTTPFetcher: Fetching {
     public let configuration: FetchConfiguration
     public let hostGate: HostGate?
@@ -41,8 +31,7 @@ public final class HTTPFetcher: Fetching {
         var pool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost)
-        // Our own retry loop decides about reconnecting; AHC's would hide a
-        // refused connection until the connect timeout.
+        // Our retry loop decides: AHC's would hide a refused connection until the connect timeout.
         pool.retryConnectionEstablishment = false
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, // followed in `perform`, each target checked by the host gate

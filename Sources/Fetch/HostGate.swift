@@ -1,9 +1,7 @@
 import Foundation
 
-/// Applies a `HostPolicy` to URLs and redirect targets before any request, and says where the connection
-/// must go: a named host is resolved once per run (no TTL; concurrent first checks share the lookup) and
-/// its judged addresses are the `PinnedHost` the connection uses, so a name cannot answer a public address
-/// to the check and a private one to the connection. Explicit hosts and literals connect as usual.
+/// Applies a `HostPolicy` before any request; a named host is resolved once per run and the connection is pinned to
+/// the judged addresses, so a name cannot answer public to the check and private to the connection (DNS rebinding).
 public actor HostGate {
     public private(set) var policy: HostPolicy
     private let resolver: HostResolver
@@ -53,8 +51,7 @@ public actor HostGate {
     }
 }
 
-/// Where the connection for a checked URL must go: the addresses `HostGate` judged, so that the connection
-/// cannot look the name up again and get another answer (DNS rebinding).
+/// The addresses `HostGate` judged, so the connection cannot look the name up again and get another (DNS rebinding).
 public struct PinnedHost: Sendable, Hashable, CustomStringConvertible {
     /// The host exactly as the URL spells it (async-http-client looks it up so in `dnsOverride`).
     public let host: String

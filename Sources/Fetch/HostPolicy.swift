@@ -1,8 +1,7 @@
 import Foundation
 
-/// Which hosts a run may fetch from, so that a product record cannot make the job fetch internal services
-/// (SSRF). **Explicit** entries (the API, `--allow-host`) are allowed at any address; **named** ones (hosts
-/// the API's first page names) only while all their addresses are public. Anything else is refused.
+/// Which hosts a run may fetch from, against SSRF: explicit entries (the API, `--allow-host`) at any address,
+/// hosts the API's first page names only while all their addresses are public.
 public struct HostPolicy: Sendable, Hashable {
     public private(set) var explicit: Set<HostPattern>
     public private(set) var named: Set<HostPattern>

@@ -1,9 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 
-/// One `HTTPClient` per pinned host and address, made with `dnsOverride = [host: address]`: it connects to
-/// the address and still sends the name as `Host` and TLS server name. A client per pin because async-http-client
-/// has no per-request address nor resolver hook; a run names few hosts, so there are few clients.
+/// One `HTTPClient` per pinned host and address (`dnsOverride`), keeping the name for `Host` and TLS: AHC has no
+/// per-request address or resolver hook, and a run names few hosts.
 actor PinnedClients {
     private struct Key: Hashable {
         var host: String

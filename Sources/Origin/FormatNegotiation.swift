@@ -1,8 +1,7 @@
 import WarmSupport
 
-/// Picks the format to send from `Accept` and the formats the cache holds (RFC 9110 section 12.5.1): each
-/// format gets the quality of the most specific matching range; the highest wins, ties go to the preferred
-/// format. AVIF and WebP count only when named: old clients that cannot decode them still send `*/*`.
+/// Picks the format from `Accept` (RFC 9110 section 12.5.1), ties to the preferred format. AVIF and WebP count
+/// only when named: old clients that cannot decode them still send `*/*`.
 public enum FormatNegotiation {
     /// nil when `Accept` allows none of `held`; no `Accept` means `*/*`.
     public static func choose(accept: String?, held: some Sequence<ThumbnailFormat>) -> ThumbnailFormat? {

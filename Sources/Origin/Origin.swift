@@ -6,10 +6,8 @@ import NIOCore
 import NIOPosix
 import Serving
 
-/// `warm cache serve`: an HTTP origin for a warmed cache, read-only beside the nightly writer.
-/// Routes: `GET`/`HEAD /v1/thumbnail?url=&size=[&format=]`, `GET /healthz`, `GET /metrics` (Prometheus).
-/// Memory: the manifest's read-only pool, `readerCount` threads, one thumbnail per request in flight.
-/// Call `close()` once its `RunningServer` has stopped.
+/// `warm cache serve`: a read-only HTTP origin beside the nightly writer; memory is one thumbnail per request in
+/// flight. Call `close()` once its `RunningServer` has stopped.
 public final class Origin: Sendable {
     public let configuration: OriginConfiguration
     public let metrics = OriginMetrics()
@@ -23,8 +21,7 @@ public final class Origin: Sendable {
         threadPool.start()
     }
 
-    /// Returns once the server listens. With `handlingSignals`, SIGTERM and SIGINT stop it gracefully:
-    /// no new connections, requests in flight finish (up to `gracePeriodSeconds`).
+    /// Returns once the server listens; with `handlingSignals`, SIGTERM and SIGINT stop it gracefully.
     public func start(handlingSignals: Bool, logger: Logger) async throws -> RunningServer {
         try await RunningServer.start(
             router: router(logger: logger), host: configuration.host, port: configuration.port,

@@ -1,6 +1,4 @@
-/// A format the origin can serve, in the order it prefers them: AVIF, then
-/// WebP, then JPEG, then PNG (smallest first for a photo thumbnail). Its own
-/// type rather than Downsample's `OutputFormat`: the origin never links the decoders.
+/// Served formats, smallest first; not Downsample's `OutputFormat`, because the origin never links the decoders.
 public enum ThumbnailFormat: String, Sendable, CaseIterable, Comparable {
     case avif, webp, jpeg, png
 
@@ -9,8 +7,7 @@ public enum ThumbnailFormat: String, Sendable, CaseIterable, Comparable {
 
     public var mediaType: String { "image/\(rawValue)" }
 
-    /// AVIF and WebP are only sent to clients that name them in `Accept`:
-    /// clients that cannot decode them still send `*/*` or `image/*`.
+    /// Only sent when named in `Accept`: clients that cannot decode them still send `*/*` or `image/*`.
     var needsExplicitAccept: Bool { self == .avif || self == .webp }
 
     /// A `format=` value: `avif`, `webp`, `jpeg` (or `jpg`), `png`, any case.

@@ -1,8 +1,7 @@
 import Cache
 import Foundation
 
-/// The query of `GET /v1/thumbnail?url=&size=[&format=]`, parsed strictly from the raw text: form
-/// encoding, UTF-8, each known parameter at most once; unknown ones are ignored (a CDN may add some).
+/// `GET /v1/thumbnail?url=&size=[&format=]`, parsed strictly; unknown parameters are ignored (a CDN may add some).
 /// Nothing here ever becomes a path: the file is named by the hash of the key.
 public struct ThumbnailQuery: Sendable, Equatable {
     public var url: CanonicalURL

@@ -6,9 +6,8 @@ import NIOCore
 import NIOPosix
 import WarmSupport
 
-/// Answers `GET`/`HEAD /v1/thumbnail`, the lookup on the origin's own thread pool (`BlockingWork`).
-/// The body is read into memory from the descriptor it was hashed from, not sent with sendfile:
-/// Hummingbird's `FileIO` opens by path, which may be renamed over in between; thumbnails are a few KB.
+/// The body is read from the descriptor it was hashed from, not sent with sendfile: Hummingbird's `FileIO` opens
+/// by path, which may be renamed over in between; thumbnails are a few KB.
 struct ThumbnailResponder: Sendable {
     let reader: CacheReader
     let threadPool: NIOThreadPool
@@ -86,8 +85,7 @@ struct ThumbnailResponder: Sendable {
     }
 }
 
-/// What the cache holds for one request, found in one hop off the cooperative pool: the stored variants
-/// (one manifest read), the format chosen, and that variant's file read and hashed.
+/// What the cache holds for one request, found in one hop off the cooperative pool (one manifest read, one file).
 enum ThumbnailLookup: Sendable {
     case found(CachedFile, negotiated: Bool)
     /// No such image, size or format (or its file was just evicted).

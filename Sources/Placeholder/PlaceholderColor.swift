@@ -1,7 +1,6 @@
 import Foundation
 
-/// A colour with straight (not premultiplied) channels from 0 to 1, as the
-/// ThumbHash reference returns its average colour.
+/// Straight (not premultiplied) channels from 0 to 1, as the ThumbHash reference returns its average colour.
 public struct PlaceholderColor: Sendable, Equatable {
     public var red: Double
     public var green: Double

@@ -1,10 +1,5 @@
-/// The cosine JavaScript engines compute (V8's `Math.cos`, fdlibm 5.3 as ported in
-/// V8's base/ieee754.cc), for the arguments ThumbHash uses (0 to 7 pi).
-///
-/// Why not glibc's `cos`: it differs from V8's in the last bit for about 3% of the
-/// arguments ThumbHash takes, and the reference's hash rounds terms that are exactly
-/// 7.5 before that last bit (a term a symmetric image makes zero), so with glibc's
-/// cosine 5 of the 11 reference vectors came out one nibble off.
+/// V8's `Math.cos` (fdlibm 5.3, base/ieee754.cc) for 0 to 7 pi: glibc's `cos` differs in the last bit, which moves
+/// terms of exactly 7.5 and put 5 of the 11 reference vectors one nibble off.
 enum ReferenceCosine {
     static func cos(_ x: Double) -> Double {
         let t = abs(x)  // cos is even; fdlibm's result for -x is the same bits

@@ -1,16 +1,10 @@
 import Foundation
 
-// Hand-written: no Swift package for ThumbHash on the mirror. A line-by-line port of
-// evanw's JavaScript reference (github.com/evanw/thumbhash, js/thumbhash.js, MIT) in
-// Double with JavaScript's rounding, so its bytes equal the reference's.
+// Hand-written (no ThumbHash package on the mirror): a line-by-line port of evanw/thumbhash js/thumbhash.js (MIT)
+// in Double with JavaScript's rounding, so its bytes equal the reference's.
 
-/// ThumbHash: an image placeholder of at most 25 bytes (average colour, a few
-/// low-frequency DCT terms of luminance, chroma and alpha, and the aspect ratio).
-///
-/// The encoder takes at most 100x100 pixels, as the reference does: the caller
-/// downsizes first (e.g. the run's smallest thumbnail resized to fit 100x100).
-/// Cost: about (terms x pixels) cosine products, some 0.5 million for 100x100; no
-/// allocation beyond four Double planes of the input's size.
+/// An image placeholder of at most 25 bytes. Takes at most 100x100 pixels, as the reference does (the caller
+/// downsizes first); costs about terms x pixels cosine products and four Double planes of the input's size.
 public enum ThumbHash {
     public static let maxSide = 100
     public static let maxByteCount = 25
@@ -61,16 +55,14 @@ public enum ThumbHash {
         return hash
     }
 
-    /// JavaScript's `Math.round`: the nearest integer, halves toward positive infinity
-    /// (Swift's `.rounded()` takes halves away from zero, Python's to even).
+    /// JavaScript's `Math.round`: halves toward positive infinity (Swift's `.rounded()` takes them away from zero).
     static func jsRound(_ value: Double) -> Int {
         let floor = value.rounded(.down)
         return Int(value - floor >= 0.5 ? floor + 1 : floor)
     }
 }
 
-/// The image as luminance, yellow-blue, red-green and alpha planes (0...1, -1...1), each
-/// pixel composited over the image's average colour, as the reference does before its DCT.
+/// Luminance, chroma and alpha planes, each pixel composited over the average colour as the reference does.
 struct LPQAPlanes {
     var l: [Double] = []
     var p: [Double] = []
@@ -111,16 +103,14 @@ struct LPQAPlanes {
     }
 }
 
-/// One channel's DCT as the reference encodes it: the constant term, the varying terms
-/// normalised to 0...1 by their largest magnitude, and that magnitude.
+/// One channel's DCT as the reference encodes it: the varying terms normalised by their largest magnitude.
 struct EncodedChannel {
     var dc = 0.0
     var ac: [Double] = []
     var scale = 0.0
 }
 
-/// The reference's DCT over a width x height plane, kept term by term in its order of
-/// operations (the hash's nibbles depend on the last bit of halves like 7.5).
+/// The reference's DCT in its order of operations: the hash's nibbles depend on the last bit of halves like 7.5.
 struct CosineGrid {
     let width: Int
     let height: Int

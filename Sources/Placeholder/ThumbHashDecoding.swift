@@ -1,9 +1,6 @@
-// Reading a ThumbHash: the reference's thumbHashToAverageRGBA and
-// thumbHashToApproximateAspectRatio, ported as the encoder is (thumbHashToRGBA, which only
-// the tests need, is in Tests/PlaceholderTests/ThumbHashRendering.swift).
+// thumbHashToRGBA, which only the tests need, is in Tests/PlaceholderTests/ThumbHashRendering.swift.
 extension ThumbHash {
-    /// The image's average colour as the hash stores it (6 bits of luminance, 6 of each
-    /// chroma axis, 4 of alpha): the reference's `thumbHashToAverageRGBA`.
+    /// The average colour as the hash stores it: the reference's `thumbHashToAverageRGBA`.
     public static func averageColor(_ hash: [UInt8]) throws(ThumbHashError) -> PlaceholderColor {
         let header = try Header(hash)
         let b = header.lDC - 2 / 3 * header.pDC
@@ -13,9 +10,7 @@ extension ThumbHash {
             red: max(0, min(1, r)), green: max(0, min(1, g)), blue: max(0, min(1, b)), alpha: header.aDC)
     }
 
-    /// Width over height as the hash stores it: the long side is 7 terms (5 with alpha),
-    /// the short side the nearest whole number of terms in proportion, at least 1.
-    /// The reference's `thumbHashToApproximateAspectRatio`.
+    /// Width over height as the hash stores it (in whole terms): the reference's `thumbHashToApproximateAspectRatio`.
     public static func approximateAspectRatio(_ hash: [UInt8]) throws(ThumbHashError) -> Double {
         let header = try Header(hash)
         return Double(header.lx) / Double(header.ly)

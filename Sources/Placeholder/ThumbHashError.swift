@@ -1,4 +1,4 @@
-/// Why a ThumbHash could not be made or read. The caller adds which image it was.
+/// Why a ThumbHash could not be made or read; the caller adds which image it was.
 public enum ThumbHashError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyImage(width: Int, height: Int)
     case tooLarge(width: Int, height: Int, maxSide: Int)

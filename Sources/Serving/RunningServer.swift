@@ -4,9 +4,8 @@ import HummingbirdCore
 import Logging
 import ServiceLifecycle
 
-/// A Hummingbird application run in a `ServiceGroup` until `shutdown()` (or, `handlingSignals`, SIGTERM or
-/// SIGINT): the one start-up of `warm serve`, `warm cache serve` and tests' own servers. Stops gracefully:
-/// no new connections, requests in progress get `gracePeriodSeconds`.
+/// The one start-up of a Hummingbird server (`warm serve`, `warm cache serve`, tests), run until `shutdown()` or a
+/// signal; stops gracefully, requests in progress get `gracePeriodSeconds`.
 public final class RunningServer: Sendable {
     public let baseURL: URL
     public let port: Int

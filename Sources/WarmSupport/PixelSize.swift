@@ -1,5 +1,4 @@
-/// Width and height in pixels. Here rather than in Downsample so that Cache, which must not import the
-/// decoder, names sizes with the same type.
+/// Here rather than in Downsample so that Cache, which must not import the decoder, names sizes with the same type.
 public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
     public var width: Int
     public var height: Int

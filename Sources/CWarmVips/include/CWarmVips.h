@@ -1,12 +1,5 @@
-// CWarmVips: typed, non-variadic wrappers over the libvips, libjpeg, libpng,
-// libwebp and glibc calls Swift cannot make (libvips' API is C variadic and
-// NULL-terminated; <malloc.h> is not in Swift's Glibc module). No policy
-// lives here: Swift decides what to call and in which order.
-//
-// Ownership: every `VipsImage **out` is a new reference owned by the caller
-// (g_object_unref); every `void **buf` returned is the caller's (g_free). int
-// results are 0 on success and -1 on failure, the reason then in the libvips
-// error buffer (vips_error_buffer_copy).
+// Non-variadic wrappers for C calls Swift cannot make; no policy here. `VipsImage **out` is a new reference
+// (g_object_unref), `void **buf` the caller's (g_free); -1 on failure, the reason in vips_error_buffer_copy.
 #ifndef CWARMVIPS_H
 #define CWARMVIPS_H
 
@@ -17,25 +10,21 @@
 
 // --- process set-up -------------------------------------------------------
 
-/// Starts libvips: one worker per pipeline (parallelism comes from many
-/// images), no operation cache (memory follows the images in use), ORC off,
+/// Starts libvips: one thread per pipeline (parallelism comes from many images), no operation cache, ORC off,
 /// warnings dropped (failures that matter reach the error buffer).
 int warm_vips_init(void);
 
 // --- images ----------------------------------------------------------------
 
-/// Opens encoded bytes lazily (header only), from a copy the image owns;
-/// `fail_on_error`: truncated or corrupt data is an error, not a grey image.
+/// Opens a copy lazily; `fail_on_error`: truncated or corrupt data is an error, not a grey image.
 VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_error, int sequential);
 
-/// As warm_image_new_from_buffer without the copy (the buffer must outlive
-/// the image and all made from it); a JPEG with `jpeg_shrink` > 1 is decoded
-/// at 1/`jpeg_shrink` by libjpeg in the DCT domain.
+/// As warm_image_new_from_buffer without the copy: the buffer must outlive the image and all made from it;
+/// a JPEG with `jpeg_shrink` > 1 is decoded at 1/`jpeg_shrink` in the DCT domain.
 VipsImage *warm_image_new_from_memory(const void *buf, size_t len, int fail_on_error, int sequential,
                                       int jpeg_shrink);
 
-/// 1 for an RGB profile whose 'desc' (ICC v2) or 'mluc' (v4) description
-/// contains "sRGB": converting from it to sRGB would change nothing.
+/// 1 for an RGB profile whose 'desc' (ICC v2) or 'mluc' (v4) description contains "sRGB".
 int warm_icc_profile_is_srgb(const void *profile, size_t len);
 
 /// Sets *opaque to 1 when the image has no alpha band or its alpha is 255 everywhere.
@@ -49,8 +38,7 @@ typedef enum {
     WARM_ALPHA_FLATTEN_ON_WHITE = 2, ///< RGB: alpha is composited on white (for JPEG)
 } WarmAlphaMode;
 
-/// Colour-manages to 8-bit sRGB: embedded ICC profiles and CMYK are
-/// transformed, greyscale and 16-bit converted, alpha as `alpha` says.
+/// Colour-manages to 8-bit sRGB (ICC profiles, CMYK, greyscale, 16-bit), alpha as `alpha` says.
 int warm_to_srgb(VipsImage *in, WarmAlphaMode alpha, VipsImage **out);
 
 /// Upright for EXIF `orientation` (anything outside 1..8 is 1); the tag is removed.
@@ -60,35 +48,26 @@ int warm_autorot(VipsImage *in, int orientation, VipsImage **out);
 /// 255) resamples the colour bands alone, in their own format: no float premultiply.
 int warm_resize(VipsImage *in, double hscale, double vscale, VipsKernel kernel, int opaque, VipsImage **out);
 
-/// The quality reference: warm_resize's Lanczos3 pixel for pixel at about half
-/// the CPU (an `opaque` image's colour bands are resampled without
-/// premultiplying; the floats are rendered once when at most `materialize_limit` bytes).
+/// The quality reference: warm_resize's Lanczos3 pixel for pixel, cheaper (`opaque` skips the premultiply;
+/// the floats are rendered once when at most `materialize_limit` bytes).
 int warm_reference_resize(VipsImage *in, double hscale, double vscale, int opaque, size_t materialize_limit,
                           VipsImage **out);
 
-/// libvips thumbnail (shrink-on-load, inside size x size, never upscaling) of
-/// bytes that are not copied; orientation is left to the caller (no_rotate).
+/// libvips thumbnail (shrink-on-load, inside size x size) of bytes not copied; orientation left to the caller.
 int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out);
-/// An 8-bit sRGB or grey PNG flattened onto white and resized to exactly
-/// width x height; 1 (nothing in *out) for any other PNG.
+/// An 8-bit sRGB or grey PNG flattened onto white and resized to width x height; 1 (nothing in *out) otherwise.
 int warm_png_flat_resized(const void *buf, size_t len, int width, int height, int fail_on_error, VipsImage **out);
 
-/// JPEG in, JPEG thumbnail out without libvips (WarmDirectThumbnail.c): libjpeg
-/// decodes at 1/`shrink`, a streamed Lanczos3 makes it exactly `width` x
-/// `height` (as stored), EXIF `orientation` turns it upright, libjpeg encodes
-/// it at `quality` without metadata. 0 and the bytes in *out (g_free); 1
-/// for what it does not take (a profile other than sRGB, CMYK, 12-bit, any
-/// libjpeg warning or error): the caller then goes through libvips.
+/// JPEG to an upright `width` x `height` (as stored) JPEG without libvips: 0 and the bytes in *out (g_free), or 1
+/// for what it does not take (non-sRGB profile, CMYK, 12-bit, any libjpeg warning), which then goes through libvips.
 int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width, int height,
                              int orientation, int quality, void **out, size_t *out_len);
 
-/// The same for a PNG, decoded row by row by libpng and flattened onto white;
-/// 1 for a profile other than sRGB, 16 bits, interlacing, or any libpng warning.
+/// The same for a PNG, flattened onto white; 1 for a non-sRGB profile, 16 bits, interlacing or any libpng warning.
 int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
                             int orientation, int quality, void **out, size_t *out_len);
 
-/// The same for a WebP, decoded by libwebp straight at `width` x `height`;
-/// 1 for a profile other than sRGB, an animation, or a decode error.
+/// The same for a WebP, decoded straight at `width` x `height`; 1 for a non-sRGB profile, an animation, an error.
 int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
                              int orientation, int quality, void **out, size_t *out_len);
 
@@ -119,13 +98,10 @@ int warm_malloc_set_arena_max(int count);
 /// malloc_trim(0): 1 when memory was returned to the kernel.
 int warm_malloc_trim(void);
 
-/// pipe2(fds, O_CLOEXEC) (a GNU extension Swift's Glibc module does not
-/// export): a pipe no child inherits unless it is dup2'ed onto its stdio.
+/// pipe2(fds, O_CLOEXEC), not exported by Swift's Glibc: no child inherits it unless dup2'ed onto its stdio.
 int warm_pipe_cloexec(int fds[2]);
 
-/// posix_spawn_file_actions_addclosefrom_np(actions, from) (glibc 2.34, not
-/// exported to Swift): the child closes every descriptor from `from` up.
-/// `actions` is a posix_spawn_file_actions_t *.
+/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34, not exported to Swift) on a posix_spawn_file_actions_t *.
 int warm_spawn_actions_close_from(void *actions, int from);
 
 #endif
