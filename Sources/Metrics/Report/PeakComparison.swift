@@ -26,7 +26,7 @@ public struct PeakComparison: Sendable, Equatable {
     public static let noiseBytes = 640 << 10
 
     public static var noiseText: String {
-        "\(noiseBytes >> 10) KiB, above the most one image's naive peak moved between two whole-catalog measuring runs (468 KiB over 1,295 images)"
+        "\(noiseBytes >> 10) KiB, above the most one image's naive peak moved between two whole-catalog measuring runs (468 and 568 KiB over 1,295 images in two pairs)"
     }
 
     public var renderer: RendererAgainstNaive
