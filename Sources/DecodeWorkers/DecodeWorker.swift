@@ -8,39 +8,51 @@ import Glibc
 /// The parent side of one decode worker process, restarted when it died. `@unchecked Sendable`: `DecodeWorkerPool`
 /// hands a worker to one thread at a time (under its lock), and only that thread touches `child`.
 final class DecodeWorker: @unchecked Sendable {
-    private let command: [String]
-    private let environment: [String: String]
-    private let memoryLimitBytes: Int?
-    private let timeoutSeconds: Double
+    private let configuration: DecodeWorkerPool.Configuration
     private var child: (process: ChildProcess, channel: FrameChannel)?
 
-    init(command: [String], environment: [String: String], memoryLimitBytes: Int?, timeoutSeconds: Double) {
-        self.command = command
-        // Set even when nil, so that the parent's own environment cannot set it.
-        self.environment = environment.merging([DecodeWorkerProcess.memoryLimitVariable: memoryLimitBytes.map(String.init) ?? ""]) { $1 }
-        self.memoryLimitBytes = memoryLimitBytes
-        self.timeoutSeconds = timeoutSeconds
+    init(configuration: DecodeWorkerPool.Configuration) {
+        self.configuration = configuration
     }
 
     /// Starts the process now (it loads its libraries while the parent goes on).
-    func start() -> DownsampleError? {
-        guard child == nil else { return nil }
-        switch Self.spawn(command, environment: environment) {
-        case .success(let spawned): child = spawned; return nil
-        case .failure(let error): return error
+    func start() throws(DownsampleError) {
+        guard child == nil else { return }
+        guard let path = configuration.command.first else { throw .decoderUnavailable(reason: "no worker command") }
+        // The limit is set even when nil, so that the parent's own environment cannot set it.
+        let limit = [DecodeWorkerProcess.memoryLimitVariable: configuration.memoryLimitBytes.map(String.init) ?? ""]
+        do {
+            let process = try ChildProcess.spawn(
+                path, arguments: Array(configuration.command.dropFirst()),
+                environment: ChildProcess.inheritedEnvironment(adding: Self.environment.merging(limit) { $1 }),
+                standardInput: .pipe, standardOutput: .pipe)
+            // Both ends exist: they were asked for.
+            child = (process, FrameChannel(input: process.standardOutput!, output: process.standardInput!))
+        } catch {
+            throw .decoderUnavailable(reason: error.description)
         }
     }
 
+    /// One glibc arena, dynamic mmap threshold (bench/findings.md, section 2); a set `GLIBC_TUNABLES` is kept.
+    private static let environment: [String: String] = {
+        var environment: [String: String] = [:]
+        let inherited = ProcessInfo.processInfo.environment
+        if inherited["GLIBC_TUNABLES"] == nil { environment["GLIBC_TUNABLES"] = "glibc.malloc.arena_max=1" }
+        // The parent reports a crash in one line; the runtime's backtrace (pages of stderr) only on request.
+        if inherited["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        return environment
+    }()
+
     /// Blocking. A worker that dies or overruns the timeout fails this image only; the next call starts a new process.
     func decode(_ input: ThumbnailInput, _ request: ThumbnailRequest) -> Result<Thumbnails, DownsampleError> {
-        if child == nil, let error = start() { return .failure(error) }
+        do { try start() } catch { return .failure(error) }
         guard let channel = child?.channel else { return .failure(.decoderUnavailable(reason: "the worker did not start")) }
         let (path, blobs): (String?, [Data]) = switch input {
         case .bytes(let data): (nil, [data])
         case .file(let path): (path, [])
         }
         guard let json = try? JSONEncoder().encode(WorkerCall(request: request, path: path)) else { return .failure(.decoderUnavailable(reason: "cannot encode the request")) }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutSeconds * 1000))
+        let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.timeoutSeconds * 1000))
         do {
             try channel.send(FrameChannel.Frame(json: json, blobs: blobs))
             let frame = try channel.receive(deadline: deadline)
@@ -77,25 +89,14 @@ final class DecodeWorker: @unchecked Sendable {
         close(child.channel.input)
         let status = child.process.waitForExit(killingAt: failure == .closed ? deadline : .now)
         self.child = nil
-        if failure == .timedOut { return .decoderTimedOut(seconds: timeoutSeconds) }
+        if failure == .timedOut { return .decoderTimedOut(seconds: configuration.timeoutSeconds) }
         if failure == .malformed { return .decoderProtocolError(reason: "a garbage, truncated or oversized frame") }
         if failure == .closed, status.signal == SIGKILL, ContinuousClock.now >= deadline {
-            return .decoderTimedOut(seconds: timeoutSeconds)
+            return .decoderTimedOut(seconds: configuration.timeoutSeconds)
         }
-        if let signal = status.signal { return .decoderCrashed(signal: signal, memoryLimitBytes: memoryLimitBytes) }
+        if let signal = status.signal {
+            return .decoderCrashed(signal: signal, memoryLimitBytes: configuration.memoryLimitBytes)
+        }
         return .decoderUnavailable(reason: "the worker exited with status \(status.exitStatus ?? 0) (\(failure))")
-    }
-
-    private static func spawn(_ command: [String], environment: [String: String]) -> Result<(process: ChildProcess, channel: FrameChannel), DownsampleError> {
-        guard let path = command.first else { return .failure(.decoderUnavailable(reason: "no worker command")) }
-        do {
-            let process = try ChildProcess.spawn(path, arguments: Array(command.dropFirst()),
-                                                 environment: ChildProcess.inheritedEnvironment(adding: environment),
-                                                 standardInput: .pipe, standardOutput: .pipe)
-            // Both ends exist: they were asked for.
-            return .success((process, FrameChannel(input: process.standardOutput!, output: process.standardInput!)))
-        } catch {
-            return .failure(.decoderUnavailable(reason: error.description))
-        }
     }
 }

@@ -17,31 +17,13 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
         public var memoryLimitBytes: Int?
         /// An image whose decode takes longer fails, and its worker is killed.
         public var timeoutSeconds: Double
-        public var environment: [String: String]
 
         public init(command: [String], count: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    memoryLimitBytes: Int? = nil, timeoutSeconds: Double = 60,
-                    environment: [String: String] = Configuration.workerEnvironment) {
+                    memoryLimitBytes: Int? = nil, timeoutSeconds: Double = 60) {
             self.command = command
             self.count = max(1, count)
             self.memoryLimitBytes = memoryLimitBytes
             self.timeoutSeconds = timeoutSeconds
-            self.environment = environment
-        }
-
-        /// One glibc arena, dynamic mmap threshold (bench/findings.md, section 2); a set `GLIBC_TUNABLES` is kept.
-        public static var workerEnvironment: [String: String] {
-            var environment: [String: String] = [:]
-            let inherited = ProcessInfo.processInfo.environment
-            if inherited["GLIBC_TUNABLES"] == nil { environment["GLIBC_TUNABLES"] = "glibc.malloc.arena_max=1" }
-            // The parent reports a crash in one line; the runtime's backtrace (pages of stderr) only on request.
-            if inherited["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
-            return environment
-        }
-
-        /// `/proc/self/exe`, for a worker command that re-runs this binary.
-        public static var currentExecutable: String {
-            ChildProcess.currentExecutablePath()
         }
     }
 
@@ -53,11 +35,8 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
     public init(configuration: Configuration) {
         // A worker that dies between requests must not kill the parent writing to its pipe: EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
-        workers = (0..<configuration.count).map { _ in
-            DecodeWorker(command: configuration.command, environment: configuration.environment,
-                         memoryLimitBytes: configuration.memoryLimitBytes, timeoutSeconds: configuration.timeoutSeconds)
-        }
-        for worker in workers { _ = worker.start() }  // a failure shows again on the first decode
+        workers = (0..<configuration.count).map { _ in DecodeWorker(configuration: configuration) }
+        for worker in workers { try? worker.start() }  // a failure shows again on the first decode
         idle = NIOLockedValueBox(workers)
         threads = NIOThreadPool(numberOfThreads: configuration.count)
         threads.start()

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Downsample
 import NIOPosix
 
@@ -26,14 +27,7 @@ extension NIOThreadPool {
     /// Waits even when cancelled: a stopping run (disk full, Ctrl-C) must not count images in flight as failed
     /// (`runIfActive` would throw `CancellationError` for a queued one).
     func decode(_ body: @escaping @Sendable () -> Result<Thumbnails, DownsampleError>) async -> Result<Thumbnails, DownsampleError> {
-        await withCheckedContinuation { continuation in
-            submit { state in
-                guard case .active = state else {
-                    continuation.resume(returning: .failure(.decoderUnavailable(reason: "the decoder was shut down")))
-                    return
-                }
-                continuation.resume(returning: body())
-            }
-        }
+        await BlockingWork.run(on: self, ifShutDown: .failure(.decoderUnavailable(reason: "the decoder was shut down")),
+                               body)
     }
 }

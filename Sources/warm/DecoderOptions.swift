@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcesses
 import DecodeWorkers
 import Downsample
 import Foundation
@@ -28,7 +29,7 @@ struct DecoderOptions: ParsableArguments {
     func makeDecoder(workers: Int) -> any ThumbnailDecoding {
         if decodeInProcess { return InProcessDecoder(concurrency: workers) }
         return DecodeWorkerPool(configuration: .init(
-            command: [DecodeWorkerPool.Configuration.currentExecutable, DecodeWorkerCommand.configuration.commandName!],
+            command: [ChildProcess.currentExecutablePath(), DecodeWorkerCommand.configuration.commandName!],
             count: workers, memoryLimitBytes: decoderMemoryLimit?.bytes, timeoutSeconds: decodeTimeout))
     }
 }
