@@ -72,19 +72,16 @@ public final class HTTPFetcher: Fetching {
             } catch {
                 failure = error
             }
+            let pastDeadline = FetchError.deadlineExceeded(url: url, deadlineSeconds: configuration.deadlineSeconds,
+                                                           attempts: attempt, lastFailure: failure.error.description)
             if case .timeout = failure.error, attemptTimeout < .seconds(configuration.requestTimeoutSeconds) {
-                // The attempt was cut short by the overall deadline, not by its own limit.
-                throw .deadlineExceeded(url: url, deadlineSeconds: configuration.deadlineSeconds,
-                                        attempts: attempt, lastFailure: failure.error.description)
+                throw pastDeadline // the attempt was cut short by the overall deadline, not by its own limit
             }
             if Task.isCancelled { throw .cancelled(url: url) }
             guard failure.error.isRetryable, attempt < configuration.maxAttempts else { throw failure.error }
             let waitSeconds = failure.retryAfterSeconds.map { min($0, configuration.maxRetryAfterSeconds) }
                 ?? configuration.backoffSeconds(afterAttempt: attempt, using: &random)
-            guard clock.now + .seconds(waitSeconds) < deadline else {
-                throw .deadlineExceeded(url: url, deadlineSeconds: configuration.deadlineSeconds,
-                                        attempts: attempt, lastFailure: failure.error.description)
-            }
+            guard clock.now + .seconds(waitSeconds) < deadline else { throw pastDeadline }
             logger.debug("Retrying after a failed attempt", metadata: [
                 "url": "\(url.absoluteString)", "attempt": "\(attempt)",
                 "reason": "\(failure.error.reasonCode)", "waitSeconds": "\(waitSeconds)",
@@ -220,9 +217,7 @@ public final class HTTPFetcher: Fetching {
         }
         do {
             return try await pinned.execute(request, timeout: deadline, logger: logger)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
+        } catch let error where !(error is CancellationError) {
             let failure = classify(error, url: url, attempt: attempt, timeoutSeconds: timeout.inSeconds)
             guard case .connection(let failedURL, let reason, let attempts) = failure else { throw error }
             throw FetchError.connection(

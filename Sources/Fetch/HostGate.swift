@@ -45,14 +45,14 @@ public actor HostGate {
         if let literal = IPAddress(host) { return [literal] }
         if let lookUp = lookUps[host] { return await lookUp.value }
         let resolver = self.resolver
-        let lookUp = Task { await resolver.addresses(of: host) }
+        let lookUp = Task { await resolver.addresses(host) }
         lookUps[host] = lookUp
         return await lookUp.value
     }
 }
 
 /// The addresses `HostGate` judged, so the connection cannot look the name up again and get another (DNS rebinding).
-public struct PinnedHost: Sendable, Hashable, CustomStringConvertible {
+public struct PinnedHost: Sendable, Hashable {
     /// The host exactly as the URL spells it (async-http-client looks it up so in `dnsOverride`).
     public let host: String
     /// In the resolver's order, never empty.
@@ -67,9 +67,5 @@ public struct PinnedHost: Sendable, Hashable, CustomStringConvertible {
     /// Retries go round the addresses, so one dead address does not fail every attempt.
     public func address(forAttempt attempt: Int) -> IPAddress {
         addresses[(max(1, attempt) - 1) % addresses.count]
-    }
-
-    public var description: String {
-        "\(host) at \(addresses.map(\.text).joined(separator: ", "))"
     }
 }

@@ -6,15 +6,11 @@ import Glibc
 
 /// How `HostGate` turns a host name into addresses: `getaddrinfo` in a run, a test's answers in tests.
 public struct HostResolver: Sendable {
-    private let lookUp: @Sendable (String) async -> [IPAddress]
+    /// Every address of a name, most preferred first; empty when it does not resolve.
+    public let addresses: @Sendable (_ host: String) async -> [IPAddress]
 
-    /// `lookUp`: every address of a name, most preferred first; empty when it does not resolve.
-    public init(_ lookUp: @escaping @Sendable (String) async -> [IPAddress]) {
-        self.lookUp = lookUp
-    }
-
-    public func addresses(of host: String) async -> [IPAddress] {
-        await lookUp(host)
+    public init(_ addresses: @escaping @Sendable (_ host: String) async -> [IPAddress]) {
+        self.addresses = addresses
     }
 
     /// IPv4 and IPv6 in `getaddrinfo`'s (RFC 6724) order; it blocks, so it runs on NIO's thread pool.

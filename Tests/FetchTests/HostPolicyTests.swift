@@ -50,7 +50,7 @@ final class HostPolicyTests: XCTestCase {
     }
 
     func testLocalhostResolvesToLoopbackOnly() async {
-        let addresses = await HostResolver.system.addresses(of: "localhost")
+        let addresses = await HostResolver.system.addresses("localhost")
         XCTAssertFalse(addresses.isEmpty)
         XCTAssertTrue(addresses.allSatisfy { $0.addressClass == .loopback }, "\(addresses)")
     }
