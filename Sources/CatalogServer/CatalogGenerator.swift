@@ -22,12 +22,18 @@ struct CatalogGenerator: Sendable {
         let createdText = Self.isoText(created)
         let day = Self.dayText(created)
 
-        var product = Product(
-            id: id, vendorID: vendorIndex + 1, vendorName: Self.vendors[vendorIndex],
-            name: "\(Self.adjectives[Int(hash(id, 6) % 12)]) \(Self.nouns[Int(hash(id, 7) % 13)]) #\(id)",
-            description: "Generated catalog item \(id).", thumbnail: nil, currency: usd ? "USD" : "KRW",
-            price: price, bargainPrice: price - discount, discountedPrice: discount,
-            stock: Int(hash(id, 8) % 500), createdAt: createdText, issuedAt: createdText)
+        var product = Product(id: id)
+        product.vendorID = vendorIndex + 1
+        product.vendorName = Self.vendors[vendorIndex]
+        product.name = "\(Self.adjectives[Int(hash(id, 6) % 12)]) \(Self.nouns[Int(hash(id, 7) % 13)]) #\(id)"
+        product.description = "Generated catalog item \(id)."
+        product.currency = usd ? "USD" : "KRW"
+        product.price = price
+        product.bargainPrice = price - discount
+        product.discountedPrice = discount
+        product.stock = Int(hash(id, 8) % 500)
+        product.createdAt = createdText
+        product.issuedAt = createdText
 
         var thumbnailPath: String?
         if !chance(id, 9, configuration.withoutThumbnailFraction) {
@@ -41,7 +47,6 @@ struct CatalogGenerator: Sendable {
         let missing: CatalogEntry.MissingThumbnail = [.absentKey, .null, .emptyString][id % 3]
         let imageCount = 1 + Int(hash(id, 13) % 3)
         let imagePaths = (0..<imageCount).map { "thumbnails/\(day)/\(key(id, 20 + UInt64($0)))_origin" }
-        product.thumbnail = thumbnailPath // the host is added when rendering
         return CatalogEntry(product: product, thumbnailPath: thumbnailPath, missingThumbnail: missing,
                             imagePaths: imagePaths)
     }

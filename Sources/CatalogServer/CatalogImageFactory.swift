@@ -7,38 +7,32 @@ import WarmSupport
 /// give equal bytes. Blocking.
 struct CatalogImageFactory: Sendable {
     let configuration: CatalogConfiguration
-    private let photos: [(name: String, photo: SourcePhoto)]
+    private let photos: [SourcePhoto]
 
     init(configuration: CatalogConfiguration) throws(DownsampleError) {
         self.configuration = configuration
         let maxSide = configuration.imageMix.sourcePhotoMaxSide
-        var photos: [(String, SourcePhoto)] = []
-        for path in Self.photoFiles(in: configuration.photoDirectory) {
-            guard let data = FileManager.default.contents(atPath: path),
-                  let photo = try? SourcePhoto(data: data, maxSide: maxSide) else { continue }
-            photos.append((URL(fileURLWithPath: path).lastPathComponent, photo))
+        var photos = Self.photoFiles(in: configuration.photoDirectory).compactMap { path in
+            FileManager.default.contents(atPath: path).flatMap { try? SourcePhoto(data: $0, maxSide: maxSide) }
         }
         if photos.isEmpty {
             // Seeded patterns, small: the variants are resized up from them.
             for index in 0..<4 {
                 let (width, height) = (320, 240)
                 let pixels = ImageComposer.pattern(width: width, height: height, seed: configuration.seed &+ UInt64(index))
-                photos.append(("pattern-\(index)", try SourcePhoto(rgbPixels: pixels, width: width, height: height)))
+                photos.append(try SourcePhoto(rgbPixels: pixels, width: width, height: height))
             }
         }
         self.photos = photos
     }
 
-    var usesPhotos: Bool { !(photos.first?.name.hasPrefix("pattern-") ?? true) }
-
     func make(key: UInt64) throws(DownsampleError) -> CatalogImage {
         let spec = configuration.imageMix.spec(forKey: key)
         let photo = photos[Int(key % UInt64(photos.count))]
-        let data = try ImageComposer.variant(of: photo.photo, spec.cut, as: spec.encoding)
+        let data = try ImageComposer.variant(of: photo, spec.cut, as: spec.encoding)
         return CatalogImage(
             kind: spec.kind, format: spec.encoding.format, uprightSize: spec.uprightSize,
-            orientationTag: spec.encoding.orientationTag, progressive: spec.encoding.progressive,
-            synthetic: !usesPhotos, bytes: ByteBuffer(bytes: data),
+            orientationTag: spec.encoding.orientationTag, bytes: ByteBuffer(bytes: data),
             etag: String(format: "\"%016llx\"", FNV1a.hash(data)),
             // 2023-03-23 00:00 GMT plus up to a year of hours chosen by the key.
             lastModified: HTTPDateText.format(secondsSince1970: 1_679_529_600 + Int(key % 8760) * 3600))
@@ -68,9 +62,6 @@ public struct CatalogImage: Sendable {
     /// Size as a viewer shows it (after the EXIF orientation).
     public var uprightSize: PixelSize
     public var orientationTag: Int?
-    public var progressive: Bool
-    /// Cut from a synthetic pattern because no photo was available.
-    public var synthetic: Bool
     public var bytes: ByteBuffer
     /// Strong, from a content hash (FNV-1a 64), quotes included.
     public var etag: String

@@ -13,9 +13,7 @@ struct ProductJSON: Encodable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        var product = entry.product
-        product.thumbnail = nil
-        try product.encode(to: encoder) // everything but the thumbnail and images
+        try entry.product.encode(to: encoder) // everything but the thumbnail (nil here) and images
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         if let path = entry.thumbnailPath {
             try container.encode(baseURL + "/" + path, forKey: AnyCodingKey("thumbnail"))

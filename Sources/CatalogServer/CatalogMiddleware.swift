@@ -74,14 +74,11 @@ struct CatalogMiddleware: RouterMiddleware {
             throw FaultServed.connectionClosed
         case .redirectLoop:
             return Self.redirectLoop(path: path, query: query)
-        case .endlessBody:
-            return try await endlessBody(path: path, query: query)
-        case .slowBody:
-            return try await slowBody(path: path, query: query, seconds: 1)
-        case .shortBody:
-            return try await cutShortBody(path: path, query: query, channel: context.channel, stallSeconds: 0)
-        case .stalledBody:
-            return try await cutShortBody(path: path, query: query, channel: context.channel, stallSeconds: 600)
+        case .endlessBody, .slowBody, .shortBody, .stalledBody:
+            let (body, contentType) = try await realBody(path: path, query: query)
+            var headers: HTTPFields = [.contentType: contentType]
+            if fault != .endlessBody { headers[.contentLength] = String(body.readableBytes) }
+            return Response(status: .ok, headers: headers, body: Self.streamed(fault, body, channel: context.channel))
         case .shift:
             let response = try await next(request, context)
             await store.insertNewest(count: 3)
@@ -104,51 +101,42 @@ struct CatalogMiddleware: RouterMiddleware {
         return Response(status: .found, headers: [.location: path + "?" + text, .contentLength: "0"])
     }
 
-    /// At most 64 KiB a millisecond, so that a few endless bodies do not take every core from other requests.
-    private func endlessBody(path: String, query: [String: String]) async throws -> Response {
-        let (body, contentType) = try await realBody(path: path, query: query)
-        var chunk = ByteBuffer()
-        while chunk.readableBytes < 64 * 1024 {
-            if body.readableBytes > 0 { chunk.writeImmutableBuffer(body) } else { chunk.writeRepeatingByte(0x41, count: 64 * 1024) }
+    /// Endless: at most 64 KiB a millisecond, so that a few endless bodies do not take every core from other
+    /// requests. Slow: 8 pieces over a second. Short, stalled: half the body under its full Content-Length; then
+    /// (after 10 minutes for a stall, or when the client leaves) the connection closes.
+    private static func streamed(_ fault: CatalogFault, _ body: ByteBuffer, channel: any Channel) -> ResponseBody {
+        ResponseBody { writer in
+            switch fault {
+            case .endlessBody:
+                var chunk = ByteBuffer()
+                while chunk.readableBytes < 64 * 1024 {
+                    if body.readableBytes > 0 {
+                        chunk.writeImmutableBuffer(body)
+                    } else {
+                        chunk.writeRepeatingByte(0x41, count: 64 * 1024)
+                    }
+                }
+                while true {
+                    try await writer.write(chunk)
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+            case .slowBody:
+                var rest = body
+                let size = max(1, (body.readableBytes + 7) / 8)
+                while let piece = rest.readSlice(length: min(size, rest.readableBytes)), piece.readableBytes > 0 {
+                    try await Task.sleep(for: .seconds(1.0 / 8))
+                    try await writer.write(piece)
+                }
+                try await writer.finish(nil)
+            default:
+                try await writer.write(body.getSlice(at: body.readerIndex, length: body.readableBytes / 2) ?? ByteBuffer())
+                let until = ContinuousClock.now + .seconds(fault == .stalledBody ? 600 : 0)
+                while ContinuousClock.now < until, channel.isActive {
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                throw FaultServed.bodyCutShort
+            }
         }
-        let endless = chunk
-        return Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody { writer in
-            while true {
-                try await writer.write(endless)
-                try await Task.sleep(for: .milliseconds(1))
-            }
-        })
-    }
-
-    private func slowBody(path: String, query: [String: String], seconds: Double) async throws -> Response {
-        let (body, contentType) = try await realBody(path: path, query: query)
-        let pieces = 8
-        return Response(status: .ok, headers: [.contentType: contentType, .contentLength: String(body.readableBytes)],
-                        body: ResponseBody { writer in
-            var rest = body
-            let size = max(1, (body.readableBytes + pieces - 1) / pieces)
-            while let piece = rest.readSlice(length: min(size, rest.readableBytes)), piece.readableBytes > 0 {
-                try await Task.sleep(for: .seconds(seconds / Double(pieces)))
-                try await writer.write(piece)
-            }
-            try await writer.finish(nil)
-        })
-    }
-
-    /// Half the real body under its full Content-Length; after `stallSeconds` (or when the client leaves)
-    /// the connection closes.
-    private func cutShortBody(path: String, query: [String: String], channel: any Channel,
-                              stallSeconds: Double) async throws -> Response {
-        let (body, contentType) = try await realBody(path: path, query: query)
-        return Response(status: .ok, headers: [.contentType: contentType, .contentLength: String(body.readableBytes)],
-                        body: ResponseBody { writer in
-            try await writer.write(body.getSlice(at: body.readerIndex, length: body.readableBytes / 2) ?? ByteBuffer())
-            let until = ContinuousClock.now + .seconds(stallSeconds)
-            while ContinuousClock.now < until, channel.isActive {
-                try await Task.sleep(for: .milliseconds(200))
-            }
-            throw FaultServed.bodyCutShort
-        })
     }
 
     /// `productsOfPage`: another page's products under this page's number.

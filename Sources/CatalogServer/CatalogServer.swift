@@ -8,17 +8,14 @@ import Serving
 /// An OpenMarket-compatible product API and image store on loopback, for `warm demo`, `warm serve` and tests
 /// (routes in `CatalogRoutes`). Call `shutdown()` when done.
 public final class CatalogServer: Sendable {
-    public let configuration: CatalogConfiguration
     public let stats: CatalogStats
     package let store: CatalogStore
     package let faults: FaultInjector
     private let server: RunningServer
     /// `http://host:port`, with the port actually bound.
     public var baseURL: URL { server.baseURL }
-    public var port: Int { server.port }
 
     private init(server: RunningServer, store: CatalogStore, stats: CatalogStats, faults: FaultInjector) {
-        self.configuration = store.configuration
         self.stats = stats
         self.store = store
         self.faults = faults

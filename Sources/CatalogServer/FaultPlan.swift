@@ -32,12 +32,16 @@ public indirect enum CatalogFault: Sendable, Hashable {
     /// 200 with this body instead (e.g. a list page that does not parse).
     case body(String, contentType: String = "application/json")
 
-    private static let named: [CatalogFault] = [.slowBody, .stalledBody, .shortBody, .reset, .html, .redirectLoop,
-                                                .endlessBody, .garbage, .shift, .repeatPage]
+    /// The `--faults` KINDs of the named faults.
+    private static let names: [(fault: CatalogFault, name: String)] = [
+        (.slowBody, "slow"), (.stalledBody, "stall"), (.shortBody, "short"), (.reset, "reset"), (.html, "html"),
+        (.redirectLoop, "redirect-loop"), (.endlessBody, "endless"), (.garbage, "garbage"), (.shift, "shift"),
+        (.repeatPage, "repeat"),
+    ]
 
     init?(name: String) {
-        if let kind = Self.named.first(where: { $0.name == name }) {
-            self = kind
+        if let named = Self.names.first(where: { $0.name == name }) {
+            self = named.fault
             return
         }
         guard name.count == 3, let status = Int(name), (400...599).contains(status) else { return nil }
@@ -46,20 +50,8 @@ public indirect enum CatalogFault: Sendable, Hashable {
 
     /// The `--faults` KIND; test-only faults have none.
     public var name: String? {
-        switch self {
-        case .status(let code, _): String(code)
-        case .slowBody: "slow"
-        case .stalledBody: "stall"
-        case .shortBody: "short"
-        case .reset: "reset"
-        case .html: "html"
-        case .redirectLoop: "redirect-loop"
-        case .endlessBody: "endless"
-        case .garbage: "garbage"
-        case .shift: "shift"
-        case .repeatPage: "repeat"
-        case .delay, .delayed, .body: nil
-        }
+        if case .status(let code, _) = self { return String(code) }
+        return Self.names.first { $0.fault == self }?.name
     }
 
     var pagesOnly: Bool { [.garbage, .shift, .repeatPage].contains(self) }

@@ -11,19 +11,15 @@ public enum CrawlError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Every product of the page was seen before at other positions: the products it should hold were not.
     case pageRepeatsAnother(pageNo: Int, url: URL)
 
-    public var pageNo: Int {
-        switch self {
-        case .pageFetchFailed(let pageNo, _, _), .pageDidNotParse(let pageNo, _, _),
-             .pageNotModified(let pageNo, _), .pageRepeatsAnother(let pageNo, _):
-            return pageNo
-        }
-    }
+    public var pageNo: Int { page.pageNo }
 
-    public var url: URL {
+    public var url: URL { page.url }
+
+    private var page: (pageNo: Int, url: URL) {
         switch self {
-        case .pageFetchFailed(_, let url, _), .pageDidNotParse(_, let url, _), .pageNotModified(_, let url),
-             .pageRepeatsAnother(_, let url):
-            return url
+        case .pageFetchFailed(let pageNo, let url, _), .pageDidNotParse(let pageNo, let url, _),
+             .pageNotModified(let pageNo, let url), .pageRepeatsAnother(let pageNo, let url):
+            return (pageNo, url)
         }
     }
 

@@ -31,11 +31,7 @@ public struct Crawler: Sendable {
 
         // Pass 1, page 1 alone: it tells how long the list is.
         let first = await fetchPage(1, itemsPerPage: configuration.itemsPerPage)
-        let firstPage: ProductPage
-        switch first.outcome {
-        case .success(let page): firstPage = page
-        case .failure(let error): throw error
-        }
+        let firstPage = try first.outcome.get()
         let pageSize = firstPage.itemsPerPage > 0 ? firstPage.itemsPerPage : configuration.itemsPerPage
         var coverage = ListCoverage(baseCount: firstPage.totalCount, pageSize: pageSize)
         progress.report.totalCountAtStart = firstPage.totalCount
@@ -123,10 +119,8 @@ public struct Crawler: Sendable {
         let outcome: Result<ProductPage, CrawlError>
         do throws(FetchError) {
             if let resource = try await fetcher.get(url, validators: nil).resource {
-                do {
-                    outcome = .success(try ProductPage.decode(from: resource.body))
-                } catch {
-                    outcome = .failure(.pageDidNotParse(pageNo: pageNo, url: url, problem: DecodingProblem.describe(error)))
+                outcome = Result { try ProductPage.decode(from: resource.body) }.mapError {
+                    .pageDidNotParse(pageNo: pageNo, url: url, problem: DecodingProblem.describe($0))
                 }
             } else {
                 outcome = .failure(.pageNotModified(pageNo: pageNo, url: url))

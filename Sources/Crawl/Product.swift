@@ -16,23 +16,9 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
     public var createdAt: String?
     public var issuedAt: String?
 
-    public init(id: Int, vendorID: Int? = nil, vendorName: String? = nil, name: String? = nil,
-                description: String? = nil, thumbnail: String? = nil, currency: String? = nil,
-                price: Double? = nil, bargainPrice: Double? = nil, discountedPrice: Double? = nil,
-                stock: Int? = nil, createdAt: String? = nil, issuedAt: String? = nil) {
+    /// The other fields are set one by one.
+    public init(id: Int) {
         self.id = id
-        self.vendorID = vendorID
-        self.vendorName = vendorName
-        self.name = name
-        self.description = description
-        self.thumbnail = thumbnail
-        self.currency = currency
-        self.price = price
-        self.bargainPrice = bargainPrice
-        self.discountedPrice = discountedPrice
-        self.stock = stock
-        self.createdAt = createdAt
-        self.issuedAt = issuedAt
     }
 
     /// nil when the thumbnail is missing, empty or not an absolute http(s) URL (counted and skipped).

@@ -41,9 +41,11 @@ final class ProductPageTests: XCTestCase {
     }
 
     func testProductRoundTripsWithTheAPIKeys() throws {
-        let product = Product(id: 1, vendorID: 2, vendorName: "v", name: "n", thumbnail: "https://x.test/a_thumb",
-                              currency: "KRW", price: 100, bargainPrice: 90, discountedPrice: 10, stock: 4,
-                              createdAt: "2023-03-23T00:00:00", issuedAt: "2023-03-23T00:00:00")
+        var product = Product(id: 1)
+        (product.vendorID, product.vendorName, product.name) = (2, "v", "n")
+        (product.thumbnail, product.currency, product.stock) = ("https://x.test/a_thumb", "KRW", 4)
+        (product.price, product.bargainPrice, product.discountedPrice) = (100, 90, 10)
+        (product.createdAt, product.issuedAt) = ("2023-03-23T00:00:00", "2023-03-23T00:00:00")
         let data = try JSONEncoder().encode(product)
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         XCTAssertNotNil(object["vendor_id"])
