@@ -59,12 +59,8 @@ public enum DecodeWorkerProcess {
             case (nil, nil):
                 answer = .failed(.decoderUnavailable(reason: "the worker received a request it cannot read"))
             }
-            guard let json = try? JSONEncoder().encode(answer) else { return 1 }
-            do {
-                try channel.send(FrameChannel.Frame(json: json, blobs: blobs))
-            } catch {
-                return 1
-            }
+            guard let json = try? JSONEncoder().encode(answer),
+                  (try? channel.send(FrameChannel.Frame(json: json, blobs: blobs))) != nil else { return 1 }
         }
     }
 

@@ -28,21 +28,16 @@ public struct HostResolver: Sendable {
         var result: [IPAddress] = []
         var node: UnsafeMutablePointer<addrinfo>? = first
         while let current = node {
-            if let address = current.pointee.ai_addr {
-                switch Int32(current.pointee.ai_family) {
-                case AF_INET:
-                    address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                        var raw = $0.pointee.sin_addr
-                        if let ip = IPAddress(bytes: withUnsafeBytes(of: &raw) { Array($0) }) { result.append(ip) }
-                    }
-                case AF_INET6:
-                    address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                        var raw = $0.pointee.sin6_addr
-                        if let ip = IPAddress(bytes: withUnsafeBytes(of: &raw) { Array($0) }) { result.append(ip) }
-                    }
-                default:
-                    break
-                }
+            // Where the address bytes lie in the family's sockaddr, and how many there are.
+            let field: (offset: Int?, count: Int)? = switch Int32(current.pointee.ai_family) {
+            case AF_INET: (MemoryLayout<sockaddr_in>.offset(of: \.sin_addr), 4)
+            case AF_INET6: (MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr), 16)
+            default: nil
+            }
+            if let address = current.pointee.ai_addr, let field, let offset = field.offset,
+               let ip = IPAddress(bytes: Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(address) + offset,
+                                                                      count: field.count))) {
+                result.append(ip)
             }
             node = current.pointee.ai_next
         }

@@ -16,17 +16,14 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// A literal (`10.0.0.1`, `::1`, `[fe80::1]`); nil for a name.
     public init?(_ text: String) {
         let literal = HostPattern.normalise(text)
-        var v4 = in_addr()
-        if inet_pton(AF_INET, literal, &v4) == 1 {
-            self.bytes = withUnsafeBytes(of: &v4) { Array($0) }
-            return
-        }
-        var v6 = in6_addr()
-        // A zone index ("fe80::1%eth0") is not part of the address.
+        // A zone index ("fe80::1%eth0") is not part of an IPv6 address.
         let withoutZone = literal.split(separator: "%", maxSplits: 1).first.map(String.init) ?? literal
-        if inet_pton(AF_INET6, withoutZone, &v6) == 1 {
-            self.bytes = withUnsafeBytes(of: &v6) { Array($0) }
-            return
+        for (family, text, count) in [(AF_INET, literal, 4), (AF_INET6, withoutZone, 16)] {
+            var bytes = [UInt8](repeating: 0, count: count)
+            if inet_pton(family, text, &bytes) == 1 {
+                self.bytes = bytes
+                return
+            }
         }
         return nil
     }
