@@ -16,12 +16,8 @@ public struct ProductPage: Sendable, Hashable, Decodable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
-        let detected: PageShape
-        if container.contains(AnyCodingKey("pageNo")) {
-            detected = .camelCase
-        } else if container.contains(AnyCodingKey("page_no")) {
-            detected = .snakeCase
-        } else {
+        let detected = PageShape.allCases.first { container.contains(AnyCodingKey($0.key("pageNo"))) }
+        guard let detected else {
             throw DecodingError.keyNotFound(AnyCodingKey("pageNo"), .init(
                 codingPath: decoder.codingPath,
                 debugDescription: "Neither \"pageNo\" nor \"page_no\" is present, so this is not a product list page."))
