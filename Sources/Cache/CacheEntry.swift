@@ -15,9 +15,4 @@ public struct CacheEntry: Sendable, Hashable {
     public func isFresh(now: Double) -> Bool {
         fileIsPresent && (row.expiresAt ?? -.infinity) > now
     }
-
-    /// A conditional request is only safe when a 304 would leave a usable file behind.
-    public var canRevalidate: Bool {
-        fileIsPresent && (row.etag != nil || row.lastModified != nil)
-    }
 }

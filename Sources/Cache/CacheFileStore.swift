@@ -17,11 +17,8 @@ struct CacheFileStore: Sendable {
             throw CacheError.fileSystem(operation: "create directory", path: layout.root,
                                         errno: (error as NSError).underlyingPOSIXCode ?? EIO)
         }
-        let root = try DirectoryHandle.openDirectory(path: layout.root)
-        _ = try root.child(CacheLayout.versionDirectory, create: true)
-        var state = root
-        for name in layout.stateComponents { state = try state.child(name, create: true) }
-        _ = try state.child("tmp", create: true)
+        _ = try DirectoryHandle.openDirectory(path: layout.root).child(CacheLayout.versionDirectory, create: true)
+        _ = try temporaryDirectory(create: true)
     }
 
     /// Throws the errno the fault injector gives for `point`: a simulated failure, or a crash, there.
@@ -57,18 +54,13 @@ struct CacheFileStore: Sendable {
         return name
     }
 
-    /// The directory that receives `location`, creating its two levels when
-    /// missing (a new level's parent is fsynced, so the entry survives a crash).
-    func directory(for location: FileLocation) throws(CacheError) -> DirectoryHandle {
-        try filesDirectory()
-            .child(location.outerDirectory, create: true)
-            .child(location.innerDirectory, create: true)
-    }
-
-    /// Renames a finished temp file over `location` in `directory` (from `directory(for:)`):
-    /// atomic, but not durable until the caller syncs `directory`.
-    func install(temporaryName: String, into directory: DirectoryHandle, at location: FileLocation) throws(CacheError) {
-        try temporaryDirectory().rename(temporaryName, to: directory, as: location.fileName)
+    /// Renames a finished temp file over a manifest-relative path, creating its two directory levels when missing (a
+    /// new level's parent is fsynced); atomic, but not durable until the caller syncs the directory returned.
+    func install(temporaryName: String, at relativePath: String) throws(CacheError) -> DirectoryHandle {
+        let (outer, inner, name) = try components(of: relativePath)
+        let directory = try filesDirectory().child(outer, create: true).child(inner, create: true)
+        try temporaryDirectory().rename(temporaryName, to: directory, as: name)
+        return directory
     }
 
     func removeTemporaryFile(_ name: String) {
@@ -105,68 +97,66 @@ struct CacheFileStore: Sendable {
         return directory.status(name)
     }
 
-    /// Reads a whole regular file without following links.
-    func readFile(relativePath: String) throws(CacheError) -> [UInt8] {
+    /// Reads a whole regular file without following links; refuses one over `maxBytes`.
+    func readFile(relativePath: String, maxBytes: Int = .max) throws(CacheError) -> (bytes: [UInt8], info: stat) {
         guard let (directory, name) = try parentDirectory(of: relativePath) else {
             throw CacheError.fileSystem(operation: "open", path: layout.absolutePath(relative: relativePath), errno: ENOENT)
         }
-        return try directory.readFile(name).bytes
+        return try directory.readFile(name, maxBytes: maxBytes)
     }
 
     /// Manifest-relative paths of everything at file depth under `v1/`, plus non-directories where a directory
     /// belongs. Links are listed, never followed.
     func allFilePaths() throws(CacheError) -> [String] {
-        let version = CacheLayout.versionDirectory
-        let files = try filesDirectory()
+        try paths(in: filesDirectory(), prefix: CacheLayout.versionDirectory, directoryLevels: 2).sorted()
+    }
+
+    private func paths(in directory: DirectoryHandle, prefix: String, directoryLevels: Int) throws(CacheError) -> [String] {
         var paths: [String] = []
-        for outer in try files.entryNames() {
-            guard let info = files.status(outer), info.isDirectory else {
-                paths.append("\(version)/\(outer)")
+        for name in try directory.entryNames() {
+            guard directoryLevels > 0, let info = directory.status(name), info.isDirectory else {
+                paths.append(prefix + "/" + name)
                 continue
             }
-            let outerHandle = try files.child(outer, create: false)
-            for inner in try outerHandle.entryNames() {
-                guard let info = outerHandle.status(inner), info.isDirectory else {
-                    paths.append("\(version)/\(outer)/\(inner)")
-                    continue
-                }
-                let innerHandle = try outerHandle.child(inner, create: false)
-                for name in try innerHandle.entryNames() {
-                    paths.append("\(version)/\(outer)/\(inner)/\(name)")
-                }
-            }
+            paths += try self.paths(in: directory.child(name, create: false), prefix: prefix + "/" + name,
+                                    directoryLevels: directoryLevels - 1)
         }
-        return paths.sorted()
+        return paths
     }
 
     // MARK: - Directories
 
     /// `tmp/` of this layout's state directory (a shard's own under `shards/I-of-N/`):
     /// on the same file system as `v1/`, so the install stays one atomic rename.
-    private func temporaryDirectory() throws(CacheError) -> DirectoryHandle {
-        var state = try DirectoryHandle.openDirectory(path: layout.root)
-        for name in layout.stateComponents { state = try state.child(name, create: false) }
-        return try state.child("tmp", create: false)
+    private func temporaryDirectory(create: Bool = false) throws(CacheError) -> DirectoryHandle {
+        var directory = try DirectoryHandle.openDirectory(path: layout.root)
+        for name in layout.stateComponents + ["tmp"] { directory = try directory.child(name, create: create) }
+        return directory
     }
 
     private func filesDirectory() throws(CacheError) -> DirectoryHandle {
         try DirectoryHandle.openDirectory(path: layout.root).child(CacheLayout.versionDirectory, create: false)
     }
 
-    /// Only `v1/<dir>/<dir>/<name>` with plain names is accepted, so a tampered manifest row cannot point
-    /// eviction or verification outside the tree. nil when a directory on the way is missing.
+    /// nil when a directory on the way is missing.
     private func parentDirectory(of relativePath: String) throws(CacheError) -> (DirectoryHandle, String)? {
+        let (outer, inner, name) = try components(of: relativePath)
+        do throws(CacheError) {
+            return (try filesDirectory().child(outer, create: false).child(inner, create: false), name)
+        } catch CacheError.fileSystem(_, _, let code) where code == ENOENT {
+            return nil
+        }
+    }
+
+    /// Only `v1/<dir>/<dir>/<name>` with plain names is accepted, so a tampered manifest row cannot point
+    /// eviction or verification outside the tree.
+    private func components(of relativePath: String) throws(CacheError) -> (String, String, String) {
         let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4, parts[0] == CacheLayout.versionDirectory,
               parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
             throw CacheError.fileSystem(operation: "resolve manifest path", path: layout.absolutePath(relative: relativePath), errno: EINVAL)
         }
-        do throws(CacheError) {
-            let directory = try filesDirectory().child(parts[1], create: false).child(parts[2], create: false)
-            return (directory, parts[3])
-        } catch CacheError.fileSystem(_, _, let code) where code == ENOENT {
-            return nil
-        }
+        return (parts[1], parts[2], parts[3])
     }
 }
 

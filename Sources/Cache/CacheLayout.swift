@@ -36,28 +36,11 @@ public struct CacheLayout: Sendable, Hashable {
 
     /// `v1/ab/cd/abcd....jpg`, as stored in the manifest.
     public static func relativePath(url: CanonicalURL, variant: CacheVariant) -> String {
-        FileLocation(url: url, variant: variant).relativePath
+        let hash = SHA256Hex.digest(of: url.text + "\n" + variant.name)
+        return "\(versionDirectory)/\(hash.prefix(2))/\(hash.dropFirst(2).prefix(2))/\(hash).\(variant.format)"
     }
 
     public func absolutePath(relative: String) -> String {
         root + "/" + relative
-    }
-}
-
-/// The three names below `v1/` that locate one variant's file.
-struct FileLocation: Sendable, Hashable {
-    let outerDirectory: String
-    let innerDirectory: String
-    let fileName: String
-
-    init(url: CanonicalURL, variant: CacheVariant) {
-        let hash = SHA256Hex.digest(of: url.text + "\n" + variant.name)
-        outerDirectory = String(hash.prefix(2))
-        innerDirectory = String(hash.dropFirst(2).prefix(2))
-        fileName = hash + "." + variant.format
-    }
-
-    var relativePath: String {
-        [CacheLayout.versionDirectory, outerDirectory, innerDirectory, fileName].joined(separator: "/")
     }
 }

@@ -13,7 +13,7 @@ public struct CacheMetadata: Sendable, Hashable {
     public var outputHeight: Int
     /// Seconds since 1970.
     public var fetchedAt: Double
-    /// nil means `fetchedAt + CacheConfiguration.maxAgeSeconds`.
+    /// nil means `fetchedAt + DiskCache.maxAgeSeconds`.
     public var expiresAt: Double?
     public var thumbHash: Data?
     public var averageColor: String?

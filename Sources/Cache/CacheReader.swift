@@ -7,10 +7,12 @@ import WarmSupport
 public final class CacheReader: Sendable {
     public let layout: CacheLayout
     private let pool: DatabasePool
+    private let files: CacheFileStore
 
     private init(layout: CacheLayout, pool: DatabasePool) {
         self.layout = layout
         self.pool = pool
+        files = CacheFileStore(layout: layout, faults: nil)
     }
 
     /// Throws `.fileSystem` (ENOENT) without a manifest, `.database` when unreadable or not in WAL mode.
@@ -60,13 +62,9 @@ public final class CacheReader: Sendable {
     /// Read and hashed through one descriptor: files are installed by rename, never written in place, so it holds
     /// one complete file whatever is renamed over its name meanwhile. nil when absent.
     public func file(of url: CanonicalURL, variant: CacheVariant, maxBytes: Int) throws(CacheError) -> CachedFile? {
-        let location = FileLocation(url: url, variant: variant)
         let file: (bytes: [UInt8], info: stat)
         do throws(CacheError) {
-            file = try DirectoryHandle.openDirectory(path: layout.filesDirectory)
-                .child(location.outerDirectory, create: false)
-                .child(location.innerDirectory, create: false)
-                .readFile(location.fileName, maxBytes: maxBytes)
+            file = try files.readFile(relativePath: CacheLayout.relativePath(url: url, variant: variant), maxBytes: maxBytes)
         } catch CacheError.fileSystem(_, _, let code) where code == ENOENT {
             return nil
         }

@@ -39,10 +39,6 @@ public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
         return try CacheShard(index: index, count: shards)
     }
 
-    public static func share(of url: CanonicalURL, count: Int) -> Int {
-        share(ofHash: SHA256Hex.digest(of: url.text), count: count)
-    }
-
     /// Scales the first 64 bits of a hex digest onto `0..<count` (multiply-high:
     /// contiguous, equal ranges of the hash space, no modulo bias).
     static func share(ofHash hexDigest: String, count: Int) -> Int {
@@ -51,7 +47,7 @@ public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
     }
 
     public func owns(_ url: CanonicalURL) -> Bool {
-        count == 1 || Self.share(of: url, count: count) == index
+        count == 1 || Self.share(ofHash: SHA256Hex.digest(of: url.text), count: count) == index
     }
 
     public var description: String { "\(index)/\(count)" }

@@ -97,17 +97,8 @@ extension DiskCache {
     @discardableResult
     public func evictTree(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> EvictionResult {
         try requireTree("evict a sharded tree through a shard's manifest")
-        var locks: [CacheLock] = []
-        var manifests: [(pool: DatabasePool, layout: CacheLayout)] = []
-        defer {
-            manifests.forEach { try? $0.pool.close() }
-            locks.forEach { $0.release() }
+        return try withEveryShardLocked { _, manifests throws(CacheError) in
+            try evict(maxBytes: maxBytes, now: now, alsoDeletingFrom: manifests)
         }
-        for shard in try Self.shardDirectoriesPresent(in: layout) {
-            locks.append(try CacheLock.acquire(root: layout.root, shard: shard))
-            let shardLayout = CacheLayout(root: layout.root, shard: shard)
-            if let pool = try openManifestIfPresent(shardLayout) { manifests.append((pool, shardLayout)) }
-        }
-        return try evict(maxBytes: maxBytes, now: now, alsoDeletingFrom: manifests)
     }
 }

@@ -12,7 +12,7 @@ extension DiskCache {
             for row in rows {
                 guard let path = row.path, let variant = CacheVariant(name: row.variant),
                       let width = row.outputWidth, let height = row.outputHeight,
-                      let bytes = try? files.readFile(relativePath: path) else { continue }
+                      let bytes = try? files.readFile(relativePath: path).bytes else { continue }
                 if current?.url != row.url {
                     if let finished = current { try body(finished.sorted()) }
                     current = AppManifestImage(url: row.url, productIds: [], variants: [])

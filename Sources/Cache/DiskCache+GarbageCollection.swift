@@ -6,44 +6,37 @@ extension DiskCache {
     /// shard that did not exist when the locks were taken has started writing.
     public func collectGarbage(startedAt: Double = Date().timeIntervalSince1970) throws(CacheError) -> GarbageCollectionResult {
         try requireTree("collect garbage through a shard's manifest")
-        var result = GarbageCollectionResult()
-        var locks: [CacheLock] = []
-        defer { locks.forEach { $0.release() } }
-        let shards = try Self.shardDirectoriesPresent(in: layout)
-        for shard in shards {
-            locks.append(try CacheLock.acquire(root: layout.root, shard: shard))
-        }
-        let namedPathsSQL = "SELECT path FROM entry WHERE path IS NOT NULL"
-        var namedPaths = Set(try read { db in try String.fetchAll(db, sql: namedPathsSQL) })
-        for shard in shards {
-            let shardLayout = CacheLayout(root: layout.root, shard: shard)
-            guard let pool = try openManifestIfPresent(shardLayout) else { continue }
-            defer { try? pool.close() }
-            namedPaths.formUnion(try Self.using(pool, shardLayout) { try String.fetchAll($0, sql: namedPathsSQL) })
-        }
-        for path in try files.allFilePaths() where !namedPaths.contains(path) {
-            let absolute = layout.absolutePath(relative: path)
-            guard let info = files.status(relativePath: path) else { continue }
-            let modifiedAt = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-            guard modifiedAt < startedAt else { continue }
-            do {
-                if try files.removeFile(relativePath: path) { result.removedOrphanFiles.append(absolute) }
-            } catch {
-                result.unremovable.append("\(absolute): \(error)")
+        return try withEveryShardLocked { shards, manifests throws(CacheError) in
+            let namedPathsSQL = "SELECT path FROM entry WHERE path IS NOT NULL"
+            var namedPaths = Set(try read { db in try String.fetchAll(db, sql: namedPathsSQL) })
+            for (pool, layout) in manifests {
+                namedPaths.formUnion(try Self.using(pool, layout) { try String.fetchAll($0, sql: namedPathsSQL) })
             }
+            var result = GarbageCollectionResult()
+            for path in try files.allFilePaths() where !namedPaths.contains(path) {
+                let absolute = layout.absolutePath(relative: path)
+                guard let info = files.status(relativePath: path) else { continue }
+                let modifiedAt = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+                guard modifiedAt < startedAt else { continue }
+                do {
+                    if try files.removeFile(relativePath: path) { result.removedOrphanFiles.append(absolute) }
+                } catch {
+                    result.unremovable.append("\(absolute): \(error)")
+                }
+            }
+            for layout in [layout] + shards.map({ CacheLayout(root: self.layout.root, shard: $0) }) {
+                let store = layout.shard == nil ? files : CacheFileStore(layout: layout, faults: nil)
+                let removed = (try? store.removeAllTemporaryFiles()) ?? []
+                result.removedTemporaryFiles += removed.map { layout.tempDirectory + "/" + $0 }
+                let left = (try? store.temporaryFileNames()) ?? []
+                result.unremovable += left.map { "\(layout.tempDirectory)/\($0): it could not be removed" }
+            }
+            if !result.removedOrphanFiles.isEmpty || !result.removedTemporaryFiles.isEmpty {
+                logger.info("collected garbage", metadata: [
+                    "orphans": "\(result.removedOrphanFiles.count)", "temporaryFiles": "\(result.removedTemporaryFiles.count)",
+                ])
+            }
+            return result
         }
-        for layout in [layout] + shards.map({ CacheLayout(root: self.layout.root, shard: $0) }) {
-            let store = layout.shard == nil ? files : CacheFileStore(layout: layout, faults: nil)
-            let removed = (try? store.removeAllTemporaryFiles()) ?? []
-            result.removedTemporaryFiles += removed.map { layout.tempDirectory + "/" + $0 }
-            let left = (try? store.temporaryFileNames()) ?? []
-            result.unremovable += left.map { "\(layout.tempDirectory)/\($0): it could not be removed" }
-        }
-        if !result.removedOrphanFiles.isEmpty || !result.removedTemporaryFiles.isEmpty {
-            logger.info("collected garbage", metadata: [
-                "orphans": "\(result.removedOrphanFiles.count)", "temporaryFiles": "\(result.removedTemporaryFiles.count)",
-            ])
-        }
-        return result
     }
 }

@@ -7,14 +7,12 @@ public struct ManifestRepair: Sendable, Equatable {
     public var reason: String
     /// `manifest.sqlite.broken-<UTC time>`.
     public var movedTo: String
-    /// Files only the broken manifest named (the run downloads what the catalog still lists).
-    public var removedFileCount: Int
 }
 
 extension DiskCache {
     /// An unreadable manifest is moved aside and a new one started (LAYOUT.md, "A broken manifest"). Hold the
     /// `CacheLock`. Costs a `quick_check` (one read of the manifest) on every open.
-    public static func openRepairing(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration, logger: Logger,
+    public static func openRepairing(root: String, shard: CacheShard? = nil, maxAgeSeconds: Double, logger: Logger,
                                      faults: FaultInjector? = nil) throws(CacheError) -> (DiskCache, ManifestRepair?) {
         let layout = CacheLayout(root: root, shard: shard)
         let reason: String
@@ -23,7 +21,7 @@ extension DiskCache {
             reason = "it is a directory"
         } else {
             do {
-                let cache = try open(root: root, shard: shard, configuration: configuration, logger: logger, faults: faults)
+                let cache = try open(root: root, shard: shard, maxAgeSeconds: maxAgeSeconds, logger: logger, faults: faults)
                 guard let problem = cache.manifestIntegrityProblem() else { return (cache, nil) }
                 try? cache.close()
                 reason = problem
@@ -34,9 +32,10 @@ extension DiskCache {
         let movedTo = try moveAside(layout)
         logger.error("the cache manifest is broken; moved it aside and starting a new one (the run downloads what the catalog lists)",
                      metadata: ["manifest": "\(layout.manifestPath)", "reason": "\(reason)", "movedTo": "\(movedTo)"])
-        let cache = try open(root: root, shard: shard, configuration: configuration, logger: logger, faults: faults)
-        let removed = shard == nil ? try cache.collectGarbage().removedOrphanFiles.count : 0
-        return (cache, ManifestRepair(reason: reason, movedTo: movedTo, removedFileCount: removed))
+        let cache = try open(root: root, shard: shard, maxAgeSeconds: maxAgeSeconds, logger: logger, faults: faults)
+        // Files only the broken manifest named go (the run downloads what the catalog still lists).
+        if shard == nil { _ = try cache.collectGarbage() }
+        return (cache, ManifestRepair(reason: reason, movedTo: movedTo))
     }
 
     /// nil when SQLite's `quick_check` finds the manifest sound, else its first complaint.

@@ -106,6 +106,24 @@ extension DiskCache {
         return names.compactMap(CacheShard.init(directoryName:)).sorted { ($0.count, $0.index) < ($1.count, $1.index) }
     }
 
+    /// Holds every shard's lock, and its manifest open, while `body` runs, so no run or merge changes a shard meanwhile.
+    func withEveryShardLocked<T>(_ body: ([CacheShard], [(pool: DatabasePool, layout: CacheLayout)]) throws(CacheError) -> T)
+        throws(CacheError) -> T {
+        var locks: [CacheLock] = []
+        var manifests: [(pool: DatabasePool, layout: CacheLayout)] = []
+        defer {
+            manifests.forEach { try? $0.pool.close() }
+            locks.forEach { $0.release() }
+        }
+        let shards = try Self.shardDirectoriesPresent(in: layout)
+        for shard in shards {
+            locks.append(try CacheLock.acquire(root: layout.root, shard: shard))
+            let shardLayout = CacheLayout(root: layout.root, shard: shard)
+            if let pool = try openManifestIfPresent(shardLayout) { manifests.append((pool, shardLayout)) }
+        }
+        return try body(shards, manifests)
+    }
+
     func requireTree(_ operation: String) throws(CacheError) {
         guard layout.shard != nil else { return }
         throw CacheError.fileSystem(operation: operation, path: layout.manifestPath, errno: EINVAL)
@@ -114,7 +132,7 @@ extension DiskCache {
     func openManifestIfPresent(_ shardLayout: CacheLayout) throws(CacheError) -> DatabasePool? {
         guard FileManager.default.fileExists(atPath: shardLayout.manifestPath) else { return nil }
         do {
-            return try Manifest.open(path: shardLayout.manifestPath, configuration: configuration)
+            return try Manifest.open(path: shardLayout.manifestPath)
         } catch {
             throw Self.mapDatabaseError(error, layout: shardLayout)
         }

@@ -34,7 +34,7 @@ extension DiskCache {
         }
         let bytes: [UInt8]
         do {
-            bytes = try files.readFile(relativePath: path)
+            bytes = try files.readFile(relativePath: path).bytes
         } catch {
             return .unreadable(reason: error.description)
         }

@@ -7,7 +7,8 @@ import Synchronization
 /// fsync. Methods block (a store: two fsyncs): call from bounded tasks, holding a `CacheLock` while writing.
 public final class DiskCache: Sendable {
     public let layout: CacheLayout
-    public let configuration: CacheConfiguration
+    /// Entries younger than this are skipped, older ones revalidated; the default `expiresAt` of stores and 304s.
+    public let maxAgeSeconds: Double
     /// Crash leftovers `open` removed from `tmp/`.
     public let removedTemporaryFileCount: Int
 
@@ -19,10 +20,10 @@ public final class DiskCache: Sendable {
     /// Set by the first `close()`: GRDB's checkpoint on a closed pool reaches SQLite with no connection.
     private let closed = Mutex(false)
 
-    private init(layout: CacheLayout, configuration: CacheConfiguration, pool: DatabasePool,
+    private init(layout: CacheLayout, maxAgeSeconds: Double, pool: DatabasePool,
                  files: CacheFileStore, removedTemporaryFileCount: Int, logger: Logger) {
         self.layout = layout
-        self.configuration = configuration
+        self.maxAgeSeconds = maxAgeSeconds
         self.pool = pool
         self.files = files
         self.removedTemporaryFileCount = removedTemporaryFileCount
@@ -31,7 +32,7 @@ public final class DiskCache: Sendable {
 
     /// Clearing `tmp/` is only safe for the lock holder: pass `removingTemporaryFiles: false` without the
     /// `CacheLock` (`warm cache stats/get/verify` while a run may write). A shard's lock is its own.
-    public static func open(root: String, shard: CacheShard? = nil, configuration: CacheConfiguration = CacheConfiguration(),
+    public static func open(root: String, shard: CacheShard? = nil, maxAgeSeconds: Double = 12 * 3600,
                             logger: Logger = Logger(label: "warm.cache"), faults: FaultInjector? = nil,
                             removingTemporaryFiles: Bool = true) throws(CacheError) -> DiskCache {
         let layout = CacheLayout(root: root, shard: shard)
@@ -43,11 +44,11 @@ public final class DiskCache: Sendable {
         }
         let pool: DatabasePool
         do {
-            pool = try Manifest.open(path: layout.manifestPath, configuration: configuration)
+            pool = try Manifest.open(path: layout.manifestPath)
         } catch {
             throw mapDatabaseError(error, layout: layout)
         }
-        return DiskCache(layout: layout, configuration: configuration, pool: pool, files: files,
+        return DiskCache(layout: layout, maxAgeSeconds: maxAgeSeconds, pool: pool, files: files,
                          removedTemporaryFileCount: removed, logger: logger)
     }
 
@@ -117,23 +118,21 @@ public final class DiskCache: Sendable {
     public func store(url canonical: CanonicalURL, productIds: [Int], variant: CacheVariant, data: Data,
                       metadata: CacheMetadata) throws(CacheError) -> CacheEntry {
         let variant = try variant.validated()
-        let location = FileLocation(url: canonical, variant: variant)
+        let relativePath = CacheLayout.relativePath(url: canonical, variant: variant)
         var row = ManifestRow(
-            url: canonical.text, variant: variant.name, productIds: productIds, path: location.relativePath,
+            url: canonical.text, variant: variant.name, productIds: productIds, path: relativePath,
             etag: metadata.etag, lastModified: metadata.lastModified, sourceBytes: metadata.sourceBytes,
             sourceFormat: metadata.sourceFormat, sourceWidth: metadata.sourceWidth, sourceHeight: metadata.sourceHeight,
             outputBytes: data.count, outputWidth: metadata.outputWidth, outputHeight: metadata.outputHeight,
-            fetchedAt: metadata.fetchedAt, expiresAt: metadata.expiresAt ?? metadata.fetchedAt + configuration.maxAgeSeconds,
+            fetchedAt: metadata.fetchedAt, expiresAt: metadata.expiresAt ?? metadata.fetchedAt + maxAgeSeconds,
             lastAccessAt: metadata.fetchedAt, lastListedAt: metadata.fetchedAt,
             thumbHash: metadata.thumbHash, averageColor: metadata.averageColor)
         let temporaryName = try files.writeTemporaryFile(data)
         let files = self.files
         do throws(CacheError) {
-            try keyLocks.withLock(for: location.relativePath) { () throws(CacheError) in
-                let directory = try files.directory(for: location)
-                try files.install(temporaryName: temporaryName, into: directory, at: location)
-                try directory.sync()
-                try files.failIfInjected(.afterRename, path: layout.absolutePath(relative: location.relativePath))
+            try keyLocks.withLock(for: relativePath) { () throws(CacheError) in
+                try files.install(temporaryName: temporaryName, at: relativePath).sync()
+                try files.failIfInjected(.afterRename, path: layout.absolutePath(relative: relativePath))
                 try write { db in
                     do {
                         try db.inTransaction {
@@ -147,7 +146,7 @@ public final class DiskCache: Sendable {
                     } catch {
                         // No row (a full disk fills the manifest too): drop the new file and the stale row so `verify`
                         // finds nothing; the file goes first, freeing the space the deletion needs.
-                        _ = try? files.removeFile(relativePath: location.relativePath)
+                        _ = try? files.removeFile(relativePath: relativePath)
                         _ = try? row.delete(db)
                         throw error
                     }
@@ -169,7 +168,7 @@ public final class DiskCache: Sendable {
             try db.execute(sql: """
                 UPDATE entry SET expiresAt = ?, lastAccessAt = ?, lastError = NULL, failedAt = NULL
                 WHERE url = ? AND path IS NOT NULL
-                """, arguments: [expiresAt ?? now + configuration.maxAgeSeconds, now, canonical.text])
+                """, arguments: [expiresAt ?? now + maxAgeSeconds, now, canonical.text])
             return db.changesCount
         }
     }
@@ -227,26 +226,23 @@ public final class DiskCache: Sendable {
 
     /// On the single writer, outside any transaction (callers open their own).
     func write<T>(_ body: (Database) throws -> T) throws(CacheError) -> T {
-        do {
-            return try pool.writeWithoutTransaction { db in
-                // A closed pool still runs writer blocks; refuse before SQLite sees a closed handle.
-                guard db.sqliteConnection != nil else { throw CacheError.closed(path: layout.root) }
-                return try body(db)
-            }
-        } catch {
-            throw Self.mapDatabaseError(error, layout: layout)
-        }
+        try Self.using(pool, layout, writing: true, body)
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(CacheError) -> T {
         try Self.using(pool, layout, body)
     }
 
-    /// A reader of another manifest's `pool`, or its writer outside any transaction when `writing`.
+    /// A reader of a manifest's `pool`, or its writer outside any transaction when `writing`.
     static func using<T>(_ pool: DatabasePool, _ layout: CacheLayout, writing: Bool = false,
                          _ body: (Database) throws -> T) throws(CacheError) -> T {
         do {
-            return writing ? try pool.writeWithoutTransaction(body) : try pool.read(body)
+            guard writing else { return try pool.read(body) }
+            return try pool.writeWithoutTransaction { db in
+                // A closed pool still runs writer blocks; refuse before SQLite sees a closed handle.
+                guard db.sqliteConnection != nil else { throw CacheError.closed(path: layout.root) }
+                return try body(db)
+            }
         } catch {
             throw mapDatabaseError(error, layout: layout)
         }

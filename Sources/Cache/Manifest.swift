@@ -60,10 +60,11 @@ enum Manifest {
     }
 
     /// WAL mode (`DatabasePool` turns it on), pending migrations applied.
-    static func open(path: String, configuration: CacheConfiguration) throws -> DatabasePool {
+    /// A writer waits up to 10 s for SQLite's write lock before failing.
+    static func open(path: String) throws -> DatabasePool {
         var databaseConfiguration = Configuration()
         databaseConfiguration.label = "warm.cache.manifest"
-        databaseConfiguration.busyMode = .timeout(configuration.busyTimeoutSeconds)
+        databaseConfiguration.busyMode = .timeout(10)
         databaseConfiguration.prepareDatabase { db in
             // WAL + NORMAL never corrupts; losing last commits is harmless as every file is fsynced before its row.
             // Eviction and prune, whose deletions must be durable before files go, commit with FULL.

@@ -61,7 +61,7 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
 
     /// What `save(_:)` does, in one statement prepared once per connection.
     func upsert(_ db: Database) throws {
-        try db.cachedStatement(sql: Self.upsertSQL).execute(arguments: StatementArguments(Columns.allCases.map(value(of:))))
+        try db.cachedStatement(sql: Self.upsertSQL).execute(arguments: StatementArguments(columnValues))
     }
 
     private static let upsertSQL: String = {
@@ -71,30 +71,10 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
             + "ON CONFLICT(url, variant) DO UPDATE SET \(updates.joined(separator: ", "))"
     }()
 
-    /// The column's value as the table stores it (`productIds` as GRDB's JSON text, e.g. `[3,7]`).
-    private func value(of column: Columns) -> (any DatabaseValueConvertible)? {
-        switch column {
-        case .url: url
-        case .variant: variant
-        case .productIds: "[" + productIds.map(String.init).joined(separator: ",") + "]"
-        case .path: path
-        case .etag: etag
-        case .lastModified: lastModified
-        case .sourceBytes: sourceBytes
-        case .sourceFormat: sourceFormat
-        case .sourceWidth: sourceWidth
-        case .sourceHeight: sourceHeight
-        case .outputBytes: outputBytes
-        case .outputWidth: outputWidth
-        case .outputHeight: outputHeight
-        case .fetchedAt: fetchedAt
-        case .expiresAt: expiresAt
-        case .lastAccessAt: lastAccessAt
-        case .lastError: lastError
-        case .failedAt: failedAt
-        case .lastListedAt: lastListedAt
-        case .thumbHash: thumbHash
-        case .averageColor: averageColor
-        }
+    /// In `Columns` order, as the table stores them (`productIds` as GRDB's JSON text, e.g. `[3,7]`).
+    private var columnValues: [(any DatabaseValueConvertible)?] {
+        [url, variant, "[" + productIds.map(String.init).joined(separator: ",") + "]", path, etag, lastModified,
+         sourceBytes, sourceFormat, sourceWidth, sourceHeight, outputBytes, outputWidth, outputHeight, fetchedAt,
+         expiresAt, lastAccessAt, lastError, failedAt, lastListedAt, thumbHash, averageColor]
     }
 }

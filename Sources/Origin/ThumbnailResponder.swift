@@ -31,25 +31,37 @@ struct ThumbnailResponder: Sendable {
         } catch {
             return (text(.badRequest, "bad request: \(error)"), false)
         }
+        return await BlockingWork.run(on: threadPool) { answer(query, request: request) }
+    }
+
+    /// Blocks: one manifest read, one file.
+    private func answer(_ query: ThumbnailQuery, request: Request) -> (Response, miss: Bool) {
         let accept = Self.joined(request.headers[values: .accept])
-        let reader = self.reader, maxFileBytes = configuration.maxFileBytes
-        let lookup = await BlockingWork.run(on: threadPool) {
-            ThumbnailLookup.run(query, accept: accept, reader: reader, maxFileBytes: maxFileBytes)
-        }
-        switch lookup {
-        case .found(let file, let negotiated):
+        let negotiated = query.format == nil
+        do throws(CacheError) {
+            let held = try reader.storedVariants(of: query.url, longestSide: query.longestSide)
+                .compactMap { variant in ThumbnailFormat(fileExtension: variant.format).map { (format: $0, variant: variant) } }
+            var format = query.format
+            if negotiated && !held.isEmpty {
+                format = FormatNegotiation.choose(accept: accept, held: held.map(\.format))
+                guard format != nil else {
+                    var response = text(.notAcceptable,
+                                        "none of the formats the cache holds for \(query.url) is acceptable: \(accept ?? "")")
+                    response.headers[.vary] = "Accept"
+                    return (response, false)
+                }
+            }
+            // No such image, size or format (or its file was just evicted).
+            guard let variant = held.first(where: { $0.format == format })?.variant,
+                  let file = try reader.file(of: query.url, variant: variant, maxBytes: configuration.maxFileBytes) else {
+                var response = text(.notFound, "not in the cache: \(query.url) at \(query.longestSide) px"
+                    + (query.format.map { " as \($0.rawValue)" } ?? ""))
+                response.headers[.cacheControl] = "public, max-age=\(configuration.missMaxAgeSeconds)"
+                if negotiated { response.headers[.vary] = "Accept" }
+                return (response, true)
+            }
             return (found(file, negotiated: negotiated, request: request), false)
-        case .miss(let negotiated):
-            var response = text(.notFound, "not in the cache: \(query.url) at \(query.longestSide) px"
-                + (query.format.map { " as \($0.rawValue)" } ?? ""))
-            response.headers[.cacheControl] = "public, max-age=\(configuration.missMaxAgeSeconds)"
-            if negotiated { response.headers[.vary] = "Accept" }
-            return (response, true)
-        case .notAcceptable:
-            var response = text(.notAcceptable, "none of the formats the cache holds for \(query.url) is acceptable: \(accept ?? "")")
-            response.headers[.vary] = "Accept"
-            return (response, false)
-        case .failed(let error):
+        } catch {
             logger.error("cache read failed", metadata: ["url": "\(query.url)", "error": "\(error)"])
             return (text(.internalServerError, "the cache could not be read"), false)
         }
@@ -82,39 +94,5 @@ struct ThumbnailResponder: Sendable {
     /// Several header lines of one field are one comma-separated list.
     private static func joined(_ values: [String]) -> String? {
         values.isEmpty ? nil : values.joined(separator: ", ")
-    }
-}
-
-/// What the cache holds for one request, found in one hop off the cooperative pool (one manifest read, one file).
-enum ThumbnailLookup: Sendable {
-    case found(CachedFile, negotiated: Bool)
-    /// No such image, size or format (or its file was just evicted).
-    case miss(negotiated: Bool)
-    /// The image is there, but `Accept` allows none of its formats.
-    case notAcceptable
-    case failed(CacheError)
-
-    /// Blocks.
-    static func run(_ query: ThumbnailQuery, accept: String?, reader: CacheReader, maxFileBytes: Int) -> ThumbnailLookup {
-        let negotiated = query.format == nil
-        do throws(CacheError) {
-            let held = try reader.storedVariants(of: query.url, longestSide: query.longestSide)
-                .compactMap { variant in ThumbnailFormat(fileExtension: variant.format).map { (format: $0, variant: variant) } }
-            let format: ThumbnailFormat
-            if let named = query.format {
-                format = named
-            } else {
-                guard !held.isEmpty else { return .miss(negotiated: true) }
-                guard let chosen = FormatNegotiation.choose(accept: accept, held: held.map(\.format)) else { return .notAcceptable }
-                format = chosen
-            }
-            guard let variant = held.first(where: { $0.format == format })?.variant,
-                  let file = try reader.file(of: query.url, variant: variant, maxBytes: maxFileBytes) else {
-                return .miss(negotiated: negotiated)
-            }
-            return .found(file, negotiated: negotiated)
-        } catch {
-            return .failed(error)
-        }
     }
 }

@@ -28,9 +28,8 @@ class CacheTestCase: XCTestCase {
     }
 
     /// Opens the cache at `root`; closed in tearDown.
-    func openCache(configuration: CacheConfiguration = CacheConfiguration(),
-                   faults: FaultInjector? = nil) throws -> DiskCache {
-        let cache = try DiskCache.open(root: root, configuration: configuration,
+    func openCache(maxAgeSeconds: Double = 12 * 3600, faults: FaultInjector? = nil) throws -> DiskCache {
+        let cache = try DiskCache.open(root: root, maxAgeSeconds: maxAgeSeconds,
                                        logger: .init(label: "warm.cache.tests"), faults: faults)
         openCaches.append(cache)
         return cache

@@ -66,7 +66,7 @@ final class DiskCacheEvictionTests: CacheTestCase {
     }
 
     func testStatsCountEntriesFailuresBytesVariantsAndExpiry() throws {
-        let cache = try openCache(configuration: CacheConfiguration(maxAgeSeconds: 100))
+        let cache = try openCache(maxAgeSeconds: 100)
         let small = try jpeg(width: 32, height: 24)
         let large = try jpeg(width: 64, height: 48)
         let webp = CacheVariant(longestSide: 300, format: "webp")

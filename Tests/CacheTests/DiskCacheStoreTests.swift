@@ -8,7 +8,7 @@ final class DiskCacheStoreTests: CacheTestCase {
     let variant = CacheVariant(longestSide: 300, format: "jpg")
 
     func testStoreThenLookupReturnsTheFileAndItsMetadata() throws {
-        let cache = try openCache(configuration: CacheConfiguration(maxAgeSeconds: 3600))
+        let cache = try openCache(maxAgeSeconds: 3600)
         let data = try jpeg()
         try cache.store(url: url, productIds: [7, 3], variant: variant, data: data,
                         metadata: metadata(fetchedAt: 1_000_000, etag: "\"abc\""))
@@ -104,7 +104,7 @@ final class DiskCacheStoreTests: CacheTestCase {
     }
 
     func testMarkRevalidatedExtendsEveryVariantOfTheURL() throws {
-        let cache = try openCache(configuration: CacheConfiguration(maxAgeSeconds: 100))
+        let cache = try openCache(maxAgeSeconds: 100)
         let small = CacheVariant(longestSide: 150, format: "jpg")
         try cache.store(url: url, productIds: [1], variant: variant, data: try jpeg(), metadata: metadata(fetchedAt: 1000))
         try cache.store(url: url, productIds: [1], variant: small, data: try jpeg(), metadata: metadata(fetchedAt: 1000))

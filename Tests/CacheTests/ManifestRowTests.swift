@@ -18,8 +18,8 @@ final class ManifestRowTests: XCTestCase {
         ManifestRow(url: url, variant: "300.jpg", productIds: productIds, path: path, etag: "\"e1\"",
                     lastModified: "Tue, 24 Nov 2026 10:00:00 GMT", sourceBytes: 123_456, sourceFormat: "jpeg",
                     sourceWidth: 1150, sourceHeight: 862, outputBytes: 20_480, outputWidth: 300, outputHeight: 225,
-                    fetchedAt: 1_795_000_000.25, expiresAt: 1_795_043_200.5, lastAccessAt: 1_795_000_000.25,
-                    lastError: lastError, failedAt: lastError == nil ? nil : 1_795_000_100, lastListedAt: 1_795_000_000.25,
+                    fetchedAt: 1_795_000_000.25, expiresAt: 1_795_043_200.5, lastAccessAt: 1_795_000_050.75,
+                    lastError: lastError, failedAt: lastError == nil ? nil : 1_795_000_100, lastListedAt: 1_795_000_010.5,
                     thumbHash: Data([0x1f, 0x08, 0x0a]), averageColor: "#7f8081")
     }
 

@@ -101,7 +101,7 @@ public struct WarmDependencies: Sendable {
         do {
             let (cache, repair) = try DiskCache.openRepairing(
                 root: configuration.cacheDirectory, shard: configuration.shard,
-                configuration: CacheConfiguration(maxAgeSeconds: configuration.maxAgeSeconds),
+                maxAgeSeconds: configuration.maxAgeSeconds,
                 logger: logger, faults: configuration.cacheFaults)
             return (lock, cache, repair)
         } catch {

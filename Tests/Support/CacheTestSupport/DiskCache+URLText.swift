@@ -55,3 +55,10 @@ extension DiskCache {
         try markListed(urls: urls.compactMap { try? CanonicalURL($0) }, at: at, batchSize: batchSize)
     }
 }
+
+extension CacheEntry {
+    /// A conditional request is only safe when a 304 would leave a usable file behind.
+    public var canRevalidate: Bool {
+        fileIsPresent && (row.etag != nil || row.lastModified != nil)
+    }
+}
