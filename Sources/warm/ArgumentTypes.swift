@@ -7,18 +7,10 @@ struct ByteCount: ExpressibleByArgument, Sendable {
     var bytes: Int
 
     init?(argument: String) {
-        let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(String, Double)] = [("gib", 1_073_741_824), ("mib", 1_048_576), ("kib", 1024),
                                          ("gb", 1e9), ("mb", 1e6), ("kb", 1e3), ("g", 1e9), ("m", 1e6), ("k", 1e3), ("b", 1)]
-        var multiplier = 1.0, number = Substring(text)
-        for (suffix, factor) in units where text.hasSuffix(suffix) {
-            multiplier = factor
-            number = text.dropLast(suffix.count)
-            break
-        }
-        guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0,
-              value * multiplier < Double(Int.max) else { return nil }
-        bytes = Int(value * multiplier)
+        guard let value = scaledNumber(argument, units: units), value < Double(Int.max) else { return nil }
+        bytes = Int(value)
     }
 }
 
@@ -28,19 +20,19 @@ struct DurationArgument: ExpressibleByArgument, Sendable {
     var seconds: Double
 
     init?(argument: String) {
-        let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        let value: Double
-        if let last = text.last, let factor = units[last], let number = Double(text.dropLast()) {
-            value = number * factor
-        } else if let number = Double(text) {
-            value = number
-        } else {
-            return nil
-        }
-        guard value.isFinite, value >= 0, value <= OptionCheck.maximumSeconds else { return nil }
+        let units: [(String, Double)] = [("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
+        guard let value = scaledNumber(argument, units: units), value <= OptionCheck.maximumSeconds else { return nil }
         seconds = value
     }
+}
+
+/// A finite, non-negative number with an optional unit suffix (the first of `units` it ends with), scaled.
+private func scaledNumber(_ argument: String, units: [(suffix: String, factor: Double)]) -> Double? {
+    let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
+    let (suffix, factor) = units.first { text.hasSuffix($0.suffix) } ?? ("", 1)
+    guard let number = Double(text.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), number.isFinite,
+          number >= 0 else { return nil }
+    return number * factor
 }
 
 /// Numeric option checks: a sentence naming the option (exit 64) instead of a trap at `Int(Double)` later.

@@ -69,8 +69,7 @@ struct CacheServeCommand: AsyncParsableCommand {
         do {
             origin = try Origin(cacheDirectory: directory, configuration: configuration)
         } catch {
-            Console.error("error: \(error)")
-            throw ExitStatus.failed
+            throw Console.failure(error)
         }
         do {
             let running = try await origin.start(handlingSignals: true, logger: logger)
@@ -80,8 +79,7 @@ struct CacheServeCommand: AsyncParsableCommand {
             try await running.wait()
         } catch {
             await origin.close()
-            Console.error("error: \(error)")
-            throw ExitStatus.failed
+            throw Console.failure(error)
         }
         await origin.close()
     }

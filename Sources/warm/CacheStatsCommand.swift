@@ -39,19 +39,16 @@ enum CacheAccess {
     static func open(_ directory: String, checkingIntegrity: Bool = false) throws -> DiskCache {
         let manifest = URL(fileURLWithPath: directory).appendingPathComponent("manifest.sqlite").path
         guard FileManager.default.fileExists(atPath: manifest) else {
-            Console.error("error: \(directory) is not a warm cache directory (no manifest.sqlite)")
-            throw ExitStatus.failed
+            throw Console.failure("\(directory) is not a warm cache directory (no manifest.sqlite)")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: manifest, isDirectory: &isDirectory), isDirectory.boolValue {
-            Console.error("error: \(CacheError.manifestBroken(path: manifest, reason: "it is a directory"))")
-            throw ExitStatus.failed
+            throw Console.failure(CacheError.manifestBroken(path: manifest, reason: "it is a directory"))
         }
         let cache = try reading { try DiskCache.open(root: directory, removingTemporaryFiles: false) }
         if checkingIntegrity, let problem = cache.manifestIntegrityProblem() {
             try? cache.close()
-            Console.error("error: \(CacheError.manifestBroken(path: directory + "/manifest.sqlite", reason: problem))")
-            throw ExitStatus.failed
+            throw Console.failure(CacheError.manifestBroken(path: directory + "/manifest.sqlite", reason: problem))
         }
         return cache
     }

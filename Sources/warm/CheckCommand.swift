@@ -46,14 +46,12 @@ struct CheckCommand: AsyncParsableCommand {
         do {
             let records = ShardedRecords.inCatalogOrder(try JSONLinesReader.read(paths: metricsFiles))
             guard !records.isEmpty else {
-                Console.error("error: \(metricsFiles.joined(separator: ", ")) hold no metrics records.")
-                throw ExitStatus.failed
+                throw Console.failure("\(metricsFiles.joined(separator: ", ")) hold no metrics records.")
             }
             if updateBaseline {
                 let targets = Set(records.map(\.targetLongestSide))
                 guard targets.count == 1 else {
-                    Console.error("error: the metrics mix target sizes (\(targets.sorted().map { "\($0) px" }.joined(separator: ", "))); a baseline holds one.")
-                    throw ExitStatus.failed
+                    throw Console.failure("the metrics mix target sizes (\(targets.sorted().map { "\($0) px" }.joined(separator: ", "))); a baseline holds one.")
                 }
                 let written = MetricsBaseline(records: records)
                 try written.write(to: baseline)
@@ -75,8 +73,7 @@ struct CheckCommand: AsyncParsableCommand {
             print("\(outcome.comparedImages) images compared, \(outcome.regressions.count) regressions, \(outcome.fixedImages) fixed, \(outcome.newImages) new.")
             if !outcome.passed { throw ExitStatus.regressed }
         } catch let error as MetricsFileError {
-            Console.error("error: \(error)")
-            throw ExitStatus.failed
+            throw Console.failure(error)
         }
     }
 }

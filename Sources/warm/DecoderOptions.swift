@@ -5,7 +5,7 @@ import Downsample
 import Foundation
 
 /// How `warm thumbnail`, `warm run` and `warm demo` decode: in worker
-/// processes (the default) or in this process's threads.
+/// processes (the default) or in this process's threads, and what they refuse.
 struct DecoderOptions: ParsableArguments {
     @Flag(help: "Decode in this process's threads instead of worker processes (no crash isolation, no SIMD).")
     var decodeInProcess = false
@@ -17,8 +17,12 @@ struct DecoderOptions: ParsableArguments {
     @Option(help: "Seconds one image may take in a decode worker before it fails and the worker is restarted.")
     var decodeTimeout: Double = 60
 
+    @Option(help: "Refuse images whose header declares more pixels than this.")
+    var maxPixels: Int = DecodeLimits.default.maxPixels
+
     func validate() throws {
         try OptionCheck.seconds(decodeTimeout, option: "--decode-timeout")
+        try OptionCheck.count(maxPixels, in: 1...OptionCheck.maximumPixels, option: "--max-pixels")
         if let limit = decoderMemoryLimit, limit.bytes < 64 << 20 {
             throw ValidationError("--decoder-memory-limit must be at least 64MiB (a worker's libraries alone take about that much address space).")
         }

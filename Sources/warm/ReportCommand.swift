@@ -58,8 +58,7 @@ struct ReportCommand: AsyncParsableCommand {
             for path in output.paths { print("wrote \(path)") }
             print(output.summary)
         } catch {
-            Console.error("error: \(error)")
-            throw ExitStatus.failed
+            throw Console.failure(error)
         }
     }
 }

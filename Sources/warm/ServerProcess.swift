@@ -31,7 +31,7 @@ final class ServerProcess {
         guard let baseURL = URL(string: line), baseURL.scheme == "http" else {
             close(output)
             let status = await child.exitStatus()
-            throw ValidationErrorText("the demo catalog server did not start (\(status)); is port \(port) free? (--port)")
+            throw Console.failure("the demo catalog server did not start (\(status)); is port \(port) free? (--port)")
         }
         return ServerProcess(baseURL: baseURL, child: child)
     }
@@ -44,8 +44,3 @@ final class ServerProcess {
     }
 }
 
-/// An error whose description is its text.
-struct ValidationErrorText: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -29,14 +29,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     @OptionGroup var decoder: DecoderOptions
 
-    @Option(help: "Refuse images whose header declares more pixels than this.")
-    var maxPixels: Int = DecodeLimits.default.maxPixels
-
     func validate() throws {
         try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size")
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
         try OptionCheck.count(concurrency, in: 1...1024, option: "--concurrency")
-        try OptionCheck.count(maxPixels, in: 1...OptionCheck.maximumPixels, option: "--max-pixels")
     }
 
     func run() async throws {
@@ -45,7 +41,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let decoder = decoder.makeDecoder(workers: min(concurrency, files.count))
         let thumbnailer = FileThumbnailer(
             target: DecodeTarget(longestSide: size), outputDirectory: URL(fileURLWithPath: out), format: format,
-            quality: quality, limits: DecodeLimits(maxPixels: maxPixels), decoder: decoder)
+            quality: quality, limits: DecodeLimits(maxPixels: self.decoder.maxPixels), decoder: decoder)
         let started = ContinuousClock.now
         let outcomes = await thumbnailer.run(files) { outcome in
             switch outcome.result {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Cache
-import Fetch
 import Downsample
 import Foundation
 import Pipeline
@@ -49,9 +48,6 @@ struct WarmOptions: ParsableArguments {
     @Option(help: "Freshness lifetime (e.g. 12h): younger entries are skipped, older ones revalidated with a conditional request.")
     var maxAge: DurationArgument = DurationArgument(argument: "12h")!
 
-    @Option(help: "Refuse images whose header declares more pixels than this.")
-    var maxPixels: Int = DecodeLimits.default.maxPixels
-
     @Option(help: "Refuse source images larger than this (e.g. 64MB).")
     var maxImageSize: ByteCount = ByteCount(argument: "64MiB")!
 
@@ -80,7 +76,6 @@ struct WarmOptions: ParsableArguments {
         try OptionCheck.count(decodeConcurrency, in: 1...1024, option: "--decode-concurrency")
         try OptionCheck.count(pageConcurrency, in: 1...1000, option: "--page-concurrency")
         guard (1...1000).contains(itemsPerPage) else { throw ValidationError("--items-per-page must be between 1 and 1000.") }
-        try OptionCheck.count(maxPixels, in: 1...OptionCheck.maximumPixels, option: "--max-pixels")
         guard maxImageSize.bytes > 0 else { throw ValidationError("--max-image-size must be positive.") }
         if let maxCacheSize, maxCacheSize.bytes == 0 {
             throw ValidationError("--max-cache-size must be positive (0 would evict everything the run warmed).")
@@ -91,7 +86,8 @@ struct WarmOptions: ParsableArguments {
     /// (nil: the run's state directory) is used when measuring without `--metrics`.
     func configuration(api: URL, cacheDirectory: String, compare: CompareSelection, shard: CacheShard?,
                        defaultMetricsPath: String? = nil, defaultFormats: [OutputFormat] = [.jpeg]) -> WarmConfiguration {
-        let state = { (file: String) in WarmConfiguration.defaultStatePath(file, cacheDirectory: cacheDirectory, shard: shard) }
+        // A shard's own state directory, so shards sharing one cache directory never write the same file.
+        let state = { (file: String) in CacheLayout(root: cacheDirectory, shard: shard).stateDirectory + "/" + file }
         var configuration = WarmConfiguration(apiURL: api, cacheDirectory: cacheDirectory)
         configuration.sizes = sizes
         configuration.formats = formatLists.isEmpty ? defaultFormats : formatLists.flatMap(\.formats)
@@ -100,7 +96,7 @@ struct WarmOptions: ParsableArguments {
         configuration.pageConcurrency = pageConcurrency
         configuration.fetchConcurrency = concurrency
         configuration.decodeConcurrency = decodeConcurrency
-        configuration.limits = DecodeLimits(maxPixels: maxPixels, maxEncodedBytes: maxImageSize.bytes)
+        configuration.limits = DecodeLimits(maxPixels: decoder.maxPixels, maxEncodedBytes: maxImageSize.bytes)
         configuration.maxAgeSeconds = maxAge.seconds
         configuration.maxCacheBytes = maxCacheSize?.bytes
         configuration.compare = compare
@@ -115,11 +111,6 @@ struct WarmOptions: ParsableArguments {
         configuration.pruneAfterSeconds = pruneAfter.seconds
         configuration.cacheFaults = CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment)
         return configuration
-    }
-
-    /// The HTTP settings; a download stops at `--max-image-size`.
-    var fetchConfiguration: FetchConfiguration {
-        fetch.configuration(maxBodyBytes: maxImageSize.bytes)
     }
 }
 

@@ -9,7 +9,8 @@ enum WarmRunner {
     static func run(_ configuration: WarmConfiguration, options: WarmOptions, logger: Logger) async throws -> WarmSummary {
         let summary: WarmSummary
         do {
-            let fetch = options.fetchConfiguration, display: ProgressDisplay = options.noProgress ? .logLines : .automatic
+            let fetch = options.fetch.configuration(maxBodyBytes: options.maxImageSize.bytes)
+            let display: ProgressDisplay = options.noProgress ? .logLines : .automatic
             let decoder = options.decoder.makeDecoder(workers: configuration.decodeConcurrency)
             summary = try await SignalStop.run(grace: .seconds(options.stopGrace.seconds), logger: logger) { stop in
                 try await WarmPipeline.run(configuration, fetch: fetch, decoder: decoder, logger: logger,

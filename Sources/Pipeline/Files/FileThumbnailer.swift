@@ -1,6 +1,6 @@
+import ChildProcesses
 import Downsample
 import Foundation
-import NIOPosix
 
 /// The engine behind `warm thumbnail`: one bad file yields an error naming it, the others still get done.
 /// Memory: one thumbnail per file in flight; the decoder's workers read the inputs themselves.
@@ -117,11 +117,8 @@ public struct FileThumbnailer: Sendable {
         case .failure(let error): return .failure(.decode(path: input, error))
         }
         let output = outputPath(for: input), data = thumbnail.data
-        do {
-            // A blocking write: on NIO's blocking-work pool, not Swift's cooperative pool.
-            try await NIOThreadPool.singleton.runIfActive { try OutputFile.replace(output, with: data) }
-        } catch {
-            return .failure(.unwritable(path: output, reason: "\(error)"))
+        if let failure = await BlockingWork.run({ OutputFile.replace(output, with: data) }) {
+            return .failure(.unwritable(path: output, reason: "\(failure)"))
         }
         return .success(Written(output: output, size: thumbnail.size, outputBytes: thumbnail.data.count))
     }

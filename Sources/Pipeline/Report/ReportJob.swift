@@ -7,13 +7,11 @@ import WarmMetrics
 public enum ReportJob {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         case noImages(inputs: [String])
-        case metrics(MetricsFileError)
         case noiseMeasurement(DownsampleError)
 
         public var description: String {
             switch self {
             case .noImages(let inputs): "no image files found in \(inputs.joined(separator: ", "))"
-            case .metrics(let error): error.description
             case .noiseMeasurement(let error): "measuring the peak noise failed: \(error)"
             }
         }
@@ -27,43 +25,35 @@ public enum ReportJob {
     }
 
     /// `measureInputs` (files or directories; may be empty) are measured first and reported after `metricsPaths`;
-    /// `noiseRepeats` 0 skips the peak-noise measurement.
+    /// `noiseRepeats` 0 skips the peak-noise measurement. Throws a `Failure` or a `MetricsFileError`.
     public static func run(metricsPaths: [String], measureInputs: [String], outputDirectory: String, cacheLimitBytes: Int,
                            noiseRepeats: Int, longestSide: Int, repeats: StrategyMeasurer.Repeats, pool: MeasuringPool,
-                           onMeasured: @Sendable (ImageMetricsRecord) -> Void) async throws(Failure) -> Output {
+                           onMeasured: @Sendable (ImageMetricsRecord) -> Void) async throws -> Output {
         var metricsPaths = metricsPaths
         var written: [String] = []
         var measuredImages = 0
         let directory = URL(fileURLWithPath: outputDirectory)
+        if !measureInputs.isEmpty {
+            let files = FileThumbnailer.expandInputs(measureInputs)
+            guard !files.isEmpty else { throw Failure.noImages(inputs: measureInputs) }
+            let jsonl = directory.appendingPathComponent("metrics.jsonl").path
+            let csv = directory.appendingPathComponent("metrics.csv").path
+            let measured = try await FileMeasurement.measure(
+                files: files, configuration: .init(target: DecodeTarget(longestSide: longestSide), repeats: repeats,
+                                                     pool: pool),
+                writingTo: jsonl, progress: onMeasured)
+            try CSVWriter.write(measured, to: csv)
+            measuredImages = measured.count
+            metricsPaths.append(jsonl)
+            written += [jsonl, csv]
+        }
         do {
-            if !measureInputs.isEmpty {
-                let files = FileThumbnailer.expandInputs(measureInputs)
-                guard !files.isEmpty else { throw Failure.noImages(inputs: measureInputs) }
-                let jsonl = directory.appendingPathComponent("metrics.jsonl").path
-                let csv = directory.appendingPathComponent("metrics.csv").path
-                let measured = try await FileMeasurement.measure(
-                    files: files, configuration: .init(target: DecodeTarget(longestSide: longestSide),
-                                                         repeats: repeats, pool: pool),
-                    writingTo: jsonl, progress: onMeasured)
-                try CSVWriter.write(measured, to: csv)
-                measuredImages = measured.count
-                metricsPaths.append(jsonl)
-                written += [jsonl, csv]
-            }
             let report = try await ReportGenerator.generate(
-                metricsPaths: metricsPaths, outputDirectory: outputDirectory,
-                cacheLimitBytes: cacheLimitBytes, noiseRepeats: noiseRepeats,
-                defaultSize: longestSide, noisePool: pool)
+                metricsPaths: metricsPaths, outputDirectory: outputDirectory, cacheLimitBytes: cacheLimitBytes,
+                noiseRepeats: noiseRepeats, defaultSize: longestSide, noisePool: pool)
             return Output(paths: written + report.paths, summary: report.summary, measuredImages: measuredImages)
-        } catch let error as Failure {
-            throw error
-        } catch let error as MetricsFileError {
-            throw .metrics(error)
         } catch let error as DownsampleError {
-            throw .noiseMeasurement(error)
-        } catch {
-            // ReportGenerator and the writers throw only the two types above.
-            throw .metrics(.unwritable(path: outputDirectory, reason: "\(error)"))
+            throw Failure.noiseMeasurement(error)
         }
     }
 }

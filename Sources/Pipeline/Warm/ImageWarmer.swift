@@ -46,7 +46,7 @@ struct ImageWarmer: Sendable {
             }
         } catch {
             // The metrics file is unusable: the image is warmed, its record is missing.
-            return .failed(.metrics(url: job.fetchURL.absoluteString, productIds: job.productIds, reason: "\(error)"))
+            return .failed(job.failure(.metrics(reason: "\(error)")))
         }
         return outcome
     }
@@ -63,7 +63,7 @@ struct ImageWarmer: Sendable {
                 cached = usable(try await cache.run { cache throws(CacheError) in try cache.entries(forURL: url) })
             }
         } catch {
-            return Warmed(outcome: try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job))
+            return Warmed(outcome: try await fail(.cache(error), job))
         }
         let complete = cached.count == variants.count && !measuring
         if complete && isFresh(cached) { return Warmed(outcome: .fresh, sizes: KnownSizes(cached)) }
@@ -74,13 +74,13 @@ struct ImageWarmer: Sendable {
         do throws(FetchError) {
             outcome = try await fetcher.get(job.fetchURL, validators: validators)
         } catch {
-            return Warmed(outcome: try await fail(.fetch(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job))
+            return Warmed(outcome: try await fail(.fetch(error), job))
         }
         guard case .fetched(let resource) = outcome else {
             do {
                 try await cache.run { cache throws(CacheError) in try cache.markRevalidated(url: url) }
             } catch {
-                return Warmed(outcome: try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job))
+                return Warmed(outcome: try await fail(.cache(error), job))
             }
             return Warmed(outcome: .notModified, sizes: KnownSizes(cached))
         }
@@ -108,8 +108,7 @@ struct ImageWarmer: Sendable {
         let thumbnails: Thumbnails
         switch decoded {
         case .success(let value): thumbnails = value
-        case .failure(let error):
-            return (try await fail(.decode(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job), nil)
+        case .failure(let error): return (try await fail(.decode(error), job), nil)
         }
         let header = thumbnails.header
         var written = 0
@@ -126,7 +125,7 @@ struct ImageWarmer: Sendable {
                 }
                 written += data.count
             } catch {
-                return (try await fail(.cache(url: job.fetchURL.absoluteString, productIds: job.productIds, error), job), nil)
+                return (try await fail(.cache(error), job), nil)
             }
         }
         let sizes = thumbnails.images.first.map {
@@ -149,9 +148,10 @@ struct ImageWarmer: Sendable {
 
     /// A full disk is rethrown to stop the run. A fetch cancelled by a halt is left for the next run; one cancelled
     /// after a signal's grace is a failure (docs/running-nightly.md).
-    private func fail(_ failure: ImageFailure, _ job: ImageJob) async throws(CacheError) -> ImageOutcome {
-        if case .cache(_, _, let error) = failure, case .diskFull = error { throw error }
-        if case .fetch(_, _, .cancelled) = failure, halt.reason != nil { return .abandoned }
+    private func fail(_ cause: ImageFailure.Cause, _ job: ImageJob) async throws(CacheError) -> ImageOutcome {
+        if case .cache(let error) = cause, case .diskFull = error { throw error }
+        if case .fetch(.cancelled) = cause, halt.reason != nil { return .abandoned }
+        let failure = job.failure(cause)
         let (url, productIds, variants, reason) = (job.canonicalURL, job.productIds, variants, failure.reason)
         try await cache.run { cache throws(CacheError) in
             for variant in variants {

@@ -51,35 +51,29 @@ struct JobAdmission: Sendable {
     }
 
     private func admit(_ product: Product) async -> ImageJob? {
-        guard let url = product.thumbnailURL else {
-            await progress.productSetAside()
-            return nil
-        }
+        guard let url = product.thumbnailURL else { return await setAside() }
         let canonical: CanonicalURL
         do {
             canonical = try CanonicalURL(url.absoluteString)
         } catch {
             // Not a URL any shard owns by hash: the first shard reports it.
-            guard (shard?.index ?? 0) == 0 else {
-                await progress.productSetAside()
-                return nil
-            }
+            guard (shard?.index ?? 0) == 0 else { return await setAside() }
             await progress.scheduled()
-            await progress.record(.failed(.cache(url: url.absoluteString, productIds: [product.id], error)))
+            let failure = ImageFailure(url: url.absoluteString, productIds: [product.id], cause: .cache(error))
+            await progress.record(.failed(failure))
             return nil
         }
-        guard await dedup.claim(canonical, productId: product.id) else {
-            await progress.productSetAside()
-            return nil
-        }
+        guard await dedup.claim(canonical, productId: product.id) else { return await setAside() }
         // Every shard crawls the whole list and keeps only its own images.
-        guard shard?.owns(canonical) ?? true else {
-            await progress.productSetAside()
-            await progress.skippedForOtherShard()
-            return nil
-        }
+        guard shard?.owns(canonical) ?? true else { return await setAside(forOtherShard: true) }
         await progress.scheduled(selectedForMeasuring: compare.includes(canonical))
         return ImageJob(canonicalURL: canonical, fetchURL: url, productIds: [product.id])
+    }
+
+    /// No job for this product: its thumbnail is missing, seen before or another shard's.
+    private func setAside(forOtherShard: Bool = false) async -> ImageJob? {
+        await progress.productSetAside(forOtherShard: forOtherShard)
+        return nil
     }
 }
 
@@ -90,4 +84,8 @@ struct ImageJob: Sendable {
     var productIds: [Int]
     /// Read when its crawl page was admitted; nil: the warm reads them itself.
     var cached: [CacheEntry]? = nil
+
+    func failure(_ cause: ImageFailure.Cause) -> ImageFailure {
+        ImageFailure(url: fetchURL.absoluteString, productIds: productIds, cause: cause)
+    }
 }

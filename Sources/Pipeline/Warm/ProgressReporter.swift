@@ -33,17 +33,11 @@ struct ProgressReporter {
     private var latest = ProgressSnapshot()
 
     init(logger: Logger, interactive: Bool = isatty(STDERR_FILENO) == 1, logIntervalSeconds: Double = 10,
-         clock: @escaping @Sendable () -> Double = { ProgressReporter.monotonicSeconds() }) {
+         clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
         self.logger = logger
         self.interactive = interactive
         self.logIntervalSeconds = logIntervalSeconds
         self.clock = clock
-    }
-
-    static func monotonicSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Call it on every change and about once a second besides, so that a quiet stretch still gets its log line.

@@ -38,9 +38,10 @@ actor SummaryRecorder {
         showProgress()
     }
 
-    /// Its thumbnail was seen before (shared) or is another shard's.
-    func productSetAside() {
+    /// Its thumbnail is missing, was seen before (shared) or is another shard's.
+    func productSetAside(forOtherShard: Bool) {
         productsHandled += 1
+        if forOtherShard { summary.imagesOtherShards += 1 }
     }
 
     func scheduled(selectedForMeasuring: Bool = false) {
@@ -48,10 +49,6 @@ actor SummaryRecorder {
         summary.imagesScheduled += 1
         if selectedForMeasuring { measureSelected += 1 }
         showProgress()
-    }
-
-    func skippedForOtherShard() {
-        summary.imagesOtherShards += 1
     }
 
     func measuredOne() {

@@ -18,6 +18,6 @@ actor URLDeduplicator {
         productIdsByURL.filter { $0.value.count > 1 }.map { ($0.key, $0.value) }
     }
 
-    /// For `CachePruning`: what the list still names.
+    /// For the prune: what the list still names.
     func allURLs() -> [CanonicalURL] { Array(productIdsByURL.keys) }
 }

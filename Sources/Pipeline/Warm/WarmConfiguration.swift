@@ -54,11 +54,6 @@ public struct WarmConfiguration: Sendable {
     }
 
     public var measures: Bool { compare != .none && metricsPath != nil }
-
-    /// A shard's state directory when sharded, so shards sharing one cache directory never write the same file.
-    public static func defaultStatePath(_ fileName: String, cacheDirectory: String, shard: CacheShard?) -> String {
-        CacheLayout(root: cacheDirectory, shard: shard).stateDirectory + "/" + fileName
-    }
 }
 
 /// Naive decoding of everything is costly, so a nightly warm measures none or a sample.

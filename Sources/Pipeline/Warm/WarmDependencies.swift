@@ -45,7 +45,10 @@ public struct WarmDependencies: Sendable {
     /// of this process): `close()` shuts it down.
     public static func live(configuration: WarmConfiguration, fetch: FetchConfiguration, decoder: (any ThumbnailDecoding)?,
                             logger: Logger, progress display: ProgressDisplay = .automatic) async throws(WarmRunError) -> WarmDependencies {
-        ProcessSetup.prepare(for: configuration)
+        // Before the run's threads allocate (a thread keeps its arena): with glibc's defaults freed image buffers stay
+        // in per-thread arenas and the peak grows with the run (bench/findings.md section 2).
+        ProcessAllocator.fixMmapThreshold(bytes: 256 * 1024)
+        ProcessAllocator.limitArenas(to: 2)
         let (lock, cache, repair) = try openCache(configuration, logger: logger)
         let pool = NIOThreadPool(numberOfThreads: cacheThreads)
         pool.start()
@@ -108,15 +111,5 @@ public struct WarmDependencies: Sendable {
             lock.release()
             throw .cache(error)
         }
-    }
-}
-
-/// The one place a run sets up its process (the C allocator): before its threads allocate, as a thread keeps its arena.
-enum ProcessSetup {
-    static func prepare(for configuration: WarmConfiguration) {
-        // With glibc's defaults freed image buffers stay in per-thread arenas and the peak grows with the run;
-        // this returns them on free, so memory follows the work in flight (bench/findings.md section 2).
-        ProcessAllocator.fixMmapThreshold(bytes: 256 * 1024)
-        ProcessAllocator.limitArenas(to: 2)
     }
 }

@@ -32,7 +32,7 @@ extension WarmPipeline {
         }
         let summary = await progress.summary
         if let crawlError = end.crawlError, summary.pagesFetched == 0 {
-            throw .crawl(reason: crawlError, summary: summary)
+            throw .crawl(reason: crawlError)
         }
         try writeOutputs(summary)
         return summary
@@ -42,14 +42,36 @@ extension WarmPipeline {
         configuration.shard?.owns(url) ?? true
     }
 
+    /// Marks listed URLs as seen, then prunes rows unseen for `--prune-after`, but only after a complete list: an
+    /// image is not gone because its page failed. With 0 the cutoff is the run's start: what it did not see goes.
     private func prune(after end: StageEnd, listed dedup: URLDeduplicator, startedAt: Date) async {
         let stoppedEarly = await progress.summary.stoppedEarly
         let listIncomplete = Task.isCancelled ? "the run was cancelled"
             : end.listIncompleteReason ?? (stoppedEarly ? "the run stopped early" : nil)
         let listed = await dedup.allURLs().filter { owns($0) }
-        let pruning = CachePruning(runStartedAt: startedAt.timeIntervalSince1970,
-                                   pruneAfterSeconds: configuration.pruneAfterSeconds, logger: logger)
-        let pruned = await dependencies.cache.perform { pruning.run(on: $0, listed: listed, listIncompleteReason: listIncomplete) }
+        let (runStartedAt, pruneAfter) = (startedAt.timeIntervalSince1970, configuration.pruneAfterSeconds)
+        let logger = logger
+        let pruned = await dependencies.cache.perform { cache -> (result: PruneResult, skippedReason: String?) in
+            do {
+                try cache.markListed(urls: listed, at: runStartedAt)
+            } catch {
+                logger.warning("could not record which images are still listed; pruning nothing",
+                               metadata: ["error": "\(error)"])
+                return (PruneResult(), "the listed images could not be recorded: \(error)")
+            }
+            guard let pruneAfter else { return (PruneResult(), nil) }
+            if let listIncomplete {
+                logger.notice("not pruning: the run did not see the whole product list",
+                              metadata: ["reason": "\(listIncomplete)"])
+                return (PruneResult(), listIncomplete)
+            }
+            do {
+                return (try cache.prune(listedBefore: runStartedAt - pruneAfter), nil)
+            } catch {
+                logger.warning("pruning failed", metadata: ["error": "\(error)"])
+                return (PruneResult(), "pruning failed: \(error)")
+            }
+        }
         await progress.update {
             $0.prunedEntries = pruned.result.removedCount
             $0.prunedBytes = pruned.result.removedBytes

@@ -14,6 +14,12 @@ struct StageEnd: Sendable {
         stopReason = stopReason ?? other.stopReason
         listIncompleteReason = listIncompleteReason ?? other.listIncompleteReason
     }
+
+    static func incompleteness(of report: CrawlReport) -> String? {
+        if !report.failedPages.isEmpty { return "\(report.failedPages.count) list pages failed" }
+        if report.uncoveredPositions > 0 { return "\(report.uncoveredPositions) list positions were never seen" }
+        return nil
+    }
 }
 
 extension WarmPipeline {
@@ -71,7 +77,7 @@ extension WarmPipeline {
         stop.onRequest { crawling.cancel() }
         do {
             let report = try await withTaskCancellationHandler { try await crawling.value } onCancel: { crawling.cancel() }
-            return StageEnd(listIncompleteReason: CachePruning.incompleteness(of: report))
+            return StageEnd(listIncompleteReason: StageEnd.incompleteness(of: report))
         } catch {
             return StageEnd(crawlError: "\(error)", listIncompleteReason: "the product list could not be crawled")
         }

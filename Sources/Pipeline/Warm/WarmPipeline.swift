@@ -72,7 +72,7 @@ public struct WarmPipeline: Sendable {
 public enum WarmRunError: Error, Sendable, CustomStringConvertible {
     case locked(path: String, holderPID: Int32?)
     case cache(CacheError)
-    case crawl(reason: String, summary: WarmSummary)
+    case crawl(reason: String)
     /// The summary, metrics or Prometheus file.
     case output(reason: String)
 
@@ -81,7 +81,7 @@ public enum WarmRunError: Error, Sendable, CustomStringConvertible {
         case .locked(let path, let pid):
             return "another warm run holds \(path)" + (pid.map { " (pid \($0))" } ?? "") + "; try again when it has finished"
         case .cache(let error): return "the cache cannot be used: \(error)"
-        case .crawl(let reason, _): return "the product list could not be crawled: \(reason)"
+        case .crawl(let reason): return "the product list could not be crawled: \(reason)"
         case .output(let reason): return "an output file could not be written: \(reason)"
         }
     }
