@@ -96,15 +96,8 @@ struct CatalogService: Service {
     let parentPID: pid_t?
 
     func run() async throws {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await gracefulShutdown() }
-            if let parentPID {
-                group.addTask {
-                    while getppid() == parentPID, !Task.isCancelled { try? await Task.sleep(for: .seconds(1)) }
-                }
-            }
-            await group.next()
-            group.cancelAll()
+        await cancelWhenGracefulShutdown { [parentPID] in
+            while parentPID.map({ getppid() == $0 }) ?? true, !Task.isCancelled { try? await Task.sleep(for: .seconds(1)) }
         }
         await server.shutdown()
     }

@@ -19,17 +19,14 @@ public struct FileThumbnailer: Sendable {
     let request: ThumbnailRequest
     let outputDirectory: URL
     let format: OutputFormat
-    /// Twice the decoder's workers keeps every worker busy while finished thumbnails are written.
-    let filesInFlight: Int
     let decoder: any ThumbnailDecoding
 
     /// The caller owns `decoder` and shuts it down after `run`.
     public init(target: DecodeTarget, outputDirectory: URL, format: OutputFormat, quality: Int, limits: DecodeLimits,
-                filesInFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount, decoder: any ThumbnailDecoding) {
+                decoder: any ThumbnailDecoding) {
         request = ThumbnailRequest(targets: [target], formats: [format], quality: quality, limits: limits)
         self.outputDirectory = outputDirectory
         self.format = format
-        self.filesInFlight = max(1, filesInFlight)
         self.decoder = decoder
     }
 
@@ -99,7 +96,8 @@ public struct FileThumbnailer: Sendable {
                     return (index, Outcome(input: input, result: await self.thumbnail(input)))
                 }
             }
-            for _ in 0..<filesInFlight { addNext() }
+            // Twice the cores keeps every decode worker busy while finished thumbnails are written.
+            for _ in 0..<2 * ProcessInfo.processInfo.activeProcessorCount { addNext() }
             while let (index, outcome) = await group.next() {
                 outcomes[index] = outcome
                 report(outcome)

@@ -4,7 +4,7 @@ import Fetch
 
 /// What went wrong with one image, and the URL and products it concerns.
 public struct ImageFailure: Error, Sendable, CustomStringConvertible {
-    public enum Cause: Sendable {
+    public enum Cause: Error, Sendable {
         case fetch(FetchError)
         case decode(DownsampleError)
         case cache(CacheError)

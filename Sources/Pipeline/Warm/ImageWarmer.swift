@@ -53,17 +53,21 @@ struct ImageWarmer: Sendable {
 
     /// Returns the downloaded bytes too when `measuring`: they are measured after the shared section.
     private func warm(_ job: ImageJob, measuring: Bool) async throws(CacheError) -> Warmed {
+        do throws(ImageFailure.Cause) {
+            return try await attempt(job, measuring: measuring)
+        } catch {
+            return Warmed(outcome: try await fail(error, job))
+        }
+    }
+
+    private func attempt(_ job: ImageJob, measuring: Bool) async throws(ImageFailure.Cause) -> Warmed {
         let url = job.canonicalURL
         let cached: [CacheEntry]
-        do throws(CacheError) {
-            // Admission read them with the rest of the crawl page; read here when it could not.
-            if let admitted = job.cached {
-                cached = usable(admitted)
-            } else {
-                cached = usable(try await cache.run { cache throws(CacheError) in try cache.entries(forURL: url) })
-            }
-        } catch {
-            return Warmed(outcome: try await fail(.cache(error), job))
+        // Admission read them with the rest of the crawl page; read here when it could not.
+        if let admitted = job.cached {
+            cached = usable(admitted)
+        } else {
+            cached = usable(try await cacheCall { cache throws(CacheError) in try cache.entries(forURL: url) })
         }
         let complete = cached.count == variants.count && !measuring
         if complete && isFresh(cached) { return Warmed(outcome: .fresh, sizes: KnownSizes(cached)) }
@@ -74,18 +78,26 @@ struct ImageWarmer: Sendable {
         do throws(FetchError) {
             outcome = try await fetcher.get(job.fetchURL, validators: validators)
         } catch {
-            return Warmed(outcome: try await fail(.fetch(error), job))
+            throw .fetch(error)
         }
         guard case .fetched(let resource) = outcome else {
-            do {
-                try await cache.run { cache throws(CacheError) in try cache.markRevalidated(url: url) }
-            } catch {
-                return Warmed(outcome: try await fail(.cache(error), job))
-            }
+            try await cacheCall { cache throws(CacheError) in try cache.markRevalidated(url: url) }
             return Warmed(outcome: .notModified, sizes: KnownSizes(cached))
         }
         let (stored, sizes) = try await decodeAndStore(resource, job, measuring: measuring)
         return Warmed(outcome: stored, source: measuring ? resource.body : nil, sizes: sizes)
+    }
+
+    /// A cache call whose error fails the image (and a full disk, the run).
+    @discardableResult
+    private func cacheCall<T: Sendable>(
+        _ body: @escaping @Sendable (DiskCache) throws(CacheError) -> T
+    ) async throws(ImageFailure.Cause) -> T {
+        do {
+            return try await cache.run(body)
+        } catch {
+            throw .cache(error)
+        }
     }
 
     /// This run's variants that have a file, in `variants`' order.
@@ -101,15 +113,11 @@ struct ImageWarmer: Sendable {
     }
 
     private func decodeAndStore(_ resource: FetchedResource, _ job: ImageJob,
-                                measuring: Bool) async throws(CacheError) -> (ImageOutcome, KnownSizes?) {
+                                measuring: Bool) async throws(ImageFailure.Cause) -> (ImageOutcome, KnownSizes?) {
         let started = ContinuousClock.now
         let decoded = await decoder.thumbnails(of: .bytes(resource.body), request)
         let decodeSeconds = (ContinuousClock.now - started).inSeconds
-        let thumbnails: Thumbnails
-        switch decoded {
-        case .success(let value): thumbnails = value
-        case .failure(let error): return (try await fail(.decode(error), job), nil)
-        }
+        let thumbnails = try decoded.mapError(ImageFailure.Cause.decode).get()
         let header = thumbnails.header
         var written = 0
         for (variant, image) in zip(variants, thumbnails.images) {
@@ -119,14 +127,10 @@ struct ImageWarmer: Sendable {
                 outputWidth: image.size.width, outputHeight: image.size.height, fetchedAt: Date().timeIntervalSince1970,
                 thumbHash: thumbnails.placeholder.map { Data($0.thumbHash) }, averageColor: thumbnails.placeholder?.averageColor)
             let (url, productIds, data) = (job.canonicalURL, job.productIds, image.data)
-            do {
-                try await cache.run { cache throws(CacheError) in
-                    try cache.store(url: url, productIds: productIds, variant: variant, data: data, metadata: metadata)
-                }
-                written += data.count
-            } catch {
-                return (try await fail(.cache(error), job), nil)
+            try await cacheCall { cache throws(CacheError) in
+                try cache.store(url: url, productIds: productIds, variant: variant, data: data, metadata: metadata)
             }
+            written += data.count
         }
         let sizes = thumbnails.images.first.map {
             KnownSizes(format: header.format, sourceBytes: resource.body.count, width: header.width, height: header.height,

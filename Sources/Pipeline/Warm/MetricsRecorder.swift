@@ -14,7 +14,7 @@ final class MetricsRecorder: Sendable {
     private let measurers: Task<Void, Never>
 
     /// Measures at the smallest requested size.
-    init(path: String, configuration: WarmConfiguration, queueLimitBytes: Int = 256 << 20,
+    init(path: String, configuration: WarmConfiguration,
          onMeasured: @escaping @Sendable () async -> Void = {}) throws(MetricsFileError) {
         self.path = path
         let shard = configuration.shard?.description
@@ -28,7 +28,7 @@ final class MetricsRecorder: Sendable {
             encoder: ThumbnailEncoder(format: configuration.formats[0], quality: configuration.quality),
             repeats: configuration.measureRepeats, pool: pool))
         self.measurer = measurer
-        let queue = MeasuringQueue(limitBytes: queueLimitBytes)
+        let queue = MeasuringQueue(limitBytes: 256 << 20)
         self.queue = queue
         let width = pool.processes
         measurers = Task {

@@ -50,7 +50,8 @@ public struct WarmDependencies: Sendable {
         ProcessAllocator.fixMmapThreshold(bytes: 256 * 1024)
         ProcessAllocator.limitArenas(to: 2)
         let (lock, cache, repair) = try openCache(configuration, logger: logger)
-        let pool = NIOThreadPool(numberOfThreads: cacheThreads)
+        // Enough that a slow fsync does not hold up other stores, few enough to keep the disk's queue short.
+        let pool = NIOThreadPool(numberOfThreads: 4)
         pool.start()
         // Images only from the API's host, page 1's hosts (public addresses) and --allow-host: a product record
         // cannot point the job at internal services.
@@ -83,9 +84,6 @@ public struct WarmDependencies: Sendable {
             throw error
         }
     }
-
-    /// Enough that a slow fsync does not hold up other stores, few enough to keep the disk's queue short.
-    static let cacheThreads = 4
 
     /// Call once, after `WarmPipeline.run`.
     public func close() async {
