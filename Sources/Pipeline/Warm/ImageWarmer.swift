@@ -93,11 +93,8 @@ struct ImageWarmer: Sendable {
     private func cacheCall<T: Sendable>(
         _ body: @escaping @Sendable (DiskCache) throws(CacheError) -> T
     ) async throws(ImageFailure.Cause) -> T {
-        do {
-            return try await cache.run(body)
-        } catch {
-            throw .cache(error)
-        }
+        let result = await cache.perform { cache in Result { () throws(CacheError) in try body(cache) } }
+        return try result.mapError(ImageFailure.Cause.cache).get()
     }
 
     /// This run's variants that have a file, in `variants`' order.

@@ -115,12 +115,11 @@ actor MeasuringQueue {
             await withCheckedContinuation { producers.append($0) }
         }
         if let failure { return failure }
-        if !consumers.isEmpty {
-            queuedBytes += item.data.count
-            consumers.removeFirst().resume(returning: item)
-        } else {
+        queuedBytes += item.data.count
+        if consumers.isEmpty {
             items.append(item)
-            queuedBytes += item.data.count
+        } else {
+            consumers.removeFirst().resume(returning: item)
         }
         return nil
     }
@@ -135,22 +134,20 @@ actor MeasuringQueue {
     /// An item taken has been measured: its bytes leave the budget.
     func finished(_ item: Item) {
         queuedBytes -= item.data.count
-        let waiting = producers
+        // A resumed task runs later, on this actor: no reentrancy while the list is emptied.
+        producers.forEach { $0.resume() }
         producers.removeAll()
-        waiting.forEach { $0.resume() }
     }
 
     func fail(_ reason: String) {
         if failure == nil { failure = reason }
-        let waiting = producers
+        producers.forEach { $0.resume() }
         producers.removeAll()
-        waiting.forEach { $0.resume() }
     }
 
     func close() {
         closed = true
-        let waiting = consumers
+        consumers.forEach { $0.resume(returning: nil) }
         consumers.removeAll()
-        waiting.forEach { $0.resume(returning: nil) }
     }
 }
