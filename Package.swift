@@ -68,6 +68,7 @@ let package = Package(
             name: "Fetch",
             dependencies: [
                 "WarmSupport",
+                "ChildProcesses",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,5 +1,5 @@
 import Foundation
-import NIOPosix
+import ChildProcesses
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,9 +13,9 @@ public struct HostResolver: Sendable {
         self.addresses = addresses
     }
 
-    /// IPv4 and IPv6 in `getaddrinfo`'s (RFC 6724) order; it blocks, so it runs on NIO's thread pool.
+    /// IPv4 and IPv6 in `getaddrinfo`'s (RFC 6724) order; it blocks, so it runs through `BlockingWork`.
     public static let system = HostResolver { host in
-        (try? await NIOThreadPool.singleton.runIfActive { getAddresses(host) }) ?? []
+        await BlockingWork.run(ifShutDown: []) { getAddresses(host) }
     }
 
     static func getAddresses(_ host: String) -> [IPAddress] {
@@ -28,17 +28,18 @@ public struct HostResolver: Sendable {
         var result: [IPAddress] = []
         var node: UnsafeMutablePointer<addrinfo>? = first
         while let current = node {
-            // Where the address bytes lie in the family's sockaddr, and how many there are.
-            let field: (offset: Int?, count: Int)? = switch Int32(current.pointee.ai_family) {
-            case AF_INET: (MemoryLayout<sockaddr_in>.offset(of: \.sin_addr), 4)
-            case AF_INET6: (MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr), 16)
+            let bytes: [UInt8]? = switch (Int32(current.pointee.ai_family), current.pointee.ai_addr) {
+            case (AF_INET, let address?):
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    withUnsafeBytes(of: $0.pointee.sin_addr, Array.init)
+                }
+            case (AF_INET6, let address?):
+                address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    withUnsafeBytes(of: $0.pointee.sin6_addr, Array.init)
+                }
             default: nil
             }
-            if let address = current.pointee.ai_addr, let field, let offset = field.offset,
-               let ip = IPAddress(bytes: Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(address) + offset,
-                                                                      count: field.count))) {
-                result.append(ip)
-            }
+            if let bytes, let ip = IPAddress(bytes: bytes) { result.append(ip) }
             node = current.pointee.ai_next
         }
         var seen: Set<IPAddress> = []
