@@ -27,9 +27,13 @@ struct MeasurementOptions: ParsableArguments {
         return "\(repeats.naive),\(repeats.renderer),\(repeats.thumbnail)"
     }
 
-    /// Runs per image of each strategy: three counts, or two (naive and renderer, thumbnail); nil when invalid.
-    var repeats: StrategyMeasurer.Repeats? {
-        guard let text = measureRepeats else { return StrategyMeasurer.Repeats() }
+    /// Runs per image of each strategy (the defaults without `--measure-repeats`; `validate` refuses a bad value).
+    var repeats: StrategyMeasurer.Repeats {
+        measureRepeats.flatMap(Self.parseRepeats) ?? StrategyMeasurer.Repeats()
+    }
+
+    /// Three counts, or two (naive and renderer, thumbnail); nil unless each is a positive integer.
+    static func parseRepeats(_ text: String) -> StrategyMeasurer.Repeats? {
         let counts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
         switch counts.count {
         case 2: return StrategyMeasurer.Repeats(naive: counts[0], renderer: counts[0], thumbnail: counts[1])
@@ -39,7 +43,7 @@ struct MeasurementOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if repeats == nil {
+        if let measureRepeats, Self.parseRepeats(measureRepeats) == nil {
             throw ValidationError("--measure-repeats takes three positive counts, e.g. 2,1,3 (naive, renderer, thumbnail), or two (naive and renderer, thumbnail).")
         }
         guard measureProcesses >= 1 else { throw ValidationError("--measure-processes must be at least 1.") }

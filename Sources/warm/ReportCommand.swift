@@ -49,7 +49,7 @@ struct ReportCommand: AsyncParsableCommand {
         do {
             let output = try await ReportJob.run(
                 metricsPaths: metricsFiles, measureInputs: measure, outputDirectory: out, cacheLimitBytes: cacheLimitBytes,
-                noiseRepeats: noiseRepeats, longestSide: size, repeats: measurement.repeats ?? .init(),
+                noiseRepeats: noiseRepeats, longestSide: size, repeats: measurement.repeats,
                 pool: measurement.pool()
             ) { record in
                 if let error = record.error { Console.error("error: \(record.url): \(error)") }

@@ -107,7 +107,7 @@ struct WarmOptions: ParsableArguments {
         configuration.shard = shard
         configuration.allowedHosts = fetch.allowedHosts
         configuration.measuringPool = measurement.pool()
-        configuration.measureRepeats = measurement.repeats ?? .init()
+        configuration.measureRepeats = measurement.repeats
         configuration.pruneAfterSeconds = pruneAfter.seconds
         configuration.cacheFaults = CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment)
         return configuration
