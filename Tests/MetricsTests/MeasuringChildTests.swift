@@ -18,7 +18,18 @@ final class MeasuringChildTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.hasPrefix("PATH=") })
     }
 
-    func testFaultingInMappedFilesTouchesTheLoadedBinaryAndLibraries() {
+    func testFaultingInMappedFilesMapsEveryPageOfLibrariesListedPastTheFirstFourKiBOfMaps() throws {
         XCTAssertGreaterThan(ProcessMemory.faultInMappedFiles(), 100)
+        let maps = try XCTUnwrap(ProcessMemory.procText("/proc/self/maps"))
+        XCTAssertGreaterThan(maps.utf8.count, 4096, "the case that matters: a maps file longer than one read")
+        // libc loads first, so it sits high and late in the list; its code must be resident whole.
+        let smaps = try XCTUnwrap(ProcessMemory.procText("/proc/self/smaps")).split(separator: "\n")
+        let header = try XCTUnwrap(smaps.firstIndex { $0.contains(" r-xp ") && $0.hasSuffix("/libc.so.6") })
+        let fields = smaps[(header + 1)...].prefix { !$0.contains(" r-xp ") && !$0.contains(" r--p ") }
+        func kilobytes(_ label: String) -> Int? {
+            fields.first { $0.hasPrefix(label) }.flatMap { ProcessMemory.kilobytes(after: label, in: String($0)) }
+        }
+        let size = try XCTUnwrap(kilobytes("Size:"))
+        XCTAssertEqual(kilobytes("Rss:"), size, String(smaps[header]))
     }
 }

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Downsample
 import Foundation
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ public enum ProcessMemory {
     }
 
     static func resident() -> (rssBytes: Int, peakBytes: Int)? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        guard let status = procText("/proc/self/status"),
               let rss = kilobytes(after: "VmRSS:", in: status), let hwm = kilobytes(after: "VmHWM:", in: status) else {
             return nil
         }
@@ -29,6 +30,14 @@ public enum ProcessMemory {
         resident()?.peakBytes ?? 0
     }
 
+    /// A procfs file read to its end: Foundation's `String(contentsOfFile:)` stops after the first 4 KiB of one.
+    static func procText(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return String(decoding: FileDescriptorIO.readAll(fd), as: UTF8.self)
+    }
+
     static func kilobytes(after label: String, in status: String) -> Int? {
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(label) }) else { return nil }
         return Int(line.dropFirst(label.count).filter(\.isNumber))
@@ -38,7 +47,7 @@ public enum ProcessMemory {
     /// does not copy file mappings' page tables, so the child calls it again.
     @discardableResult
     static func faultInMappedFiles() -> Int {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return 0 }
+        guard let maps = procText("/proc/self/maps") else { return 0 }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         var touched = 0
         for line in maps.split(separator: "\n") {
