@@ -26,40 +26,31 @@ struct ImageWarmer: Sendable {
 
     /// Throws only `CacheError.diskFull`, which stops the run.
     func warm(_ job: ImageJob) async throws(CacheError) -> ImageOutcome {
-        guard let metrics else { return try await warm(job, measuring: false).outcome }
-        let measuring = configuration.compare.includes(job.canonicalURL)
-        let warmed = try await warm(job, measuring: measuring)
-        let outcome = warmed.outcome
+        let measuring = metrics != nil && configuration.compare.includes(job.canonicalURL)
+        let warmed: Warmed
+        do throws(ImageFailure.Cause) {
+            warmed = try await attempt(job, measuring: measuring)
+        } catch {
+            return try await fail(error, job)
+        }
+        guard let metrics else { return warmed.outcome }
         do throws(MetricsFileError) {
             if measuring {
-                guard let source = warmed.source, case .written = outcome else { return outcome }
+                guard let source = warmed.source, case .written = warmed.outcome else { return warmed.outcome }
                 try await metrics.submit(source, productId: job.productIds.first, url: job.fetchURL.absoluteString,
-                                         variants: warmed.sizes?.variants)
-            } else if let sizes = warmed.sizes {
+                                         variants: warmed.record?.variants)
+            } else if let record = warmed.record {
                 // Not in the sample: a record all the same, with what the warm already knows.
-                var record = ImageMetricsRecord.unmeasured(
-                    productId: job.productIds.first, url: job.fetchURL.absoluteString, format: sizes.format,
-                    sourceBytes: sizes.sourceBytes, width: sizes.width, height: sizes.height, orientation: sizes.orientation,
-                    targetLongestSide: MetricsRecorder.targetLongestSide(configuration), thumbnailSize: sizes.thumbnail)
-                record.variants = sizes.variants
                 try await metrics.record(unmeasured: record)
             }
         } catch {
             // The metrics file is unusable: the image is warmed, its record is missing.
             return .failed(job.failure(.metrics(reason: "\(error)")))
         }
-        return outcome
+        return warmed.outcome
     }
 
     /// Returns the downloaded bytes too when `measuring`: they are measured after the shared section.
-    private func warm(_ job: ImageJob, measuring: Bool) async throws(CacheError) -> Warmed {
-        do throws(ImageFailure.Cause) {
-            return try await attempt(job, measuring: measuring)
-        } catch {
-            return Warmed(outcome: try await fail(error, job))
-        }
-    }
-
     private func attempt(_ job: ImageJob, measuring: Bool) async throws(ImageFailure.Cause) -> Warmed {
         let url = job.canonicalURL
         let cached: [CacheEntry]
@@ -70,7 +61,7 @@ struct ImageWarmer: Sendable {
             cached = usable(try await cacheCall { cache throws(CacheError) in try cache.entries(forURL: url) })
         }
         let complete = cached.count == variants.count && !measuring
-        if complete && isFresh(cached) { return Warmed(outcome: .fresh, sizes: KnownSizes(cached)) }
+        if complete && isFresh(cached) { return Warmed(outcome: .fresh, record: unmeasuredRecord(job, cached)) }
         // Revalidate only when every variant is there; a missing one needs the bytes.
         let validators = complete ? cached.first.map { Validators(etag: $0.etag, lastModified: $0.lastModified) } : nil
 
@@ -82,10 +73,10 @@ struct ImageWarmer: Sendable {
         }
         guard case .fetched(let resource) = outcome else {
             try await cacheCall { cache throws(CacheError) in try cache.markRevalidated(url: url) }
-            return Warmed(outcome: .notModified, sizes: KnownSizes(cached))
+            return Warmed(outcome: .notModified, record: unmeasuredRecord(job, cached))
         }
-        let (stored, sizes) = try await decodeAndStore(resource, job, measuring: measuring)
-        return Warmed(outcome: stored, source: measuring ? resource.body : nil, sizes: sizes)
+        let (stored, record) = try await decodeAndStore(resource, job, measuring: measuring)
+        return Warmed(outcome: stored, source: measuring ? resource.body : nil, record: record)
     }
 
     /// A cache call whose error fails the image (and a full disk, the run).
@@ -110,7 +101,7 @@ struct ImageWarmer: Sendable {
     }
 
     private func decodeAndStore(_ resource: FetchedResource, _ job: ImageJob,
-                                measuring: Bool) async throws(ImageFailure.Cause) -> (ImageOutcome, KnownSizes?) {
+                                measuring: Bool) async throws(ImageFailure.Cause) -> (ImageOutcome, ImageMetricsRecord?) {
         let started = ContinuousClock.now
         let decoded = await decoder.thumbnails(of: .bytes(resource.body), request)
         let decodeSeconds = (ContinuousClock.now - started).inSeconds
@@ -129,17 +120,41 @@ struct ImageWarmer: Sendable {
             }
             written += data.count
         }
-        let sizes = thumbnails.images.first.map {
-            KnownSizes(format: header.format, sourceBytes: resource.body.count, width: header.width, height: header.height,
-                       orientation: header.orientation, thumbnail: $0.size,
-                       variants: zip(variants, thumbnails.images).map { variant, image in
-                           VariantMetrics(format: image.format.rawValue, size: variant.longestSide, width: image.size.width,
-                                          height: image.size.height, bytes: image.data.count,
-                                          encodeCPUSeconds: image.encodeCPUSeconds)
-                       })
+        let record = thumbnails.images.first.map { smallest in
+            var record = ImageMetricsRecord.unmeasured(
+                productId: job.productIds.first, url: job.fetchURL.absoluteString, format: header.format,
+                sourceBytes: resource.body.count, width: header.width, height: header.height,
+                orientation: header.orientation, targetLongestSide: configuration.measuredLongestSide,
+                thumbnailSize: smallest.size)
+            record.variants = zip(variants, thumbnails.images).map { variant, image in
+                VariantMetrics(format: image.format.rawValue, size: variant.longestSide, width: image.size.width,
+                               height: image.size.height, bytes: image.data.count,
+                               encodeCPUSeconds: image.encodeCPUSeconds)
+            }
+            return record
         }
         return (.written(sourceBytes: resource.body.count, variants: thumbnails.images.count, outputBytes: written,
-                         decodeSeconds: decodeSeconds, measured: measuring), sizes)
+                         decodeSeconds: decodeSeconds, measured: measuring), record)
+    }
+
+    /// From this run's variants' entries (the first is the smallest); nil when the first lacks a size. The manifest
+    /// keeps no orientation, and encode CPU is known only for variants encoded by this run.
+    private func unmeasuredRecord(_ job: ImageJob, _ entries: [CacheEntry]) -> ImageMetricsRecord? {
+        guard let entry = entries.first, let sourceBytes = entry.sourceBytes, let width = entry.sourceWidth,
+              let height = entry.sourceHeight, let outputWidth = entry.outputWidth,
+              let outputHeight = entry.outputHeight else { return nil }
+        var record = ImageMetricsRecord.unmeasured(
+            productId: job.productIds.first, url: job.fetchURL.absoluteString,
+            format: entry.sourceFormat.flatMap(ImageFormat.init(rawValue:)), sourceBytes: sourceBytes, width: width,
+            height: height, orientation: nil, targetLongestSide: configuration.measuredLongestSide,
+            thumbnailSize: PixelSize(width: outputWidth, height: outputHeight))
+        record.variants = entries.compactMap { entry -> VariantMetrics? in
+            guard let format = OutputFormat(fileExtension: entry.variant.format), let width = entry.outputWidth,
+                  let height = entry.outputHeight, let bytes = entry.outputBytes else { return nil }
+            return VariantMetrics(format: format.rawValue, size: entry.variant.longestSide, width: width, height: height,
+                                  bytes: bytes, encodeCPUSeconds: nil)
+        }
+        return record
     }
 
     private var request: ThumbnailRequest {
@@ -170,36 +185,6 @@ struct ImageWarmer: Sendable {
 private struct Warmed {
     var outcome: ImageOutcome
     var source: Data? = nil
-    var sizes: KnownSizes? = nil
-}
-
-/// What a warm knows about an image without measuring it; `thumbnail` is the smallest (the measured target's).
-private struct KnownSizes {
-    var format: ImageFormat?
-    var sourceBytes: Int
-    var width: Int
-    var height: Int
-    /// Nil when read from a cache entry (the manifest does not keep it).
-    var orientation: Int?
-    var thumbnail: PixelSize
-    /// Encode CPU is known only for variants encoded by this run.
-    var variants: [VariantMetrics]
-}
-
-extension KnownSizes {
-    /// From this run's variants' entries (the first is the smallest); nil when the first lacks a size.
-    init?(_ entries: [CacheEntry]) {
-        guard let entry = entries.first, let sourceBytes = entry.sourceBytes, let width = entry.sourceWidth,
-              let height = entry.sourceHeight, let outputWidth = entry.outputWidth,
-              let outputHeight = entry.outputHeight else { return nil }
-        let variants = entries.compactMap { entry -> VariantMetrics? in
-            guard let format = OutputFormat(fileExtension: entry.variant.format), let width = entry.outputWidth,
-                  let height = entry.outputHeight, let bytes = entry.outputBytes else { return nil }
-            return VariantMetrics(format: format.rawValue, size: entry.variant.longestSide, width: width, height: height,
-                                  bytes: bytes, encodeCPUSeconds: nil)
-        }
-        self.init(format: entry.sourceFormat.flatMap(ImageFormat.init(rawValue:)), sourceBytes: sourceBytes, width: width,
-                  height: height, orientation: nil, thumbnail: PixelSize(width: outputWidth, height: outputHeight),
-                  variants: variants)
-    }
+    /// What the warm knows without measuring; nil when it knows no size.
+    var record: ImageMetricsRecord? = nil
 }

@@ -8,12 +8,10 @@ import WarmMetrics
 final class MetricsRecorder: Sendable {
     let path: String
     private let writer: JSONLinesWriter
-    private let measurer: StrategyMeasurer
     private let shard: String?
     private let queue: MeasuringQueue
     private let measurers: Task<Void, Never>
 
-    /// Measures at the smallest requested size.
     init(path: String, configuration: WarmConfiguration,
          onMeasured: @escaping @Sendable () async -> Void = {}) throws(MetricsFileError) {
         self.path = path
@@ -23,11 +21,10 @@ final class MetricsRecorder: Sendable {
         self.writer = writer
         let pool = configuration.measuringPool ?? MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: 1)
         let measurer = StrategyMeasurer(configuration: .init(
-            target: DecodeTarget(longestSide: Self.targetLongestSide(configuration)), limits: configuration.limits,
+            target: DecodeTarget(longestSide: configuration.measuredLongestSide), limits: configuration.limits,
             // The app's decode of one thumbnail: the engine in the run's first format.
             encoder: ThumbnailEncoder(format: configuration.formats[0], quality: configuration.quality),
             repeats: configuration.measureRepeats, pool: pool))
-        self.measurer = measurer
         let queue = MeasuringQueue(limitBytes: 256 << 20)
         self.queue = queue
         let width = pool.processes
@@ -71,11 +68,6 @@ final class MetricsRecorder: Sendable {
             await queue.fail("\(error)")
             throw error
         }
-    }
-
-    /// The run's smallest size.
-    static func targetLongestSide(_ configuration: WarmConfiguration) -> Int {
-        configuration.sizes.first ?? 300
     }
 
     /// Waits for every queued measurement, then writes `<name>.csv` beside the records.

@@ -24,7 +24,6 @@ actor SummaryRecorder {
     private var measureSelected = 0
     /// Selected but not measured after all (fresh, revalidated or failed).
     private var measureDropped = 0
-    private var measured = 0
 
     init(summary: WarmSummary, progress: ProgressReporter, measureShare: Double? = nil) {
         self.summary = summary
@@ -52,7 +51,6 @@ actor SummaryRecorder {
     }
 
     func measuredOne() {
-        measured += 1
         summary.imagesMeasured += 1
         showProgress()
     }
@@ -71,10 +69,10 @@ actor SummaryRecorder {
         var measureTotal: Int?
         if let share = measureShare {
             let unscheduled = Double(total - summary.imagesScheduled) * share
-            measureTotal = max(measured, measureSelected - measureDropped + Int(unscheduled.rounded()))
+            measureTotal = max(summary.imagesMeasured, measureSelected - measureDropped + Int(unscheduled.rounded()))
         }
         return ProgressSnapshot(done: done, total: total, totalIsFinal: crawlDone, failed: summary.imagesFailed,
-                                measured: measured, measureTotal: measureTotal)
+                                measured: summary.imagesMeasured, measureTotal: measureTotal)
     }
 
     func showProgress() {

@@ -54,6 +54,9 @@ public struct WarmConfiguration: Sendable {
     }
 
     public var measures: Bool { compare != .none && metricsPath != nil }
+
+    /// Images are measured at the smallest size.
+    var measuredLongestSide: Int { sizes.first ?? 300 }
 }
 
 /// Naive decoding of everything is costly, so a nightly warm measures none or a sample.
