@@ -38,11 +38,11 @@ struct CacheStatsCommand: AsyncParsableCommand {
 enum CacheAccess {
     static func open(_ directory: String, checkingIntegrity: Bool = false) throws -> DiskCache {
         let manifest = URL(fileURLWithPath: directory).appendingPathComponent("manifest.sqlite").path
-        guard FileManager.default.fileExists(atPath: manifest) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: manifest, isDirectory: &isDirectory) else {
             throw Console.failure("\(directory) is not a warm cache directory (no manifest.sqlite)")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: manifest, isDirectory: &isDirectory), isDirectory.boolValue {
+        if isDirectory.boolValue {
             throw Console.failure(CacheError.manifestBroken(path: manifest, reason: "it is a directory"))
         }
         let cache = try reading { try DiskCache.open(root: directory, removingTemporaryFiles: false) }
@@ -59,9 +59,7 @@ enum CacheAccess {
         do {
             return try body()
         } catch let error as CacheError {
-            Console.error("error: \(error)")
-            if case .locked = error { throw ExitStatus.locked }
-            throw ExitStatus.failed
+            throw Console.failure(error)
         }
     }
 }

@@ -65,7 +65,7 @@ struct DemoCommand: AsyncParsableCommand {
             defaultFormats: [.jpeg, .webp, .avif])
         let summary: WarmSummary
         do {
-            summary = try await WarmRunner.run(configuration, options: options, logger: logger)
+            summary = try await options.warm(configuration, logger: logger)
         } catch {
             await server.stop()
             throw error

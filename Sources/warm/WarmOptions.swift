@@ -2,6 +2,7 @@ import ArgumentParser
 import Cache
 import Downsample
 import Foundation
+import Logging
 import Pipeline
 
 /// The options `warm run` and `warm demo` share: how to warm, where to write.
@@ -111,6 +112,29 @@ struct WarmOptions: ParsableArguments {
         configuration.pruneAfterSeconds = pruneAfter.seconds
         configuration.cacheFaults = CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment)
         return configuration
+    }
+}
+
+extension WarmOptions {
+    /// Runs the pipeline for `warm run` and `warm demo` and maps its end to output and exit statuses. SIGTERM and
+    /// SIGINT stop it gracefully (`SignalStop`).
+    func warm(_ configuration: WarmConfiguration, logger: Logger) async throws -> WarmSummary {
+        let summary: WarmSummary
+        do {
+            let fetch = fetch.configuration(maxBodyBytes: maxImageSize.bytes)
+            let decoder = decoder.makeDecoder(workers: configuration.decodeConcurrency)
+            summary = try await SignalStop.run(grace: .seconds(stopGrace.seconds), logger: logger) { stop in
+                try await WarmPipeline.run(configuration, fetch: fetch, decoder: decoder, logger: logger,
+                                           progressBar: !noProgress, stop: stop)
+            }
+        } catch {
+            throw Console.failure(error)
+        }
+        print(summary.oneLine)
+        if summary.stoppedBySignal != nil { throw ExitStatus.stopped }
+        if summary.stoppedEarly { throw ExitStatus.failed }
+        if summary.manifestRebuilt { throw ExitStatus.manifestRebuilt }
+        return summary
     }
 }
 

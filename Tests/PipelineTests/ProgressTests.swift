@@ -19,7 +19,7 @@ final class ProgressTests: XCTestCase {
         let captured = CapturedLog()
         var configuration = TestCatalog.configuration(server, cache: cacheDirectory)
         configuration.itemsPerPage = 10
-        let summary = try await WarmPipeline.run(configuration, logger: captured.logger, progress: .logLines)
+        let summary = try await WarmPipeline.run(configuration, logger: captured.logger, progressBar: false)
         await server.shutdown()
 
         let totals = captured.lines.compactMap(Self.doneAndTotal)

@@ -9,7 +9,7 @@ import NIOPosix
 @testable import Pipeline
 import XCTest
 
-/// Runs built from parts handed in (`WarmDependencies.make`): no HTTP, no
+/// Runs built from parts handed in (`WarmDependencies.init`): no HTTP, no
 /// server, a clock the test sets. What the HTTP client does is pinned in the
 /// Fetch and pipeline tests that start real servers.
 final class WarmDependenciesTests: XCTestCase {
@@ -45,11 +45,10 @@ final class WarmDependenciesTests: XCTestCase {
     private func run(_ configuration: WarmConfiguration, _ fetcher: InMemoryFetcher, cache: DiskCache,
                      now: Date = Date()) async throws -> WarmSummary {
         let decoder = InProcessDecoder(concurrency: 2)
-        let dependencies = try WarmDependencies.make(
-            configuration: configuration, fetcher: fetcher, hostGate: nil, cache: CacheIO(cache: cache, pool: pool),
-            decoder: decoder, logger: Logger(label: "test"), progress: .logLines, now: { now },
-            release: { await decoder.shutdown() })
-        let summary = try await WarmPipeline(configuration: configuration, dependencies: dependencies).run()
+        let dependencies = WarmDependencies(fetcher: fetcher, hostGate: nil, cache: CacheIO(cache: cache, pool: pool),
+                                            decoder: decoder, now: { now }, release: { await decoder.shutdown() })
+        let summary = try await WarmPipeline(configuration: configuration, dependencies: dependencies,
+                                             logger: Logger(label: "test"), progressBar: false).run()
         await dependencies.close()
         return summary
     }

@@ -18,7 +18,7 @@ final class WarmPipelineTests: XCTestCase {
         let listed = await server.products()
         XCTAssertLessThan(distinct.count, listed.compactMap(\.thumbnailURL).count, "the catalog has shared thumbnails")
 
-        let summary = try await WarmPipeline.run(TestCatalog.configuration(server, cache: cacheDirectory), progress: .logLines)
+        let summary = try await WarmPipeline.run(TestCatalog.configuration(server, cache: cacheDirectory), progressBar: false)
         let served = await server.stats.snapshot()
         await server.shutdown()
 
@@ -47,9 +47,9 @@ final class WarmPipelineTests: XCTestCase {
         let cacheDirectory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
         let configuration = TestCatalog.configuration(server, cache: cacheDirectory)
-        let first = try await WarmPipeline.run(configuration, progress: .logLines)
+        let first = try await WarmPipeline.run(configuration, progressBar: false)
         await server.stats.reset()
-        let second = try await WarmPipeline.run(configuration, progress: .logLines)
+        let second = try await WarmPipeline.run(configuration, progressBar: false)
         let served = await server.stats.snapshot()
         await server.shutdown()
 
@@ -65,12 +65,12 @@ final class WarmPipelineTests: XCTestCase {
         let server = try await TestCatalog.start(products: 50)
         let cacheDirectory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
-        let first = try await WarmPipeline.run(TestCatalog.configuration(server, cache: cacheDirectory), progress: .logLines)
+        let first = try await WarmPipeline.run(TestCatalog.configuration(server, cache: cacheDirectory), progressBar: false)
         await server.stats.reset()
         // A shorter --max-age than the entries were stored with makes them stale now.
         let secondStarted = Date().timeIntervalSince1970
         let stale = TestCatalog.configuration(server, cache: cacheDirectory, maxAgeSeconds: 60)
-        let second = try await WarmPipeline.run(stale, progress: .logLines)
+        let second = try await WarmPipeline.run(stale, progressBar: false)
         let secondEnded = Date().timeIntervalSince1970
         let served = await server.stats.snapshot()
         await server.shutdown()
@@ -102,7 +102,7 @@ final class WarmPipelineTests: XCTestCase {
         let victim = try XCTUnwrap(firstProduct?.thumbnailURL)
         await server.failNext(path: victim.path, count: 2, status: 503)
         let summary = try await WarmPipeline.run(TestCatalog.configuration(server, cache: cacheDirectory),
-                                                 fetch: TestCatalog.quickRetries, progress: .logLines)
+                                                 fetch: TestCatalog.quickRetries, progressBar: false)
         let served = await server.stats.snapshot()
         await server.shutdown()
         XCTAssertEqual(summary.imagesFailed, 0)
@@ -122,7 +122,7 @@ final class WarmPipelineTests: XCTestCase {
         await server.failNext(path: missing.path, count: 1, status: 404)
         await server.injectFault(.body("<html><body>Service Unavailable</body></html>", contentType: "text/html"), path: html.path)
         let configuration = TestCatalog.configuration(server, cache: cacheDirectory)
-        let first = try await WarmPipeline.run(configuration, fetch: TestCatalog.quickRetries, progress: .logLines)
+        let first = try await WarmPipeline.run(configuration, fetch: TestCatalog.quickRetries, progressBar: false)
         XCTAssertEqual(first.imagesFailed, 2)
         XCTAssertEqual(first.failedByReason["http-404"], 1)
         XCTAssertEqual(first.failedByReason["not-an-image"], 1)
@@ -136,7 +136,7 @@ final class WarmPipelineTests: XCTestCase {
         }
 
         await server.stats.reset()
-        let second = try await WarmPipeline.run(configuration, progress: .logLines)
+        let second = try await WarmPipeline.run(configuration, progressBar: false)
         let served = await server.stats.snapshot()
         await server.shutdown()
         XCTAssertEqual(second.imagesDownloaded, 2)
@@ -150,7 +150,8 @@ final class WarmPipelineTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
         // After page 1 is served, 7 new products push every old one 7 places back.
         await server.insertNewestProducts(count: 7, afterServingPage: 1)
-        let summary = try await WarmPipeline.run(TestCatalog.configuration(server, cache: cacheDirectory, itemsPerPage: 10), progress: .logLines)
+        let summary = try await WarmPipeline.run(TestCatalog.configuration(server, cache: cacheDirectory, itemsPerPage: 10),
+                                                 progressBar: false)
         let everything = await TestCatalog.distinctThumbnails(server)
         await server.shutdown()
         XCTAssertEqual(everything.count, 67)
@@ -167,10 +168,10 @@ final class WarmPipelineTests: XCTestCase {
         let cacheDirectory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
         var configuration = TestCatalog.configuration(server, cache: cacheDirectory)
-        let unlimited = try await WarmPipeline.run(configuration, progress: .logLines)
+        let unlimited = try await WarmPipeline.run(configuration, progressBar: false)
         XCTAssertEqual(unlimited.evictedEntries, 0)
         configuration.maxCacheBytes = unlimited.bytesWritten / 2
-        let limited = try await WarmPipeline.run(configuration, progress: .logLines)
+        let limited = try await WarmPipeline.run(configuration, progressBar: false)
         await server.shutdown()
         XCTAssertGreaterThan(limited.evictedEntries, 0)
         let cache = try DiskCache.open(root: cacheDirectory.path)
@@ -186,7 +187,7 @@ final class WarmPipelineTests: XCTestCase {
         let held = try CacheLock.acquire(root: cacheDirectory.path)
         defer { held.release() }
         do {
-            _ = try await WarmPipeline.run(TestCatalog.configuration(server, cache: cacheDirectory), progress: .logLines)
+            _ = try await WarmPipeline.run(TestCatalog.configuration(server, cache: cacheDirectory), progressBar: false)
             XCTFail("a second run must not start")
         } catch {
             guard case .locked = error else { return XCTFail("\(error)") }

@@ -5,18 +5,19 @@ import Fetch
 import Foundation
 
 /// Products to image jobs: one per distinct canonical URL, this shard's only, page 1's hosts allowed before its first
-/// job, each page's cache rows read together. One task; memory: the dedup table and one page's jobs.
+/// job, each page's cache rows read together. One task; memory: the listed URLs and one page's jobs.
 struct JobAdmission: Sendable {
-    let dedup: URLDeduplicator
     let progress: SummaryRecorder
     let hostGate: HostGate?
     let shard: CacheShard?
     let compare: CompareSelection
     let cache: CacheIO
 
-    /// Each `send` waits for a free worker: back-pressure up to the crawl.
-    func run(from events: AsyncChannel<CrawlEvent>, onto jobs: AsyncChannel<ImageJob>) async {
+    /// Each `send` waits for a free worker: back-pressure up to the crawl. Returns the product ids naming each listed
+    /// URL, the only state of a run that grows with the catalog.
+    func run(from events: AsyncChannel<CrawlEvent>, onto jobs: AsyncChannel<ImageJob>) async -> [CanonicalURL: [Int]] {
         defer { jobs.finish() }
+        var listed: [CanonicalURL: [Int]] = [:]
         for await event in events {
             switch event {
             case .progress(let report):
@@ -28,11 +29,12 @@ struct JobAdmission: Sendable {
                 await hostGate?.learnFirstPage(products.compactMap(\.thumbnailURL))
                 var admitted: [ImageJob] = []
                 for product in products {
-                    if let job = await admit(product) { admitted.append(job) }
+                    if let job = await admit(product, listed: &listed) { admitted.append(job) }
                 }
                 for job in await withCachedEntries(admitted) { await jobs.send(job) }
             }
         }
+        return listed
     }
 
     /// One statement for the page; when it fails the jobs go without, and each warm reads its own and reports the
@@ -50,7 +52,7 @@ struct JobAdmission: Sendable {
         }
     }
 
-    private func admit(_ product: Product) async -> ImageJob? {
+    private func admit(_ product: Product, listed: inout [CanonicalURL: [Int]]) async -> ImageJob? {
         guard let url = product.thumbnailURL else { return await setAside() }
         let canonical: CanonicalURL
         do {
@@ -63,7 +65,10 @@ struct JobAdmission: Sendable {
             await progress.record(.failed(failure))
             return nil
         }
-        guard await dedup.claim(canonical, productId: product.id) else { return await setAside() }
+        // The first product naming a URL schedules it; later ones add their ids.
+        let seen = listed[canonical] != nil
+        listed[canonical, default: []].append(product.id)
+        guard !seen else { return await setAside() }
         // Every shard crawls the whole list and keeps only its own images.
         guard shard?.owns(canonical) ?? true else { return await setAside(forOtherShard: true) }
         await progress.scheduled(selectedForMeasuring: compare.includes(canonical))

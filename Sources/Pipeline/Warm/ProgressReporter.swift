@@ -32,7 +32,7 @@ struct ProgressReporter {
     private var drewMeasureLine = false
     private var latest = ProgressSnapshot()
 
-    init(logger: Logger, interactive: Bool = isatty(STDERR_FILENO) == 1, logIntervalSeconds: Double = 10,
+    init(logger: Logger, interactive: Bool, logIntervalSeconds: Double = 10,
          clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) {
         self.logger = logger
         self.interactive = interactive
@@ -129,11 +129,4 @@ struct ProgressReporter {
         update(latest)
         if interactive { FileHandle.standardError.write(Data((drewMeasureLine ? "\n\n" : "\n").utf8)) }
     }
-}
-
-public enum ProgressDisplay: Sendable, Hashable {
-    /// A bar when standard error is a terminal, log lines otherwise.
-    case automatic
-    /// Log lines only (`--no-progress`, tests).
-    case logLines
 }

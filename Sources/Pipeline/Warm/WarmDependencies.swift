@@ -6,45 +6,34 @@ import Foundation
 import Logging
 import NIOPosix
 
-/// What a run is made of: `WarmPipeline` uses only this. `live(...)` is the composition root; tests where HTTP is
-/// not the point hand a fake `Fetching` to `make(...)`.
+/// What a run is made of, opened before it: `WarmPipeline` uses only this. `live(...)` is the composition root; tests
+/// where HTTP is not the point hand in a fake `Fetching`.
 public struct WarmDependencies: Sendable {
     public let fetcher: any Fetching
     /// nil when nothing checks hosts (a fake fetcher).
     public let hostGate: HostGate?
     public let cache: CacheIO
     public let decoder: any ThumbnailDecoding
-    let progress: SummaryRecorder
-    let metrics: MetricsRecorder?
     /// Wall-clock time, for prune cutoffs.
     let now: @Sendable () -> Date
     private let release: @Sendable () async -> Void
+    /// Set when the manifest was broken and moved aside: the summary says so.
+    var manifestRepair: ManifestRepair?
 
-    public static func make(
-        configuration: WarmConfiguration, fetcher: any Fetching, hostGate: HostGate?, cache: CacheIO,
-        decoder: any ThumbnailDecoding, logger: Logger, progress display: ProgressDisplay = .automatic,
-        now: @escaping @Sendable () -> Date = Date.init, release: @escaping @Sendable () async -> Void = {}
-    ) throws(WarmRunError) -> WarmDependencies {
-        let reporter = display == .logLines ? ProgressReporter(logger: logger, interactive: false) : ProgressReporter(logger: logger)
-        let progress = SummaryRecorder(summary: WarmSummary(configuration), progress: reporter,
-                                       measureShare: configuration.measures ? configuration.compare.share : nil)
-        var metrics: MetricsRecorder?
-        if configuration.measures, let path = configuration.metricsPath {
-            do {
-                metrics = try MetricsRecorder(path: path, configuration: configuration,
-                                              onMeasured: { await progress.measuredOne() })
-            } catch {
-                throw .output(reason: "\(error)")
-            }
-        }
-        return WarmDependencies(fetcher: fetcher, hostGate: hostGate, cache: cache, decoder: decoder, progress: progress,
-                                metrics: metrics, now: now, release: release)
+    public init(fetcher: any Fetching, hostGate: HostGate?, cache: CacheIO, decoder: any ThumbnailDecoding,
+                now: @escaping @Sendable () -> Date = Date.init, release: @escaping @Sendable () async -> Void = {}) {
+        self.fetcher = fetcher
+        self.hostGate = hostGate
+        self.cache = cache
+        self.decoder = decoder
+        self.now = now
+        self.release = release
     }
 
     /// The composition root of `warm run` and `warm demo`. The run owns all it builds, `decoder` included (nil: threads
     /// of this process): `close()` shuts it down.
     public static func live(configuration: WarmConfiguration, fetch: FetchConfiguration, decoder: (any ThumbnailDecoding)?,
-                            logger: Logger, progress display: ProgressDisplay = .automatic) async throws(WarmRunError) -> WarmDependencies {
+                            logger: Logger) throws(WarmRunError) -> WarmDependencies {
         // Before the run's threads allocate (a thread keeps its arena): with glibc's defaults freed image buffers stay
         // in per-thread arenas and the peak grows with the run (bench/findings.md section 2).
         ProcessAllocator.fixMmapThreshold(bytes: 256 * 1024)
@@ -66,23 +55,10 @@ public struct WarmDependencies: Sendable {
             try? cache.close()
             lock.release()
         }
-        do {
-            let fetcher = CoalescingFetcher(upstream: http)
-            let dependencies = try make(configuration: configuration, fetcher: fetcher, hostGate: hostGate,
-                                        cache: CacheIO(cache: cache, pool: pool), decoder: decoder, logger: logger,
-                                        progress: display, release: release)
-            if let repair {
-                await dependencies.progress.update {
-                    $0.manifestRebuilt = true
-                    $0.manifestBrokenReason = repair.reason
-                    $0.manifestMovedTo = repair.movedTo
-                }
-            }
-            return dependencies
-        } catch {
-            await release()
-            throw error
-        }
+        var dependencies = WarmDependencies(fetcher: CoalescingFetcher(upstream: http), hostGate: hostGate,
+                                            cache: CacheIO(cache: cache, pool: pool), decoder: decoder, release: release)
+        dependencies.manifestRepair = repair
+        return dependencies
     }
 
     /// Call once, after `WarmPipeline.run`.

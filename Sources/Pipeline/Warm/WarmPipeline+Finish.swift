@@ -5,10 +5,10 @@ import WarmSupport
 
 extension WarmPipeline {
     /// Product ids found after their shared thumbnail was stored, the prune, the size limit, the summary.
-    func finish(_ end: StageEnd, dedup: URLDeduplicator, startedAt: Date,
+    func finish(_ end: StageEnd, startedAt: Date,
                 clock: ContinuousClock.Instant) async throws(WarmRunError) -> WarmSummary {
-        let shared = await dedup.shared()
-        let ours = shared.filter { owns($0.url) }
+        let shared = end.listed.filter { $0.value.count > 1 }
+        let ours = shared.filter { owns($0.key) }
         let mergeFailure = await dependencies.cache.perform { cache -> String? in
             for (url, productIds) in ours {
                 do {
@@ -20,12 +20,12 @@ extension WarmPipeline {
             return nil
         }
         if let mergeFailure { await stepFailed(mergeFailure) }
-        await prune(after: end, listed: dedup, startedAt: startedAt)
+        await prune(after: end, startedAt: startedAt)
         await evictToLimit()
         await exportAppManifest()
         let finishedAt = dependencies.now()
         await progress.update {
-            $0.productsSharingAThumbnail = shared.reduce(0) { $0 + $1.productIds.count }
+            $0.productsSharingAThumbnail = shared.values.reduce(0) { $0 + $1.count }
             $0.finishedAt = finishedAt
             $0.durationSeconds = (ContinuousClock.now - clock).inSeconds
             $0.peakResidentBytes = ProcessMemory.peakResidentBytes()
@@ -44,11 +44,11 @@ extension WarmPipeline {
 
     /// Marks listed URLs as seen, then prunes rows unseen for `--prune-after`, but only after a complete list: an
     /// image is not gone because its page failed. With 0 the cutoff is the run's start: what it did not see goes.
-    private func prune(after end: StageEnd, listed dedup: URLDeduplicator, startedAt: Date) async {
+    private func prune(after end: StageEnd, startedAt: Date) async {
         let stoppedEarly = await progress.summary.stoppedEarly
         let listIncomplete = Task.isCancelled ? "the run was cancelled"
             : end.listIncompleteReason ?? (stoppedEarly ? "the run stopped early" : nil)
-        let listed = await dedup.allURLs().filter { owns($0) }
+        let listed = end.listed.keys.filter { owns($0) }
         let (runStartedAt, pruneAfter) = (startedAt.timeIntervalSince1970, configuration.pruneAfterSeconds)
         let logger = logger
         let pruned = await dependencies.cache.perform { cache -> (result: PruneResult, skippedReason: String?) in

@@ -1,4 +1,5 @@
 import AsyncAlgorithms
+import Cache
 import Crawl
 
 struct StageEnd: Sendable {
@@ -7,12 +8,15 @@ struct StageEnd: Sendable {
     /// Disk full.
     var stopReason: String?
     var listIncompleteReason: String?
+    /// The product ids naming each URL of the list.
+    var listed: [CanonicalURL: [Int]] = [:]
 
     /// Keeps the first of each.
     mutating func merge(_ other: StageEnd) {
         crawlError = crawlError ?? other.crawlError
         stopReason = stopReason ?? other.stopReason
         listIncompleteReason = listIncompleteReason ?? other.listIncompleteReason
+        listed = listed.isEmpty ? other.listed : listed
     }
 
     static func incompleteness(of report: CrawlReport) -> String? {
@@ -25,24 +29,21 @@ struct StageEnd: Sendable {
 extension WarmPipeline {
     /// A worker that must stop the run (disk full) cancels the others. A stop request ends the crawl and both
     /// channels: no new image starts, the workers finish the images they hold.
-    func runStages(dedup: URLDeduplicator) async -> StageEnd {
+    func runStages() async -> StageEnd {
         let events = AsyncChannel<CrawlEvent>()
         let jobs = AsyncChannel<ImageJob>()
-        let admission = JobAdmission(dedup: dedup, progress: progress, hostGate: dependencies.hostGate,
+        let admission = JobAdmission(progress: progress, hostGate: dependencies.hostGate,
                                      shard: configuration.shard, compare: measured, cache: dependencies.cache)
         let halt = StopRequest()
         let warmer = ImageWarmer(configuration: configuration, cache: dependencies.cache, fetcher: dependencies.fetcher,
-                                 decoder: dependencies.decoder, metrics: dependencies.metrics, halt: halt)
+                                 decoder: dependencies.decoder, metrics: metrics, halt: halt)
         var end = await withTaskGroup(of: StageEnd.self) { group in
             stop.onRequest {
                 events.finish()
                 jobs.finish()
             }
             group.addTask { await crawl(onto: events) }
-            group.addTask {
-                await admission.run(from: events, onto: jobs)
-                return StageEnd()
-            }
+            group.addTask { StageEnd(listed: await admission.run(from: events, onto: jobs)) }
             for _ in 0..<configuration.fetchConcurrency {
                 group.addTask { await work(on: jobs, with: warmer) }
             }

@@ -7,19 +7,45 @@ import Foundation
 import Logging
 
 /// Crawler -> JobAdmission -> ImageWarmer workers, joined by channels whose `send` waits (back-pressure), so memory
-/// grows with the concurrency, not the catalog (docs/architecture.md). It opens nothing: see `WarmDependencies`.
+/// grows with the concurrency, not the catalog (docs/architecture.md). It opens only the metrics file: the rest comes
+/// in `WarmDependencies`.
 public struct WarmPipeline: Sendable {
     public let configuration: WarmConfiguration
     let dependencies: WarmDependencies
     let logger: Logger
     let stop: StopRequest
+    let progress: SummaryRecorder
+    /// nil without a metrics file.
+    let metrics: MetricsRecorder?
 
+    /// `progressBar` false: log lines even on a terminal (`--no-progress`, tests). Throws when the metrics file cannot
+    /// be opened.
     public init(configuration: WarmConfiguration, dependencies: WarmDependencies, logger: Logger = Logger(label: "warm"),
-                stop: StopRequest = StopRequest()) {
+                progressBar: Bool = true, stop: StopRequest = StopRequest()) throws(WarmRunError) {
         self.configuration = configuration
         self.dependencies = dependencies
         self.logger = logger
         self.stop = stop
+        var summary = WarmSummary(configuration)
+        if let repair = dependencies.manifestRepair {
+            summary.manifestRebuilt = true
+            summary.manifestBrokenReason = repair.reason
+            summary.manifestMovedTo = repair.movedTo
+        }
+        let reporter = ProgressReporter(logger: logger, interactive: progressBar && isatty(STDERR_FILENO) == 1)
+        let progress = SummaryRecorder(summary: summary, progress: reporter,
+                                       measureShare: configuration.measures ? configuration.compare.share : nil)
+        self.progress = progress
+        guard configuration.measures, let path = configuration.metricsPath else {
+            metrics = nil
+            return
+        }
+        do {
+            metrics = try MetricsRecorder(path: path, configuration: configuration,
+                                          onMeasured: { await progress.measuredOne() })
+        } catch {
+            throw .output(reason: "\(error)")
+        }
     }
 
     /// Throws only when the run cannot go on; failures of single images and pages are in the summary instead.
@@ -28,8 +54,7 @@ public struct WarmPipeline: Sendable {
         let clock = ContinuousClock.now
         await progress.update { $0.startedAt = startedAt }
         let ticker = startTicker()
-        let dedup = URLDeduplicator()
-        let end = await runStages(dedup: dedup)
+        let end = await runStages()
         if let reason = end.stopReason {
             let signal = stop.signal
             await progress.stop(reason)
@@ -39,13 +64,11 @@ public struct WarmPipeline: Sendable {
         await finishMeasuring()
         ticker.cancel()
         await progress.finishDisplay()
-        return try await finish(end, dedup: dedup, startedAt: startedAt, clock: clock)
+        return try await finish(end, startedAt: startedAt, clock: clock)
     }
 
-    var progress: SummaryRecorder { dependencies.progress }
-
     /// None without a metrics file.
-    var measured: CompareSelection { dependencies.metrics == nil ? .none : configuration.compare }
+    var measured: CompareSelection { metrics == nil ? .none : configuration.compare }
 
     /// A quiet stretch (one slow image, a long measurement) still gets its log line.
     private func startTicker() -> Task<Void, Never> {
@@ -60,7 +83,7 @@ public struct WarmPipeline: Sendable {
 
     /// Measuring may lag behind the warm: its own progress line goes on until it is done.
     private func finishMeasuring() async {
-        guard let metrics = dependencies.metrics else { return }
+        guard let metrics else { return }
         do {
             try await metrics.finish()
         } catch {
@@ -91,14 +114,14 @@ extension WarmPipeline {
     /// What `warm run` does: builds the real parts, runs once and closes them, also when the run throws.
     public static func run(_ configuration: WarmConfiguration, fetch: FetchConfiguration = FetchConfiguration(),
                            decoder: (any ThumbnailDecoding)? = nil, logger: Logger = Logger(label: "warm"),
-                           progress display: ProgressDisplay = .automatic,
+                           progressBar: Bool = true,
                            stop: StopRequest = StopRequest()) async throws(WarmRunError) -> WarmSummary {
-        let dependencies = try await WarmDependencies.live(configuration: configuration, fetch: fetch, decoder: decoder,
-                                                     logger: logger, progress: display)
+        let dependencies = try WarmDependencies.live(configuration: configuration, fetch: fetch, decoder: decoder,
+                                                     logger: logger)
         let outcome: Result<WarmSummary, WarmRunError>
         do {
             outcome = .success(try await WarmPipeline(configuration: configuration, dependencies: dependencies, logger: logger,
-                                                    stop: stop).run())
+                                                      progressBar: progressBar, stop: stop).run())
         } catch {
             outcome = .failure(error)
         }
