@@ -4,14 +4,9 @@ import Foundation
 
 /// The demo's catalog server as a child process (`warm serve`), so that the warm job's process is not
 /// also serving the catalog while it measures.
-final class ServerProcess {
+struct ServerProcess {
     let baseURL: URL
-    private let child: ChildProcess
-
-    private init(baseURL: URL, child: ChildProcess) {
-        self.baseURL = baseURL
-        self.child = child
-    }
+    let child: ChildProcess
 
     /// Starts `warm serve` on 127.0.0.1:`port` and waits for the base URL it
     /// prints once it listens.

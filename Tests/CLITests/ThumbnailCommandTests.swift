@@ -76,6 +76,39 @@ final class ThumbnailCommandTests: XCTestCase {
         XCTAssertEqual(left, ["a.jpg", "b.jpg", "c.jpg"], "no temporary file is left behind")
     }
 
+    func testTwoInputsWithOneBaseNameKeepTheFirstOutputAndNameTheSecond() throws {
+        let directory = try makeTemporaryDirectory()
+        var inputs: [String] = []
+        for (folder, seed) in [("one", 1), ("two", 2)] {
+            let input = directory.appendingPathComponent("\(folder)/photo.png")
+            try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try ImageComposer.encode(pixels: ImageComposer.pattern(width: 320, height: 240, seed: UInt64(seed)), width: 320,
+                                     height: 240, bands: 3, as: CompositionEncoding(format: .png)).write(to: input)
+            inputs.append(input.path)
+        }
+        let out = directory.appendingPathComponent("out")
+        let result = try WarmBinary.run(["thumbnail"] + inputs + ["--size", "64", "--out", out.path])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        let skipped = "\(inputs[1]): skipped, its output \(out.path)/photo.jpg is already the output of \(inputs[0])"
+        XCTAssertTrue(result.stderr.contains(skipped), result.stderr)
+        XCTAssertTrue(result.stdout.contains("1 of 2 thumbnails written"), result.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), ["photo.jpg"])
+    }
+
+    func testAnOutputDirectoryThatCannotBeCreatedFailsEveryInputByName() throws {
+        let directory = try makeTemporaryDirectory()
+        let input = directory.appendingPathComponent("a.png")
+        try ImageComposer.encode(pixels: ImageComposer.pattern(width: 320, height: 240), width: 320, height: 240, bands: 3,
+                                 as: CompositionEncoding(format: .png)).write(to: input)
+        let blocker = directory.appendingPathComponent("file")
+        try Data("not a directory".utf8).write(to: blocker)
+        let out = blocker.appendingPathComponent("out")
+        let result = try WarmBinary.run(["thumbnail", input.path, "--size", "64", "--out", out.path])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("\(out.path): the output directory cannot be created"), result.stderr)
+        XCTAssertTrue(result.stdout.contains("0 of 1 thumbnails written"), result.stdout)
+    }
+
     func testInspectReportsRetainedBytesPerStrategyAsJSON() throws {
         let directory = try makeTemporaryDirectory()
         let small = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120,

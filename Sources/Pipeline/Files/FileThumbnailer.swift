@@ -62,37 +62,32 @@ public struct FileThumbnailer: Sendable {
 
     /// `report` sees outcomes in completion order; the result is in input order.
     public func run(_ inputs: [String], report: @Sendable (Outcome) -> Void = { _ in }) async -> [Outcome] {
+        var refusals = [FileThumbnailError?](repeating: nil, count: inputs.count)
         do {
             try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+            // Two inputs with one base name would overwrite each other's output.
+            var firstInputForOutput: [String: String] = [:]
+            for (index, input) in inputs.enumerated() {
+                let output = outputPath(for: input)
+                if let first = firstInputForOutput[output] {
+                    refusals[index] = .sameOutputAsAnotherInput(path: input, other: first, output: output)
+                }
+                firstInputForOutput[output] = firstInputForOutput[output] ?? input
+            }
         } catch {
             let failure = FileThumbnailError.cannotCreateOutputDirectory(path: outputDirectory.path,
                                                                          reason: error.localizedDescription)
-            let outcomes = inputs.map { Outcome(input: $0, result: .failure(failure)) }
-            outcomes.forEach(report)
-            return outcomes
+            refusals = refusals.map { _ in failure }
         }
-        // Two inputs with one base name would overwrite each other's output.
-        var firstInputForOutput: [String: String] = [:]
-        var collisions: [Int: FileThumbnailError] = [:]
-        for (index, input) in inputs.enumerated() {
-            let output = outputPath(for: input)
-            if let first = firstInputForOutput[output] {
-                collisions[index] = .sameOutputAsAnotherInput(path: input, other: first, output: output)
-            } else {
-                firstInputForOutput[output] = input
-            }
-        }
-
         var outcomes = [Outcome?](repeating: nil, count: inputs.count)
         await withTaskGroup(of: (Int, Outcome).self) { group in
             var next = 0
             func addNext() {
                 guard next < inputs.count else { return }
-                let index = next, input = inputs[index]
+                let (index, input, refusal) = (next, inputs[next], refusals[next])
                 next += 1
-                let collision = collisions[index]
                 group.addTask {
-                    if let collision { return (index, Outcome(input: input, result: .failure(collision))) }
+                    if let refusal { return (index, Outcome(input: input, result: .failure(refusal))) }
                     return (index, Outcome(input: input, result: await self.thumbnail(input)))
                 }
             }
