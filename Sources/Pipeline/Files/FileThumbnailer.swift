@@ -1,6 +1,9 @@
 import ChildProcesses
 import Downsample
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The engine behind `warm thumbnail`: one bad file yields an error naming it, the others still get done.
 /// Memory: one thumbnail per file in flight; the decoder's workers read the inputs themselves.
@@ -110,10 +113,25 @@ public struct FileThumbnailer: Sendable {
         case .failure(let error): return .failure(.decode(path: input, error))
         }
         let output = outputPath(for: input), data = thumbnail.data
-        if let failure = await BlockingWork.run({ OutputFile.replace(output, with: data) }) {
+        if let failure = await BlockingWork.run({ Self.replaceOutput(output, with: data) }) {
             return .failure(.unwritable(path: output, reason: "\(failure)"))
         }
         return .success(Written(output: output, size: thumbnail.size, outputBytes: thumbnail.data.count))
+    }
+
+    /// Temp file, then rename, so no reader sees half a file; no fsync (a run writes lost outputs again) nor `.atomic`
+    /// (bench/findings.md section 7). Blocking. Nil when the file is in place, else the call that failed and why.
+    private static func replaceOutput(_ path: String, with data: Data) -> String? {
+        let failure = { (call: String) in "\(call): \(String(cString: strerror(errno)))" }
+        let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return failure("open") }
+        var failed: String?
+        if !FileDescriptorIO.writeAll(fd, data) { failed = failure("write") }
+        if close(fd) != 0, failed == nil { failed = failure("close") }
+        if failed == nil, rename(temporary, path) != 0 { failed = failure("rename") }
+        if failed != nil { unlink(temporary) }
+        return failed
     }
 }
 
