@@ -24,11 +24,10 @@ public enum ThumbHash {
         let lx = max(1, jsRound(lLimit * Double(width) / longSide))
         let ly = max(1, jsRound(lLimit * Double(height) / longSide))
 
-        let grid = CosineGrid(width: width, height: height)
-        let l = grid.encode(planes.l, nx: max(3, lx), ny: max(3, ly))
-        let p = grid.encode(planes.p, nx: 3, ny: 3)
-        let q = grid.encode(planes.q, nx: 3, ny: 3)
-        let a = planes.hasAlpha ? grid.encode(planes.a, nx: 5, ny: 5) : nil
+        let l = EncodedChannel(planes.l, width: width, height: height, nx: max(3, lx), ny: max(3, ly))
+        let p = EncodedChannel(planes.p, width: width, height: height, nx: 3, ny: 3)
+        let q = EncodedChannel(planes.q, width: width, height: height, nx: 3, ny: 3)
+        let a = planes.hasAlpha ? EncodedChannel(planes.a, width: width, height: height, nx: 5, ny: 5) : nil
 
         let isLandscape = width > height
         let header24 = jsRound(63 * l.dc) | (jsRound(31.5 + 31.5 * p.dc) << 6) | (jsRound(31.5 + 31.5 * q.dc) << 12)
@@ -103,20 +102,14 @@ struct LPQAPlanes {
     }
 }
 
-/// One channel's DCT as the reference encodes it: the varying terms normalised by their largest magnitude.
+/// One channel's DCT as the reference encodes it, varying terms normalised by their largest magnitude; computed
+/// in the reference's order of operations, because the hash's nibbles depend on the last bit of halves like 7.5.
 struct EncodedChannel {
     var dc = 0.0
     var ac: [Double] = []
     var scale = 0.0
-}
 
-/// The reference's DCT in its order of operations: the hash's nibbles depend on the last bit of halves like 7.5.
-struct CosineGrid {
-    let width: Int
-    let height: Int
-
-    func encode(_ channel: [Double], nx: Int, ny: Int) -> EncodedChannel {
-        var result = EncodedChannel()
+    init(_ channel: [Double], width: Int, height: Int, nx: Int, ny: Int) {
         var fx = [Double](repeating: 0, count: width)
         for cy in 0..<ny {
             var cx = 0
@@ -133,17 +126,16 @@ struct CosineGrid {
                 }
                 f /= Double(width * height)
                 if cx > 0 || cy > 0 {
-                    result.ac.append(f)
-                    result.scale = max(result.scale, abs(f))
+                    ac.append(f)
+                    scale = max(scale, abs(f))
                 } else {
-                    result.dc = f
+                    dc = f
                 }
                 cx += 1
             }
         }
-        if result.scale != 0 {
-            result.ac = result.ac.map { 0.5 + 0.5 / result.scale * $0 }
+        if scale != 0 {
+            ac = ac.map { 0.5 + 0.5 / scale * $0 }
         }
-        return result
     }
 }
