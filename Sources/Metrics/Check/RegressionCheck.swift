@@ -25,13 +25,8 @@ public struct RegressionCheck: Sendable {
     }
 
     public struct Regression: Sendable, Equatable, CustomStringConvertible {
-        public enum Kind: String, Sendable {
-            case targetChanged = "target-changed"
-            case nowFails = "now-fails"
-            case outputSizeChanged = "output-size-changed"
-            case retainedGrew = "retained-grew"
-            case peakGrew = "peak-grew"
-            case ssimBelowMinimum = "ssim-below-minimum"
+        public enum Kind: Sendable {
+            case targetChanged, nowFails, outputSizeChanged, retainedGrew, peakGrew, ssimBelowMinimum
         }
         public var kind: Kind
         public var url: String?
