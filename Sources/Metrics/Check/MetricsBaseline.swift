@@ -55,12 +55,7 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
     }
 
     public static func read(path: String) throws(MetricsFileError) -> MetricsBaseline {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path, reason: error.localizedDescription)
-        }
+        let data = try MetricsFileError.read(path)
         let baseline: MetricsBaseline
         do {
             baseline = try JSONDecoder().decode(MetricsBaseline.self, from: data)

@@ -10,12 +10,7 @@ public enum JSONLinesReader {
     }
 
     public static func read(path: String) throws(MetricsFileError) -> [ImageMetricsRecord] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path, reason: error.localizedDescription)
-        }
+        let data = try MetricsFileError.read(path)
         let decoder = JSONDecoder()
         var records: [ImageMetricsRecord] = []
         var lineNumber = 0

@@ -22,6 +22,14 @@ public enum MetricsFileError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 extension MetricsFileError {
+    static func read(_ path: String) throws(MetricsFileError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+    }
+
     /// Writes `data` to `path` atomically (readers never see half a file),
     /// creating the parent directory when missing.
     static func write(_ data: Data, to path: String) throws(MetricsFileError) {
