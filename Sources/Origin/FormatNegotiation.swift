@@ -6,13 +6,9 @@ public enum FormatNegotiation {
     /// nil when `Accept` allows none of `held`; no `Accept` means `*/*`.
     public static func choose(accept: String?, held: some Sequence<ThumbnailFormat>) -> ThumbnailFormat? {
         let ranges = parse(accept ?? "*/*")
-        var best: (format: ThumbnailFormat, quality: Double)?
-        for format in held.sorted() {
-            let quality = self.quality(of: format, in: ranges)
-            guard quality > 0 else { continue }
-            if best == nil || quality > best!.quality { best = (format, quality) }
-        }
-        return best?.format
+        // `max(by:)` keeps the first of equal elements: the preferred format wins a tie.
+        return held.sorted().map { (format: $0, quality: quality(of: $0, in: ranges)) }
+            .filter { $0.quality > 0 }.max { $0.quality < $1.quality }?.format
     }
 
     struct MediaRange: Equatable {
