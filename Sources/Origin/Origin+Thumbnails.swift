@@ -8,34 +8,28 @@ import WarmSupport
 
 /// The body is read from the descriptor it was hashed from, not sent with sendfile: Hummingbird's `FileIO` opens
 /// by path, which may be renamed over in between; thumbnails are a few KB.
-struct ThumbnailResponder: Sendable {
-    let reader: CacheReader
-    let threadPool: NIOThreadPool
-    let configuration: OriginConfiguration
-    let metrics: OriginMetrics
-    let logger: Logger
-
-    func respond(to request: Request, head: Bool) async -> Response {
+extension Origin {
+    func respond(to request: Request, head: Bool, logger: Logger) async -> Response {
         let started = ContinuousClock.now
-        let (response, miss) = await answer(request)
+        let (response, miss) = await answer(request, logger: logger)
         let bodyBytes = head ? 0 : (response.body.contentLength ?? 0)
         metrics.record(status: response.status.code, bodyBytes: bodyBytes, miss: miss,
                        latencySeconds: (ContinuousClock.now - started).inSeconds)
         return head ? response.createHeadResponse() : response
     }
 
-    private func answer(_ request: Request) async -> (Response, miss: Bool) {
+    private func answer(_ request: Request, logger: Logger) async -> (Response, miss: Bool) {
         let query: ThumbnailQuery
         do {
             query = try ThumbnailQuery(query: request.uri.query, maxQueryBytes: configuration.maxQueryBytes)
         } catch {
             return (text(.badRequest, "bad request: \(error)"), false)
         }
-        return await BlockingWork.run(on: threadPool) { answer(query, request: request) }
+        return await BlockingWork.run(on: threadPool) { self.answer(query, request: request, logger: logger) }
     }
 
     /// Blocks: one manifest read, one file.
-    private func answer(_ query: ThumbnailQuery, request: Request) -> (Response, miss: Bool) {
+    private func answer(_ query: ThumbnailQuery, request: Request, logger: Logger) -> (Response, miss: Bool) {
         let accept = Self.joined(request.headers[values: .accept])
         let negotiated = query.format == nil
         do throws(CacheError) {

@@ -11,8 +11,8 @@ import Serving
 public final class Origin: Sendable {
     public let configuration: OriginConfiguration
     public let metrics = OriginMetrics()
-    private let reader: CacheReader
-    private let threadPool: NIOThreadPool
+    let reader: CacheReader
+    let threadPool: NIOThreadPool
 
     public init(cacheDirectory: String, configuration: OriginConfiguration = OriginConfiguration()) throws(CacheError) {
         self.configuration = configuration
@@ -41,10 +41,8 @@ public final class Origin: Sendable {
 
     private func router(logger: Logger) -> Router<BasicRequestContext> {
         let router = Router()
-        let thumbnails = ThumbnailResponder(reader: reader, threadPool: threadPool, configuration: configuration,
-                                            metrics: metrics, logger: logger)
-        router.get("/v1/thumbnail") { request, _ in await thumbnails.respond(to: request, head: false) }
-        router.head("/v1/thumbnail") { request, _ in await thumbnails.respond(to: request, head: true) }
+        router.get("/v1/thumbnail") { request, _ in await self.respond(to: request, head: false, logger: logger) }
+        router.head("/v1/thumbnail") { request, _ in await self.respond(to: request, head: true, logger: logger) }
         router.get("/healthz") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain", .cacheControl: "no-store"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
