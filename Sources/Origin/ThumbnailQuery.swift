@@ -27,7 +27,6 @@ public struct ThumbnailQuery: Sendable, Equatable {
               let side = Int(sizeText), (1...Self.maxLongestSide).contains(side) else {
             throw .badSize(text: sizeText, limit: Self.maxLongestSide)
         }
-        var format: ThumbnailFormat?
         if let name = values["format"] {
             guard let named = ThumbnailFormat(name: name) else { throw .unknownFormat(text: name) }
             format = named
@@ -39,7 +38,6 @@ public struct ThumbnailQuery: Sendable, Equatable {
             throw .badURL(url: urlText, reason: reason)
         }
         longestSide = side
-        self.format = format
     }
 
     /// Form decoding (`+` is a space); nil for a bad `%` escape or bytes that are not UTF-8.
