@@ -18,14 +18,7 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
         return formats.isEmpty ? nil : formats
     }
 
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: return "jpg"
-        case .webp: return "webp"
-        case .avif: return "avif"
-        case .png: return "png"
-        }
-    }
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 
     /// The format of a cache variant's file extension (`jpg` is JPEG).
     public init?(fileExtension: String) {

@@ -4,10 +4,8 @@ import Foundation
 /// and cached thumbnails must carry none. Image data is copied untouched.
 enum WebPChunkStripper {
     static func strip(_ webp: Data) -> Data {
+        guard ImageFormat.sniff(webp) == .webp else { return webp }
         let bytes = [UInt8](webp)
-        guard bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) else {
-            return webp
-        }
         var chunks: [UInt8] = []
         var offset = 12
         while offset + 8 <= bytes.count {
