@@ -296,14 +296,13 @@ int warm_png_flat_resized(const void *buf, size_t len, int width, int height, Vi
     return result ? -1 : 0;
 }
 
-int warm_blank_canvas(int width, int height, int bands, VipsImage **out) {
+int warm_blank_canvas(int width, int height, VipsImage **out) {
     VipsImage *base = vips_image_new();
     VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 3);
-    VipsInterpretation space = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
     // Written out, so its pages are resident from now on, as a drawing context's are.
     *out = NULL;
-    if (!vips_black(&t[0], width, height, "bands", bands, NULL) && !vips_cast_uchar(t[0], &t[1], NULL) &&
-        !vips_copy(t[1], &t[2], "interpretation", space, NULL))
+    if (!vips_black(&t[0], width, height, "bands", 4, NULL) && !vips_cast_uchar(t[0], &t[1], NULL) &&
+        !vips_copy(t[1], &t[2], "interpretation", VIPS_INTERPRETATION_sRGB, NULL))
         *out = vips_image_copy_memory(t[2]);
     g_object_unref(base);
     return *out ? 0 : -1;
@@ -338,16 +337,10 @@ int warm_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *
 
 // --- glibc allocator ------------------------------------------------------
 
-#if defined(__GLIBC__)
 #include <malloc.h>
 int warm_malloc_set_mmap_threshold(size_t bytes) { return mallopt(M_MMAP_THRESHOLD, (int) bytes) == 1 ? 1 : 0; }
 int warm_malloc_set_arena_max(int count) { return mallopt(M_ARENA_MAX, count) == 1 ? 1 : 0; }
 int warm_malloc_trim(void) { return malloc_trim(0); }
-#else
-int warm_malloc_set_mmap_threshold(size_t bytes) { (void) bytes; return 0; }
-int warm_malloc_set_arena_max(int count) { (void) count; return 0; }
-int warm_malloc_trim(void) { return 0; }
-#endif
 
 #include <fcntl.h>
 #include <unistd.h>

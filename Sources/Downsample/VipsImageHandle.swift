@@ -55,9 +55,9 @@ final class VipsImageHandle: @unchecked Sendable {
         return try made(out)
     }
 
-    /// A new in-memory 8-bit bitmap of zeros, its pages already written.
-    static func blankCanvas(width: Int, height: Int, bands: Int) throws(VipsFailure) -> VipsImageHandle {
-        try made { warm_blank_canvas(Int32(width), Int32(height), Int32(bands), &$0) }
+    /// A new in-memory 8-bit RGBA bitmap of zeros, its pages already written.
+    static func blankCanvas(width: Int, height: Int) throws(VipsFailure) -> VipsImageHandle {
+        try made { warm_blank_canvas(Int32(width), Int32(height), &$0) }
     }
 
     /// Draws `picture` into this in-memory image at (0, 0), in place.

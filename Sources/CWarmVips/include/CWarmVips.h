@@ -69,8 +69,8 @@ int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
 
 int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
 
-/// A new in-memory 8-bit image of zeros, its pages already written.
-int warm_blank_canvas(int width, int height, int bands, VipsImage **out);
+/// A new in-memory 8-bit RGBA image of zeros, its pages already written.
+int warm_blank_canvas(int width, int height, VipsImage **out);
 
 /// Draws `picture` into the in-memory `canvas` at (0, 0), in place.
 int warm_draw_into(VipsImage *canvas, VipsImage *picture);
