@@ -68,7 +68,8 @@ public enum DecodeWorkerProcess {
         } catch {
             return error
         }
-        VipsRuntime.enableVector()
+        // ORC on: this process runs one pipeline at a time (warm_vips_init turns it off for the others).
+        vips_vector_set_enabled(1)
         return nil
     }
 
