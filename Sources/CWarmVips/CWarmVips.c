@@ -26,8 +26,17 @@ int warm_vips_init(void) {
 
 // --- images ----------------------------------------------------------------
 
-// Opens a source lazily (header only) and drops the caller's reference to it.
-static VipsImage *warm_image_from_source(VipsSource *source, int fail_on_error, int sequential, int jpeg_shrink) {
+VipsImage *warm_image_open(const void *buf, size_t len, int copy, int sequential, int jpeg_shrink) {
+    VipsSource *source;
+    if (copy) {
+        VipsBlob *blob = vips_blob_copy(buf, len);
+        if (!blob)
+            return NULL;
+        source = vips_source_new_from_blob(blob);
+        vips_area_unref(VIPS_AREA(blob));
+    } else {
+        source = vips_source_new_from_memory(buf, len);
+    }
     if (!source)
         return NULL;
     char options[32] = "";
@@ -35,25 +44,11 @@ static VipsImage *warm_image_from_source(VipsSource *source, int fail_on_error, 
         snprintf(options, sizeof options, "[shrink=%d]", jpeg_shrink);
     VipsImage *image = vips_image_new_from_source(
         source, options,
-        "fail_on", fail_on_error ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE,
+        "fail_on", VIPS_FAIL_ON_ERROR,
         "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
         NULL);
     g_object_unref(source);
     return image;
-}
-
-VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_error, int sequential) {
-    VipsBlob *blob = vips_blob_copy(buf, len);
-    if (!blob)
-        return NULL;
-    VipsSource *source = vips_source_new_from_blob(blob);
-    vips_area_unref(VIPS_AREA(blob));
-    return warm_image_from_source(source, fail_on_error, sequential, 0);
-}
-
-VipsImage *warm_image_new_from_memory(const void *buf, size_t len, int fail_on_error, int sequential,
-                                      int jpeg_shrink) {
-    return warm_image_from_source(vips_source_new_from_memory(buf, len), fail_on_error, sequential, jpeg_shrink);
 }
 
 // ICC v2 'desc' (ASCII) or v4 'mluc' (UTF-16BE) description of a profile.
@@ -182,10 +177,8 @@ fail:
 
 int warm_autorot(VipsImage *in, int orientation, VipsImage **out) {
     VipsImage *tagged = NULL;
-    if (vips_copy(in, &tagged, NULL))
+    if (warm_copy_set_orientation(in, (orientation >= 1 && orientation <= 8) ? orientation : 1, &tagged))
         return -1;
-    vips_image_set_int(tagged, VIPS_META_ORIENTATION,
-                       (orientation >= 1 && orientation <= 8) ? orientation : 1);
     int result = vips_autorot(tagged, out, NULL);
     g_object_unref(tagged);
     return result;
@@ -250,7 +243,7 @@ fail:
     return -1;
 }
 
-int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out) {
+int warm_thumbnail_memory(const void *buf, size_t len, int size, VipsImage **out) {
     VipsSource *source = vips_source_new_from_memory(buf, len);
     if (!source)
         return -1;
@@ -258,16 +251,16 @@ int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_err
                                        "height", size,
                                        "size", VIPS_SIZE_DOWN,
                                        "no_rotate", TRUE,
-                                       "option_string", fail_on_error ? "fail_on=error" : "",
+                                       "option_string", "fail_on=error",
                                        NULL);
     g_object_unref(source);
     return result;
 }
 
 // Flattening and resizing are both linear: flattening first gives thumbnail's pixels without its float premultiply.
-int warm_png_flat_resized(const void *buf, size_t len, int width, int height, int fail_on_error, VipsImage **out) {
+int warm_png_flat_resized(const void *buf, size_t len, int width, int height, VipsImage **out) {
     *out = NULL;
-    VipsImage *image = warm_image_new_from_memory(buf, len, fail_on_error, 1, 0);
+    VipsImage *image = warm_image_open(buf, len, 0, 1, 0);
     if (!image)
         return -1;
     VipsImage *base = vips_image_new();
@@ -286,11 +279,7 @@ int warm_png_flat_resized(const void *buf, size_t len, int width, int height, in
     }
     VipsImage *x = image;
     if (vips_image_hasalpha(image)) {
-        double white[3] = { 255, 255, 255 };
-        VipsArrayDouble *background = vips_array_double_new(white, colour ? 3 : 1);
-        int failed = vips_flatten(image, &t[1], "background", background, NULL);
-        vips_area_unref(VIPS_AREA(background));
-        if (failed) {
+        if (warm_flatten_on_white(image, &t[1])) {
             g_object_unref(base);
             return -1;
         }
@@ -307,14 +296,13 @@ int warm_png_flat_resized(const void *buf, size_t len, int width, int height, in
     return result ? -1 : 0;
 }
 
-int warm_blank_canvas(int width, int height, int bands, VipsImage **out) {
+int warm_blank_canvas(int width, int height, VipsImage **out) {
     VipsImage *base = vips_image_new();
     VipsImage **t = (VipsImage **) vips_object_local_array(VIPS_OBJECT(base), 3);
-    VipsInterpretation space = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
     // Written out, so its pages are resident from now on, as a drawing context's are.
     *out = NULL;
-    if (!vips_black(&t[0], width, height, "bands", bands, NULL) && !vips_cast_uchar(t[0], &t[1], NULL) &&
-        !vips_copy(t[1], &t[2], "interpretation", space, NULL))
+    if (!vips_black(&t[0], width, height, "bands", 4, NULL) && !vips_cast_uchar(t[0], &t[1], NULL) &&
+        !vips_copy(t[1], &t[2], "interpretation", VIPS_INTERPRETATION_sRGB, NULL))
         *out = vips_image_copy_memory(t[2]);
     g_object_unref(base);
     return *out ? 0 : -1;
@@ -330,7 +318,7 @@ int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage
 
 int warm_flatten_on_white(VipsImage *in, VipsImage **out) {
     double background[3] = { 255, 255, 255 };
-    VipsArrayDouble *array = vips_array_double_new(background, 3);
+    VipsArrayDouble *array = vips_array_double_new(background, vips_image_get_bands(in) >= 4 ? 3 : 1);
     int result = vips_flatten(in, out, "background", array, NULL);
     vips_area_unref(VIPS_AREA(array));
     return result;
@@ -349,16 +337,10 @@ int warm_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *
 
 // --- glibc allocator ------------------------------------------------------
 
-#if defined(__GLIBC__)
 #include <malloc.h>
 int warm_malloc_set_mmap_threshold(size_t bytes) { return mallopt(M_MMAP_THRESHOLD, (int) bytes) == 1 ? 1 : 0; }
 int warm_malloc_set_arena_max(int count) { return mallopt(M_ARENA_MAX, count) == 1 ? 1 : 0; }
 int warm_malloc_trim(void) { return malloc_trim(0); }
-#else
-int warm_malloc_set_mmap_threshold(size_t bytes) { (void) bytes; return 0; }
-int warm_malloc_set_arena_max(int count) { (void) count; return 0; }
-int warm_malloc_trim(void) { return 0; }
-#endif
 
 #include <fcntl.h>
 #include <unistd.h>

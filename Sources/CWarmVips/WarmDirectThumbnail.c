@@ -356,13 +356,8 @@ typedef struct {
     unsigned char *scratch; // one decoded row
 } WarmPNGReader;
 
+// An error, or any warning, hands the image back to libvips, as libjpeg's do.
 static void warm_png_error(png_structp png, png_const_charp message) {
-    (void) message;
-    png_longjmp(png, 1);
-}
-
-// Any warning hands the image back to libvips, as libjpeg's do.
-static void warm_png_warning(png_structp png, png_const_charp message) {
     (void) message;
     png_longjmp(png, 1);
 }
@@ -403,7 +398,7 @@ int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     if (width < 1 || height < 1)
         return 1;
     WarmPNGReader reader = { .data = buf, .len = len };
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, warm_png_error, warm_png_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, warm_png_error, warm_png_error);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!info) {
         png_destroy_read_struct(&png, NULL, NULL);

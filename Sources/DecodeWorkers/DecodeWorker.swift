@@ -47,24 +47,13 @@ final class DecodeWorker: @unchecked Sendable {
     func decode(_ input: ThumbnailInput, _ request: ThumbnailRequest) -> Result<Thumbnails, DownsampleError> {
         do { try start() } catch { return .failure(error) }
         guard let channel = child?.channel else { return .failure(.decoderUnavailable(reason: "the worker did not start")) }
-        let (path, blobs): (String?, [Data]) = switch input {
-        case .bytes(let data): (nil, [data])
-        case .file(let path): (path, [])
-        }
-        guard let json = try? JSONEncoder().encode(WorkerCall(request: request, path: path)) else { return .failure(.decoderUnavailable(reason: "cannot encode the request")) }
         let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.timeoutSeconds * 1000))
         do {
-            try channel.send(FrameChannel.Frame(json: json, blobs: blobs))
-            let frame = try channel.receive(deadline: deadline)
-            switch try? JSONDecoder().decode(WorkerAnswer.self, from: frame.json) {
-            case .thumbnails(let header, var images, let placeholder):
-                guard images.count == frame.blobs.count else { return .failure(.decoderUnavailable(reason: "the worker's answer is incomplete")) }
-                for (index, blob) in frame.blobs.enumerated() { images[index].data = blob }
-                return .success(Thumbnails(header: header, images: images, placeholder: placeholder))
-            case .failed(let error):
-                return .failure(error)
-            case nil:
-                return .failure(ended(after: .malformed))
+            try channel.send(WorkerCall(input: input, request: request))
+            switch try channel.receive(WorkerAnswer.self, deadline: deadline) {
+            case .thumbnails(let thumbnails): return .success(thumbnails)
+            case .failed(let error): return .failure(error)
+            case nil: return .failure(ended(after: .malformed))
             }
         } catch {
             return .failure(ended(after: error, deadline: deadline))

@@ -33,34 +33,26 @@ public enum DecodeWorkerProcess {
         // A worker that cannot start answers every request with why.
         let startFailure = start(memoryLimit: memoryLimit)
         while true {
-            let frame: FrameChannel.Frame
+            let call: WorkerCall?
             do {
-                frame = try channel.receive()
+                call = try channel.receive(WorkerCall.self)
             } catch {
                 return error == .closed ? 0 : 1
             }
             let answer: WorkerAnswer
-            var blobs: [Data] = []
-            switch (startFailure, try? JSONDecoder().decode(WorkerCall.self, from: frame.json)) {
+            switch (startFailure, call) {
             case (let failure?, _):
                 answer = .failed(failure)
             case (nil, let call?):
-                let input: ThumbnailInput = call.path.map { .file(path: $0) } ?? .bytes(frame.blobs.first ?? Data())
-                injectFault(path: call.path, bytes: frame.blobs.first, frames: frames)
-                switch Result(catching: { () throws(DownsampleError) in try Thumbnails.make(from: input, call.request) }) {
-                case .success(let thumbnails):
-                    var images = thumbnails.images
-                    blobs = images.map(\.data)
-                    for index in images.indices { images[index].data = Data() }
-                    answer = .thumbnails(header: thumbnails.header, images: images, placeholder: thumbnails.placeholder)
-                case .failure(let error):
-                    answer = .failed(memoryLimit.map { error.blamingMemoryLimit($0) } ?? error)
+                injectFault(call.input, frames: frames)
+                switch Result(catching: { () throws(DownsampleError) in try Thumbnails.make(from: call.input, call.request) }) {
+                case .success(let thumbnails): answer = .thumbnails(thumbnails)
+                case .failure(let error): answer = .failed(memoryLimit.map { error.blamingMemoryLimit($0) } ?? error)
                 }
             case (nil, nil):
                 answer = .failed(.decoderUnavailable(reason: "the worker received a request it cannot read"))
             }
-            guard let json = try? JSONEncoder().encode(answer),
-                  (try? channel.send(FrameChannel.Frame(json: json, blobs: blobs))) != nil else { return 1 }
+            guard (try? channel.send(answer)) != nil else { return 1 }
         }
     }
 
@@ -76,15 +68,18 @@ public enum DecodeWorkerProcess {
         } catch {
             return error
         }
-        VipsRuntime.enableVector()
+        // ORC on: this process runs one pipeline at a time (warm_vips_init turns it off for the others).
+        vips_vector_set_enabled(1)
         return nil
     }
 
-    private static func injectFault(path: String?, bytes: Data?, frames: Int32) {
+    private static func injectFault(_ input: ThumbnailInput, frames: Int32) {
         guard let (kind, marker) = fault else { return }
-        let inPath = path.map { Data($0.utf8).range(of: marker) != nil } ?? false
-        let inBytes = bytes.map { $0.prefix(64 << 10).range(of: marker) != nil } ?? false
-        guard inPath || inBytes else { return }
+        let searched = switch input {
+        case .bytes(let data): data.prefix(64 << 10)
+        case .file(let path): Data(path.utf8)
+        }
+        guard searched.range(of: marker) != nil else { return }
         switch kind {
         case "garbage":
             let garbage = Array("garbage, not a frame: \u{0}\u{ff}\u{7f}".utf8) + Array(repeating: 0xff, count: 64)
@@ -120,4 +115,15 @@ extension DownsampleError {
         guard lower.contains("out of memory") || lower.contains("insufficient memory") || lower.contains("cannot allocate") else { return self }
         return .overMemoryLimit(limitBytes: limit, reason: reason)
     }
+}
+
+/// Thumbnails of `input`; its bytes, if any, travel as a raw blob.
+struct WorkerCall: Codable {
+    var input: ThumbnailInput
+    var request: ThumbnailRequest
+}
+
+enum WorkerAnswer: Codable {
+    case thumbnails(Thumbnails)
+    case failed(DownsampleError)
 }

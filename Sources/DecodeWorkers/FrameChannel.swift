@@ -1,11 +1,12 @@
 import ChildProcesses
 import Foundation
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Length-prefixed frames over pipes: JSON, then raw blobs so images are never base64'd. Blocking: used only by
-/// the threads that own a decode worker, never on Swift's cooperative pool.
+/// Length-prefixed frames over pipes: a JSON message whose `Data` values follow it as raw blobs, so images are never
+/// base64'd. Blocking: used only by the threads that own a decode worker, never on Swift's cooperative pool.
 struct FrameChannel: Sendable {
     let input: Int32
     let output: Int32
@@ -18,40 +19,50 @@ struct FrameChannel: Sendable {
         case malformed
     }
 
-    struct Frame {
-        var json: Data
-        var blobs: [Data]
-    }
-
-    func send(_ frame: Frame) throws(Failure) {
-        var header = Data()
-        header.appendLittleEndian(UInt32(frame.json.count))
-        header.append(frame.json)
-        header.appendLittleEndian(UInt32(frame.blobs.count))
-        try write(header)
-        for blob in frame.blobs {
-            var length = Data()
-            length.appendLittleEndian(UInt64(blob.count))
-            try write(length)
+    /// Each `Data` in `message` is written as a JSON blob index, its bytes after the JSON.
+    func send<Message: Encodable>(_ message: Message) throws(Failure) {
+        let blobs = NIOLockedValueBox<[Data]>([])
+        let encoder = JSONEncoder()
+        encoder.dataEncodingStrategy = .custom { data, encoder in
+            var index = encoder.singleValueContainer()
+            try index.encode(blobs.withLockedValue { $0.append(data); return $0.count - 1 })
+        }
+        guard let json = try? encoder.encode(message) else { throw .malformed }
+        try write(Self.littleEndian(UInt32(json.count)) + json + Self.littleEndian(UInt32(blobs.withLockedValue(\.count))))
+        for blob in blobs.withLockedValue({ $0 }) {
+            try write(Self.littleEndian(UInt64(blob.count)))
             try write(blob)
         }
     }
 
-    /// `deadline` bounds the whole read (nil: wait forever).
-    func receive(deadline: ContinuousClock.Instant? = nil) throws(Failure) -> Frame {
-        let jsonLength = Int(try read(count: 4, deadline: deadline).littleEndianInteger(as: UInt32.self))
+    /// `deadline` bounds the whole read (nil: wait forever); nil for a well-framed message that does not decode.
+    func receive<Message: Decodable>(_ type: Message.Type, deadline: ContinuousClock.Instant? = nil) throws(Failure) -> Message? {
+        let jsonLength = try integer(UInt32.self, deadline: deadline)
         guard jsonLength <= 64 << 20 else { throw .malformed }
-        let json = try read(count: jsonLength, deadline: deadline)
-        let blobCount = Int(try read(count: 4, deadline: deadline).littleEndianInteger(as: UInt32.self))
+        let json = try read(count: Int(jsonLength), deadline: deadline)
+        let blobCount = try integer(UInt32.self, deadline: deadline)
         guard blobCount <= 1024 else { throw .malformed }
-        var blobs: [Data] = []
-        for _ in 0..<blobCount {
+        let blobs = try (0..<blobCount).map { _ throws(Failure) in
             // Checked before `Int(_:)`, which traps on a UInt64 over Int.max (a garbage or hostile stream).
-            let length = try read(count: 8, deadline: deadline).littleEndianInteger(as: UInt64.self)
+            let length = try integer(UInt64.self, deadline: deadline)
             guard length <= 1 << 31 else { throw .malformed }
-            blobs.append(try read(count: Int(length), deadline: deadline))
+            return try read(count: Int(length), deadline: deadline)
         }
-        return Frame(json: json, blobs: blobs)
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .custom { decoder in
+            let index = try decoder.singleValueContainer().decode(Int.self)
+            guard blobs.indices.contains(index) else { throw Failure.malformed }
+            return blobs[index]
+        }
+        return try? decoder.decode(type, from: json)
+    }
+
+    private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> Data {
+        withUnsafeBytes(of: value.littleEndian) { Data($0) }
+    }
+
+    private func integer<T: FixedWidthInteger>(_ type: T.Type, deadline: ContinuousClock.Instant?) throws(Failure) -> T {
+        T(littleEndian: try read(count: MemoryLayout<T>.size, deadline: deadline).withUnsafeBytes { $0.loadUnaligned(as: T.self) })
     }
 
     private func write(_ data: Data) throws(Failure) {
@@ -89,17 +100,5 @@ struct FrameChannel: Sendable {
         }
         if let failure { throw failure }
         return data
-    }
-}
-
-extension Data {
-    fileprivate mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
-        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
-    }
-
-    fileprivate func littleEndianInteger<T: FixedWidthInteger>(as type: T.Type) -> T {
-        var value: T = 0
-        Swift.withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: prefix(MemoryLayout<T>.size)) }
-        return T(littleEndian: value)
     }
 }

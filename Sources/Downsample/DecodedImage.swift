@@ -5,11 +5,6 @@ public struct DecodedImage: Sendable {
     public let strategy: StrategyKind
     let image: VipsImageHandle
 
-    init(strategy: StrategyKind, image: VipsImageHandle) {
-        self.strategy = strategy
-        self.image = image
-    }
-
     public var width: Int { image.width }
     public var height: Int { image.height }
     public var size: PixelSize { PixelSize(width: width, height: height) }

@@ -19,16 +19,12 @@ public enum ExifReader {
     /// What libexif should read: JPEG or EXIF block as is; a WebP or PNG EXIF chunk or bare TIFF with the
     /// `Exif\0\0` prefix libexif expects (empty when there is none).
     public static func block(in data: Data) -> Data {
-        let bytes = [UInt8](data.prefix(16))
         let chunk: Data?
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
-            chunk = chunkPayload(in: data, named: "EXIF", from: 12, bigEndian: false, trailer: 0)
-        } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            chunk = chunkPayload(in: data, named: "eXIf", from: 8, bigEndian: true, trailer: 4)
-        } else if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-            chunk = data  // a bare TIFF structure, as some WebP writers store it
-        } else {
-            return data
+        switch ImageFormat.sniff(data) {
+        case .webp: chunk = chunkPayload(in: data, named: "EXIF", from: 12, bigEndian: false, trailer: 0)
+        case .png: chunk = chunkPayload(in: data, named: "eXIf", from: 8, bigEndian: true, trailer: 4)
+        case .tiff: chunk = data  // a bare TIFF structure, as some WebP writers store it
+        default: return data
         }
         guard let chunk else { return Data() }
         return chunk.starts(with: Array("Exif\0\0".utf8)) ? chunk : Data("Exif\0\0".utf8) + chunk

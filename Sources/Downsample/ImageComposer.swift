@@ -25,10 +25,8 @@ public enum ImageComposer {
                               as encoding: CompositionEncoding) throws(DownsampleError) -> Data {
         try VipsRuntime.ensureStarted()
         precondition(pixels.count == width * height * bands, "pixel buffer does not match \(width)x\(height)x\(bands)")
-        let interpretation = bands <= 2 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB
         return try vips(or: encoding.failure) {
-            try encode(VipsImageHandle.fromPixels(pixels, width: width, height: height, bands: bands,
-                                                  interpretation: interpretation), as: encoding)
+            try encode(VipsImageHandle.fromPixels(pixels, width: width, height: height, bands: bands), as: encoding)
         }
     }
 

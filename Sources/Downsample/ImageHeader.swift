@@ -18,8 +18,6 @@ public struct ImageHeader: Sendable, Hashable, Codable {
     /// The orientation the decoders apply: 1...8, anything else counts as 1 (upright).
     public var orientation: Int { (1...8).contains(exifOrientation) ? exifOrientation : 1 }
 
-    public var pixelCount: Int { width * height }
-
     /// Orientations 5...8 turn the image a quarter, swapping width and height.
     public var uprightWidth: Int { orientation >= 5 ? height : width }
     public var uprightHeight: Int { orientation >= 5 ? width : height }

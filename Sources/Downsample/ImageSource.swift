@@ -36,7 +36,7 @@ public struct ImageSource: Sendable {
         guard header.width > 0, header.height > 0 else {
             throw .unreadableHeader(format: format, reason: "declared size \(header.width)x\(header.height)")
         }
-        guard header.pixelCount <= limits.maxPixels else {
+        guard header.width * header.height <= limits.maxPixels else {
             throw .tooManyPixels(format: format, width: header.width, height: header.height, limit: limits.maxPixels)
         }
         self.data = data

@@ -18,14 +18,7 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
         return formats.isEmpty ? nil : formats
     }
 
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: return "jpg"
-        case .webp: return "webp"
-        case .avif: return "avif"
-        case .png: return "png"
-        }
-    }
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 
     /// The format of a cache variant's file extension (`jpg` is JPEG).
     public init?(fileExtension: String) {
@@ -56,7 +49,31 @@ extension OutputFormat {
             let flatten = try image.hasAlpha && (self == .jpeg || image.isOpaque())
             let encoded = try (flatten ? image.flattenedOnWhite() : image).encoded(suffix: saverSuffix(quality: quality))
             // libvips 8.14's WebP saver writes a small EXIF chunk even with `strip`.
-            return self == .webp ? WebPChunkStripper.strip(encoded) : encoded
+            return self == .webp ? strippingWebPMetadata(encoded) : encoded
         }
     }
+}
+
+/// Removes EXIF and XMP chunks from a WebP: libvips 8.14's webpsave adds an EXIF chunk even with `strip`,
+/// and cached thumbnails must carry none. Image data is copied untouched.
+private func strippingWebPMetadata(_ webp: Data) -> Data {
+    guard ImageFormat.sniff(webp) == .webp else { return webp }
+    let bytes = [UInt8](webp)
+    var chunks: [UInt8] = []
+    var offset = 12
+    while offset + 8 <= bytes.count {
+        let fourCC = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+        let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+        let padded = size + (size & 1)
+        guard offset + 8 + padded <= bytes.count || offset + 8 + size == bytes.count else { return webp }
+        let end = min(bytes.count, offset + 8 + padded)
+        var chunk = Array(bytes[offset..<end])
+        if fourCC == "VP8X", chunk.count > 8 {
+            chunk[8] &= ~UInt8(0x08 | 0x04)  // clear the EXIF and XMP flags
+        }
+        if fourCC != "EXIF" && fourCC != "XMP " { chunks += chunk }
+        offset = end
+    }
+    let riffSize = withUnsafeBytes(of: UInt32(4 + chunks.count).littleEndian, Array.init)
+    return Data(Array("RIFF".utf8) + riffSize + Array("WEBP".utf8) + chunks)
 }

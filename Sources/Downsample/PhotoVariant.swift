@@ -60,8 +60,7 @@ extension ImageComposer {
     }
 
     private static func cut(_ variant: PhotoVariant, of photo: SourcePhoto, as encoding: CompositionEncoding) throws -> Data {
-        var image = try VipsImageHandle.fromPixels(photo.pixels, width: photo.width, height: photo.height, bands: 3,
-                                                   interpretation: VIPS_INTERPRETATION_sRGB)
+        var image = try VipsImageHandle.fromPixels(photo.pixels, width: photo.width, height: photo.height, bands: 3)
         // Orientation values that apply a turn (6: 90, 3: 180, 8: 270 clockwise) or a mirror (2).
         if variant.quarterTurns != 0 {
             image = try image.autorotated(orientation: [1, 6, 3, 8][variant.quarterTurns])
@@ -83,8 +82,7 @@ extension ImageComposer {
         image = try image.materialized()
         if variant.noiseAmplitude > 0, var pixels = image.pixelBytes {
             addNoise(to: &pixels, amplitude: variant.noiseAmplitude, seed: variant.noiseSeed)
-            image = try VipsImageHandle.fromPixels(pixels, width: image.width, height: image.height, bands: image.bands,
-                                                   interpretation: VIPS_INTERPRETATION_sRGB)
+            image = try VipsImageHandle.fromPixels(pixels, width: image.width, height: image.height, bands: image.bands)
         }
         return try encode(storedForTag(image, encoding), as: encoding)
     }

@@ -9,7 +9,7 @@ public struct RendererResize: DecodeStrategy {
 
     public func decode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> DecodedImage {
         let size = target.outputSize(for: source.header)
-        let canvas = try vips(or: source.corrupt) { try VipsImageHandle.blankCanvas(width: size.width, height: size.height, bands: 4) }
+        let canvas = try vips(or: source.corrupt) { try VipsImageHandle.blankCanvas(width: size.width, height: size.height) }
         do {
             let full = try NaiveDecode.fullBitmap(source)
             try vips(or: source.corrupt) {

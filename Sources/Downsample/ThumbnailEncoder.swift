@@ -34,20 +34,19 @@ public struct ThumbnailEncoder: Sendable, Hashable {
     }
 
     /// `encode(_:targets:)`, and with `placeholder` the placeholder from the first target's bitmap.
-    public func thumbnails(_ source: ImageSource, targets: [DecodeTarget],
-                           placeholder: Bool) throws(DownsampleError) -> (images: [EncodedImage], placeholder: ImagePlaceholder?) {
-        let made: Result<([EncodedImage], ImagePlaceholder?), DownsampleError> = source.data.withUnsafeBytes { memory in
+    public func thumbnails(_ source: ImageSource, targets: [DecodeTarget], placeholder: Bool) throws(DownsampleError) -> Thumbnails {
+        let made: Result<Thumbnails, DownsampleError> = source.data.withUnsafeBytes { memory in
             Result { () throws(DownsampleError) in
-                var images: [EncodedImage] = []
-                var made: ImagePlaceholder?
+                var made = Thumbnails(header: source.header, images: [])
                 for (index, target) in targets.enumerated() {
                     let (encoded, bitmap) = try encode(source, memory: memory, target: target)
                     if placeholder && index == 0 {
-                        made = bitmap.flatMap(ImagePlaceholder.make(from:)) ?? ImagePlaceholder.make(fromEncoded: encoded[0].data)
+                        made.placeholder = bitmap.flatMap(ImagePlaceholder.make(from:))
+                            ?? ImagePlaceholder.make(fromEncoded: encoded[0].data)
                     }
-                    images += encoded
+                    made.images += encoded
                 }
-                return (images, made)
+                return made
             }
         }
         return try made.get()

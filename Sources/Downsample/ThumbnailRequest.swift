@@ -21,7 +21,7 @@ public struct ThumbnailRequest: Sendable, Hashable, Codable {
 }
 
 /// Downloaded bytes, or a file the decoder reads itself (so `warm thumbnail` never copies a file through a pipe).
-public enum ThumbnailInput: Sendable {
+public enum ThumbnailInput: Sendable, Codable {
     case bytes(Data)
     case file(path: String)
 
@@ -47,7 +47,7 @@ public enum ThumbnailInput: Sendable {
 }
 
 /// The thumbnails of one image: for each target in order, one per format in `ThumbnailEncoder.formats`' order.
-public struct Thumbnails: Sendable {
+public struct Thumbnails: Sendable, Codable {
     public var header: ImageHeader
     public var images: [EncodedImage]
     public var placeholder: ImagePlaceholder?
@@ -61,8 +61,7 @@ public struct Thumbnails: Sendable {
     /// Sniffs, checks the limits, decodes and encodes. Blocking: the decoders call it from their own threads.
     public static func make(from input: ThumbnailInput, _ request: ThumbnailRequest) throws(DownsampleError) -> Thumbnails {
         let source = try ImageSource(data: try input.load(limits: request.limits), limits: request.limits)
-        let made = try request.encoder.thumbnails(source, targets: request.targets, placeholder: request.placeholder)
-        return Thumbnails(header: source.header, images: made.images, placeholder: made.placeholder)
+        return try request.encoder.thumbnails(source, targets: request.targets, placeholder: request.placeholder)
     }
 }
 

@@ -31,33 +31,33 @@ final class VipsImageHandle: @unchecked Sendable {
 
     /// Opens a copy of encoded bytes lazily: only the header is read now.
     static func open(_ data: Data) throws(VipsFailure) -> VipsImageHandle {
-        try made(data.withUnsafeBytes { warm_image_new_from_buffer($0.baseAddress, $0.count, 1, 0) })
+        try made(data.withUnsafeBytes { warm_image_open($0.baseAddress, $0.count, 1, 0, 1) })
     }
 
     /// Opens bytes lazily without copying: the image and all made from it must not outlive `memory`.
     /// A JPEG with `jpegShrink` (2, 4 or 8) is decoded at that fraction in the DCT domain.
     static func open(memory: UnsafeRawBufferPointer, sequential: Bool = false, jpegShrink: Int = 1) throws(VipsFailure) -> VipsImageHandle {
-        try made(warm_image_new_from_memory(memory.baseAddress, memory.count, 1, sequential ? 1 : 0, Int32(jpegShrink)))
+        try made(warm_image_open(memory.baseAddress, memory.count, 0, sequential ? 1 : 0, Int32(jpegShrink)))
     }
 
     /// libvips thumbnail (shrink-on-load, within size x size) from bytes not copied (see `open(memory:)`).
     static func thumbnail(memory: UnsafeRawBufferPointer, size: Int) throws(VipsFailure) -> VipsImageHandle {
-        try made { warm_thumbnail_memory(memory.baseAddress, memory.count, Int32(clamping: size), 1, &$0) }
+        try made { warm_thumbnail_memory(memory.baseAddress, memory.count, Int32(clamping: size), &$0) }
     }
 
     /// An 8-bit PNG flattened onto white, resized to `size`, from bytes not copied; nil for a PNG it does not take.
     static func pngFlattened(memory: UnsafeRawBufferPointer, size: PixelSize) throws(VipsFailure) -> VipsImageHandle? {
         var out: UnsafeMutablePointer<VipsImage>?
         let status = warm_png_flat_resized(memory.baseAddress, memory.count, Int32(clamping: size.width),
-                                           Int32(clamping: size.height), 1, &out)
+                                           Int32(clamping: size.height), &out)
         if status == 1 { return nil }
         guard status == 0 else { throw VipsFailure(message: VipsRuntime.takeError()) }
         return try made(out)
     }
 
-    /// A new in-memory 8-bit bitmap of zeros, its pages already written.
-    static func blankCanvas(width: Int, height: Int, bands: Int) throws(VipsFailure) -> VipsImageHandle {
-        try made { warm_blank_canvas(Int32(width), Int32(height), Int32(bands), &$0) }
+    /// A new in-memory 8-bit RGBA bitmap of zeros, its pages already written.
+    static func blankCanvas(width: Int, height: Int) throws(VipsFailure) -> VipsImageHandle {
+        try made { warm_blank_canvas(Int32(width), Int32(height), &$0) }
     }
 
     /// Draws `picture` into this in-memory image at (0, 0), in place.
@@ -65,13 +65,13 @@ final class VipsImageHandle: @unchecked Sendable {
         guard warm_draw_into(pointer, picture.pointer) == 0 else { throw VipsFailure(message: VipsRuntime.takeError()) }
     }
 
-    static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int,
-                           interpretation: VipsInterpretation) throws(VipsFailure) -> VipsImageHandle {
+    /// 8-bit samples: grey (+ alpha) for 1 or 2 bands, sRGB (+ alpha) for 3 or 4.
+    static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int) throws(VipsFailure) -> VipsImageHandle {
         let image = try made(pixels.withUnsafeBytes { raw in
             vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands),
                                             VIPS_FORMAT_UCHAR)
         })
-        image.pointer.pointee.`Type` = interpretation
+        image.pointer.pointee.`Type` = bands <= 2 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB
         return image
     }
 

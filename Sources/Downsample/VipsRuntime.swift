@@ -14,11 +14,6 @@ public enum VipsRuntime {
         try started.get()
     }
 
-    /// ORC on: only for a process that runs one pipeline at a time (a decode worker).
-    public static func enableVector() {
-        vips_vector_set_enabled(1)
-    }
-
     /// The libvips error buffer as one line, cleared. It is process-wide, so it may hold another image's message;
     /// callers add which image they were working on.
     static func takeError(or fallback: String = "unknown libvips error") -> String {

@@ -16,13 +16,9 @@ int warm_vips_init(void);
 
 // --- images ----------------------------------------------------------------
 
-/// Opens a copy lazily; `fail_on_error`: truncated or corrupt data is an error, not a grey image.
-VipsImage *warm_image_new_from_buffer(const void *buf, size_t len, int fail_on_error, int sequential);
-
-/// As warm_image_new_from_buffer without the copy: the buffer must outlive the image and all made from it;
-/// a JPEG with `jpeg_shrink` > 1 is decoded at 1/`jpeg_shrink` in the DCT domain.
-VipsImage *warm_image_new_from_memory(const void *buf, size_t len, int fail_on_error, int sequential,
-                                      int jpeg_shrink);
+/// Opens lazily (a copy with `copy`, else the buffer must outlive the image and all made from it); truncated or
+/// corrupt data is an error, not a grey image; a JPEG with `jpeg_shrink` > 1 is decoded at 1/`jpeg_shrink` (DCT).
+VipsImage *warm_image_open(const void *buf, size_t len, int copy, int sequential, int jpeg_shrink);
 
 /// 1 for an RGB profile whose 'desc' (ICC v2) or 'mluc' (v4) description contains "sRGB".
 int warm_icc_profile_is_srgb(const void *profile, size_t len);
@@ -54,9 +50,9 @@ int warm_reference_resize(VipsImage *in, double hscale, double vscale, int opaqu
                           VipsImage **out);
 
 /// libvips thumbnail (shrink-on-load, inside size x size) of bytes not copied; orientation left to the caller.
-int warm_thumbnail_memory(const void *buf, size_t len, int size, int fail_on_error, VipsImage **out);
+int warm_thumbnail_memory(const void *buf, size_t len, int size, VipsImage **out);
 /// An 8-bit sRGB or grey PNG flattened onto white and resized to width x height; 1 (nothing in *out) otherwise.
-int warm_png_flat_resized(const void *buf, size_t len, int width, int height, int fail_on_error, VipsImage **out);
+int warm_png_flat_resized(const void *buf, size_t len, int width, int height, VipsImage **out);
 
 /// JPEG to an upright `width` x `height` (as stored) JPEG without libvips: 0 and the bytes in *out (g_free), or 1
 /// for what it does not take (non-sRGB profile, CMYK, 12-bit, any libjpeg warning), which then goes through libvips.
@@ -73,12 +69,13 @@ int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
 
 int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
 
-/// A new in-memory 8-bit image of zeros, its pages already written.
-int warm_blank_canvas(int width, int height, int bands, VipsImage **out);
+/// A new in-memory 8-bit RGBA image of zeros, its pages already written.
+int warm_blank_canvas(int width, int height, VipsImage **out);
 
 /// Draws `picture` into the in-memory `canvas` at (0, 0), in place.
 int warm_draw_into(VipsImage *canvas, VipsImage *picture);
 
+/// RGBA or grey+alpha composited on white.
 int warm_flatten_on_white(VipsImage *in, VipsImage **out);
 
 /// A copy whose "orientation" metadata is set (saved as EXIF).
