@@ -93,8 +93,8 @@ public struct ThumbnailEncoder: Sendable, Hashable {
 
 /// Process CPU time, not the thread's: libvips' savers compress on their own thread. A worker encodes one image at a
 /// time, so the difference around one encode is that encode's.
-enum ProcessCPUTime {
-    static func seconds() -> Double {
+public enum ProcessCPUTime {
+    public static func seconds() -> Double {
         var usage = rusage()
         guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }

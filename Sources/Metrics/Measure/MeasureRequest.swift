@@ -76,7 +76,7 @@ extension MeasureRequest {
         ProcessAllocator.trim()
         _ = ProcessMemory.resetPeak()
         let rssBefore = ProcessMemory.resident()?.rssBytes ?? 0
-        let cpuBefore = ProcessMemory.cpuSeconds()
+        let cpuBefore = ProcessCPUTime.seconds()
         let clock = ContinuousClock()
         let started = clock.now
         let result = Result { () throws(DownsampleError) -> Output in
@@ -86,7 +86,7 @@ extension MeasureRequest {
             }
         }
         let wall = clock.now - started
-        let cpuSeconds = ProcessMemory.cpuSeconds() - cpuBefore
+        let cpuSeconds = ProcessCPUTime.seconds() - cpuBefore
         let peakBytes = withExtendedLifetime(result) { max(0, (ProcessMemory.resident()?.peakBytes ?? rssBefore) - rssBefore) }
         return result.map { output in
             var metrics = ImageMetricsRecord.StrategyMetrics(

@@ -70,11 +70,4 @@ public enum ProcessMemory {
         }
         return touched
     }
-
-    static func cpuSeconds() -> Double {
-        var usage = rusage()
-        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1_000_000 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
 }
