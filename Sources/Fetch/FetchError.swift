@@ -16,7 +16,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The whole fetch, retries included.
     case deadlineExceeded(url: URL, deadlineSeconds: Double, attempts: Int, lastFailure: String)
     case cancelled(url: URL)
-    /// The host (or a redirect target's) is not allowed by the run's `HostPolicy`; no request was made to it.
+    /// The host (or a redirect target's) is not allowed by the run's `HostGate`; no request was made to it.
     case hostNotAllowed(url: URL, host: String, reason: String, redirectedTo: URL?)
 
     /// A short stable code for reports and metrics ("http-404", "http-5xx", "timeout"...).

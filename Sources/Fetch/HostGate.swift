@@ -1,15 +1,19 @@
 import Foundation
 
-/// Applies a `HostPolicy` before any request; a named host is resolved once per run and the connection is pinned to
-/// the judged addresses, so a name cannot answer public to the check and private to the connection (DNS rebinding).
+/// Which hosts a run may fetch from, against SSRF, applied before any request: explicit entries (the API,
+/// `--allow-host`) at any address, hosts the API's first page names only while all their addresses are public.
+/// A named host is resolved once per run and the connection is pinned to the judged addresses, so a name cannot
+/// answer public to the check and private to the connection (DNS rebinding).
 public actor HostGate {
-    public private(set) var policy: HostPolicy
+    private let explicit: Set<HostPattern>
+    private var named: Set<HostPattern>
     private let resolver: HostResolver
     private var lookUps: [String: Task<[IPAddress], Never>] = [:]
     private var learned = false
 
-    public init(policy: HostPolicy, resolver: HostResolver = .system) {
-        self.policy = policy
+    public init(explicit: [HostPattern] = [], named: [HostPattern] = [], resolver: HostResolver = .system) {
+        self.explicit = Set(explicit)
+        self.named = Set(named)
         self.resolver = resolver
     }
 
@@ -17,7 +21,7 @@ public actor HostGate {
     public func learnFirstPage(_ urls: [URL]) {
         guard !learned else { return }
         learned = true
-        policy.addNamed(urls.compactMap(HostPattern.init(url:)))
+        named.formUnion(urls.compactMap(HostPattern.init(url:)))
     }
 
     /// `requested`: the URL the caller asked for (differs for a redirect). Returns the addresses the connection
@@ -28,17 +32,21 @@ public actor HostGate {
             throw .invalidURL(url.absoluteString)
         }
         let normalised = HostPattern.normalise(host)
-        if policy.isExplicit(host: normalised, port: port) { return nil }
-        var addresses: [IPAddress] = []
-        if policy.isNamed(host: normalised, port: port) {
-            addresses = await resolve(normalised)
+        if explicit.contains(where: { $0.matches(host: normalised, port: port) }) { return nil }
+        let reason: String
+        if !named.contains(where: { $0.matches(host: normalised, port: port) }) {
+            reason = "it is not the API's host, not named by the API's first page and not allowed with --allow-host"
+        } else {
+            let addresses = await resolve(normalised)
+            if let address = addresses.first(where: { !$0.addressClass.isPublic }) {
+                reason = "it is a \(address.addressClass) address (\(address.text)); allow it explicitly with --allow-host"
+            } else if addresses.isEmpty {
+                reason = "its name does not resolve"
+            } else {
+                return IPAddress(normalised) == nil ? PinnedHost(host: host, addresses: addresses) : nil
+            }
         }
-        if let why = policy.refusal(host: normalised, port: port, addresses: addresses) {
-            throw .hostNotAllowed(url: requested, host: normalised, reason: why.description,
-                                  redirectedTo: url == requested ? nil : url)
-        }
-        if IPAddress(normalised) != nil { return nil }
-        return PinnedHost(host: host, addresses: addresses)
+        throw .hostNotAllowed(url: requested, host: normalised, reason: reason, redirectedTo: url == requested ? nil : url)
     }
 
     private func resolve(_ host: String) async -> [IPAddress] {

@@ -37,7 +37,7 @@ final class DNSRebindingTests: XCTestCase {
         let hits = Counter(), lookUps = Counter()
         let server = try await Self.countingServer(hits)
         let url = try XCTUnwrap(URL(string: "http://localhost:\(server.port)/secret"))
-        let gate = HostGate(policy: HostPolicy(named: [HostPattern(host: "localhost", port: server.port)]),
+        let gate = HostGate(named: [HostPattern(host: "localhost", port: server.port)],
                             resolver: Self.rebindingResolver(lookUps))
         let fetcher = HTTPFetcher(configuration: TestSettings.fetch(maxAttempts: 2), hostGate: gate)
         let error = await caught(FetchError.self) { _ = try await fetcher.get(url) }
@@ -71,8 +71,8 @@ final class DNSRebindingTests: XCTestCase {
         let server = try await Self.countingServer(hits)
         let target = "http://localhost:\(server.port)/secret"
         let url = try XCTUnwrap(URL(string: "http://127.0.0.1:\(server.port)/moved?to=\(target)"))
-        let gate = HostGate(policy: HostPolicy(explicit: [HostPattern(host: "127.0.0.1", port: server.port)],
-                                               named: [HostPattern(host: "localhost", port: server.port)]),
+        let gate = HostGate(explicit: [HostPattern(host: "127.0.0.1", port: server.port)],
+                            named: [HostPattern(host: "localhost", port: server.port)],
                             resolver: Self.rebindingResolver(lookUps))
         let fetcher = HTTPFetcher(configuration: TestSettings.fetch(maxAttempts: 2), hostGate: gate)
         let error = await caught(FetchError.self) { _ = try await fetcher.get(url) }
@@ -91,8 +91,8 @@ final class DNSRebindingTests: XCTestCase {
     func testGateResolvesANameOnceAndPinsTheAnswerItChecked() async throws {
         let lookUps = Counter()
         let gate = HostGate(
-            policy: HostPolicy(explicit: [HostPattern(host: "api.example")],
-                               named: [HostPattern(host: "cdn.example"), HostPattern(host: "93.184.216.34")]),
+            explicit: [HostPattern(host: "api.example")],
+            named: [HostPattern(host: "cdn.example"), HostPattern(host: "93.184.216.34")],
             resolver: Self.rebindingResolver(lookUps))
         let cdn = try XCTUnwrap(URL(string: "https://cdn.example/a.jpg"))
         let pins = try await withThrowingTaskGroup(of: PinnedHost?.self) { group in

@@ -66,28 +66,41 @@ final class HostPolicyTests: XCTestCase {
         XCTAssertNil(HostPattern(parsing: ""))
     }
 
-    func testExplicitHostIsAllowedAtAnyAddressButOnlyOnItsPort() {
-        let policy = HostPolicy(explicit: [HostPattern(host: "127.0.0.1", port: 8080)])
-        let loopback = [IPAddress("127.0.0.1")!]
-        XCTAssertNil(policy.refusal(host: "127.0.0.1", port: 8080, addresses: loopback))
-        XCTAssertEqual(policy.refusal(host: "127.0.0.1", port: 8081, addresses: loopback), .notListed)
-        let anyPort = HostPolicy(explicit: [HostPattern(host: "10.0.0.5")])
-        XCTAssertNil(anyPort.refusal(host: "10.0.0.5", port: 9, addresses: [IPAddress("10.0.0.5")!]))
+    func testExplicitHostIsAllowedAtAnyAddressButOnlyOnItsPort() async throws {
+        let gate = HostGate(explicit: [HostPattern(host: "127.0.0.1", port: 8080), HostPattern(host: "10.0.0.5")])
+        let allowed = URL(string: "http://127.0.0.1:8080/a.jpg")!
+        let pin = try await gate.check(allowed, requested: allowed)
+        XCTAssertNil(pin, "an explicit host is not resolved, so not pinned")
+        let anyPort = URL(string: "http://10.0.0.5:9/a.jpg")!
+        try await gate.check(anyPort, requested: anyPort)
+        let otherPort = URL(string: "http://127.0.0.1:8081/a.jpg")!
+        let error = await caught(FetchError.self) { try await gate.check(otherPort, requested: otherPort) }
+        XCTAssertTrue(error?.description.contains("not named by the API's first page") == true, error?.description ?? "")
     }
 
-    func testNamedHostIsAllowedOnlyAtPublicAddresses() {
-        let policy = HostPolicy(named: [HostPattern(host: "cdn.example.com", port: 443), HostPattern(host: "evil.example", port: 80)])
-        XCTAssertNil(policy.refusal(host: "cdn.example.com", port: 443, addresses: [IPAddress("93.184.216.34")!]))
+    func testNamedHostIsAllowedOnlyAtPublicAddresses() async throws {
+        let answers = ["cdn.example.com": [IPAddress("93.184.216.34")!],
+                       "evil.example": [IPAddress("93.184.216.34")!, IPAddress("10.0.0.8")!]]
+        let gate = HostGate(named: [HostPattern(host: "cdn.example.com", port: 443), HostPattern(host: "evil.example", port: 80),
+                                    HostPattern(host: "nowhere.example", port: 80)],
+                            resolver: HostResolver { answers[$0] ?? [] })
+        let cdn = URL(string: "https://cdn.example.com/a.jpg")!
+        let pin = try await gate.check(cdn, requested: cdn)
+        XCTAssertEqual(pin, PinnedHost(host: "cdn.example.com", addresses: [IPAddress("93.184.216.34")!]))
         // A public-looking name that resolves to an internal address is refused.
-        XCTAssertEqual(policy.refusal(host: "evil.example", port: 80, addresses: [IPAddress("93.184.216.34")!, IPAddress("10.0.0.8")!]),
-                       .nonPublicAddress("10.0.0.8", .privateNetwork))
-        XCTAssertEqual(policy.refusal(host: "evil.example", port: 80, addresses: []), .unresolved)
-        XCTAssertEqual(policy.refusal(host: "other.example.com", port: 443, addresses: [IPAddress("93.184.216.34")!]),
-                       .notListed)
+        let refusals = [("http://evil.example/a.jpg", "it is a private address (10.0.0.8)"),
+                        ("http://nowhere.example/a.jpg", "its name does not resolve"),
+                        ("https://other.example.com/a.jpg", "not named by the API's first page")]
+        for (text, reason) in refusals {
+            let url = URL(string: text)!
+            let error = await caught(FetchError.self) { try await gate.check(url, requested: url) }
+            XCTAssertEqual(error?.reasonCode, "host-not-allowed", text)
+            XCTAssertTrue(error?.description.contains(reason) == true, error?.description ?? text)
+        }
     }
 
     func testGateLearnsOnlyTheFirstPageAndRefusesWithURLAndHost() async throws {
-        let gate = HostGate(policy: HostPolicy(explicit: [HostPattern(host: "127.0.0.1", port: 8080)]))
+        let gate = HostGate(explicit: [HostPattern(host: "127.0.0.1", port: 8080)])
         await gate.learnFirstPage([URL(string: "http://localhost:9000/a.jpg")!, URL(string: "http://169.254.169.254/latest")!])
         await gate.learnFirstPage([URL(string: "http://8.8.8.8/later.jpg")!])
         try await gate.check(URL(string: "http://127.0.0.1:8080/a.jpg")!, requested: URL(string: "http://127.0.0.1:8080/a.jpg")!)

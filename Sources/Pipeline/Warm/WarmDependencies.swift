@@ -44,8 +44,8 @@ public struct WarmDependencies: Sendable {
         pool.start()
         // Images only from the API's host, page 1's hosts (public addresses) and --allow-host: a product record
         // cannot point the job at internal services.
-        let hostGate = HostGate(policy: HostPolicy(
-            explicit: [HostPattern(url: configuration.apiURL)].compactMap { $0 } + configuration.allowedHosts))
+        let hostGate = HostGate(
+            explicit: [HostPattern(url: configuration.apiURL)].compactMap { $0 } + configuration.allowedHosts)
         let http = HTTPFetcher(configuration: fetch, hostGate: hostGate, logger: logger)
         let decoder = decoder ?? InProcessDecoder(concurrency: configuration.decodeConcurrency)
         let release: @Sendable () async -> Void = {
