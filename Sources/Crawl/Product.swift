@@ -1,3 +1,4 @@
+import Fetch
 import Foundation
 
 /// One marketplace product; only `id` is required, so the crawl does not lose a page to one odd field.
@@ -24,14 +25,13 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
     /// nil when the thumbnail is missing, empty or not an absolute http(s) URL (counted and skipped).
     public var thumbnailURL: URL? {
         guard let text = thumbnail?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
-              let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host?.isEmpty == false else { return nil }
+              let url = URL(string: text), url.isHTTP else { return nil }
         return url
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
-        guard let id = container.lenientInt(["id"]) else {
+        guard let id: Int = container.lenient(["id"]) else {
             let key = AnyCodingKey("id")
             if container.contains(key) {
                 throw DecodingError.typeMismatch(Int.self, .init(
@@ -41,18 +41,18 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
                 codingPath: decoder.codingPath, debugDescription: "A product has no id."))
         }
         self.id = id
-        vendorID = container.lenientInt(["vendor_id", "vendorId", "vendorID"])
-        vendorName = container.lenientString(["vendorName", "vendor_name"])
-        name = container.lenientString(["name"])
-        description = container.lenientString(["description"])
-        thumbnail = container.lenientString(["thumbnail"])
-        currency = container.lenientString(["currency"])
-        price = container.lenientDouble(["price"])
-        bargainPrice = container.lenientDouble(["bargain_price", "bargainPrice"])
-        discountedPrice = container.lenientDouble(["discounted_price", "discountedPrice"])
-        stock = container.lenientInt(["stock"])
-        createdAt = container.lenientString(["created_at", "createdAt"])
-        issuedAt = container.lenientString(["issued_at", "issuedAt"])
+        vendorID = container.lenient(["vendor_id", "vendorId", "vendorID"])
+        vendorName = container.lenient(["vendorName", "vendor_name"])
+        name = container.lenient(["name"])
+        description = container.lenient(["description"])
+        thumbnail = container.lenient(["thumbnail"])
+        currency = container.lenient(["currency"])
+        price = container.lenient(["price"])
+        bargainPrice = container.lenient(["bargain_price", "bargainPrice"])
+        discountedPrice = container.lenient(["discounted_price", "discountedPrice"])
+        stock = container.lenient(["stock"])
+        createdAt = container.lenient(["created_at", "createdAt"])
+        issuedAt = container.lenient(["issued_at", "issuedAt"])
     }
 
     /// The keys `encode(to:)` writes (synthesised); decoding also accepts the other spellings.

@@ -18,13 +18,6 @@ public enum FetchOutcome: Sendable, Hashable {
     /// 304. `validators` are the server's refreshed ones, or those sent when the 304 repeats none.
     case notModified(url: URL, validators: Validators, attempts: Int)
 
-    public var attempts: Int {
-        switch self {
-        case .fetched(let resource): return resource.attempts
-        case .notModified(_, _, let attempts): return attempts
-        }
-    }
-
     public var resource: FetchedResource? {
         if case .fetched(let resource) = self { return resource }
         return nil
@@ -73,4 +66,9 @@ public struct Validators: Sendable, Hashable, Codable {
     }
 
     public var isEmpty: Bool { etag == nil && lastModified == nil }
+}
+
+extension URL {
+    /// Absolute http(s) with a host: the only URLs fetched.
+    public var isHTTP: Bool { ["http", "https"].contains(scheme?.lowercased()) && host?.isEmpty == false }
 }

@@ -53,10 +53,7 @@ public final class HTTPFetcher: Fetching {
     }
 
     public func get(_ url: URL, validators: Validators?) async throws(FetchError) -> FetchOutcome {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty else {
-            throw .invalidURL(url.absoluteString)
-        }
+        guard url.isHTTP else { throw .invalidURL(url.absoluteString) }
         let pin = try await hostGate?.check(url, requested: url)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(configuration.deadlineSeconds)
@@ -135,7 +132,7 @@ public final class HTTPFetcher: Fetching {
         }
         guard (200...299).contains(status) else {
             try? await Self.drain(response.body)
-            let retryAfter = headers.first(name: "Retry-After").flatMap { HTTPDate.retryAfterSeconds($0) }
+            let retryAfter = headers.first(name: "Retry-After").flatMap { AttemptFailure.seconds(retryAfter: $0) }
             throw AttemptFailure(error: .httpStatus(url: url, status: status, attempts: attempt),
                                  retryAfterSeconds: retryAfter)
         }
@@ -163,9 +160,7 @@ public final class HTTPFetcher: Fetching {
             guard redirects <= configuration.maxRedirects else {
                 throw FetchError.tooManyRedirects(url: url, maxRedirects: configuration.maxRedirects)
             }
-            guard let next = URL(string: location, relativeTo: current)?.absoluteURL,
-                  let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  next.host?.isEmpty == false else {
+            guard let next = URL(string: location, relativeTo: current)?.absoluteURL, next.isHTTP else {
                 throw FetchError.connection(url: url, reason: "it redirects to \"\(location)\", which is not an http(s) URL",
                                             attempts: attempt)
             }
@@ -262,4 +257,21 @@ public final class HTTPFetcher: Fetching {
 struct AttemptFailure: Error {
     var error: FetchError
     var retryAfterSeconds: Double?
+
+    /// `Retry-After`: delta-seconds or an HTTP date in any of its forms (IMF-fixdate, and the obsolete RFC 850 and
+    /// asctime), as seconds from `now`.
+    static func seconds(retryAfter value: String, now: Date = Date()) -> Double? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed), seconds.isFinite { return max(0, seconds) }
+        if let seconds = HTTPDateText.parse(trimmed) { return max(0, Double(seconds) - now.timeIntervalSince1970) }
+        // DateFormatter is not Sendable; a fresh one per call is fine at the rate of Retry-After headers.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        for format in ["EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: trimmed) { return max(0, date.timeIntervalSince(now)) }
+        }
+        return nil
+    }
 }

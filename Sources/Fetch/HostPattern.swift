@@ -50,11 +50,6 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     static func effectivePort(of url: URL) -> Int? {
-        if let port = url.port { return port }
-        switch url.scheme?.lowercased() {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
-        }
+        url.port ?? ["http": 80, "https": 443][url.scheme?.lowercased() ?? ""]
     }
 }

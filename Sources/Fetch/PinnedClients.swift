@@ -4,13 +4,9 @@ import Foundation
 /// One `HTTPClient` per pinned host and address (`dnsOverride`), keeping the name for `Host` and TLS: AHC has no
 /// per-request address or resolver hook, and a run names few hosts.
 actor PinnedClients {
-    private struct Key: Hashable {
-        var host: String
-        var address: IPAddress
-    }
-
     private let makeClient: @Sendable (_ dnsOverride: [String: String]) -> HTTPClient
-    private var clients: [Key: HTTPClient] = [:]
+    /// By their `dnsOverride`.
+    private var clients: [[String: String]: HTTPClient] = [:]
     private var isShutDown = false
 
     init(makeClient: @escaping @Sendable (_ dnsOverride: [String: String]) -> HTTPClient) {
@@ -20,10 +16,10 @@ actor PinnedClients {
     /// nil once shut down.
     func client(host: String, address: IPAddress) -> HTTPClient? {
         guard !isShutDown else { return nil }
-        let key = Key(host: host, address: address)
-        if let client = clients[key] { return client }
-        let client = makeClient([host: address.text])
-        clients[key] = client
+        let dnsOverride = [host: address.text]
+        if let client = clients[dnsOverride] { return client }
+        let client = makeClient(dnsOverride)
+        clients[dnsOverride] = client
         return client
     }
 

@@ -299,3 +299,12 @@ final class HTTPFetcherTests: XCTestCase {
         XCTAssertEqual(means[7] / means[3], 1, accuracy: 0.2, "capped from attempt 4 on")
     }
 }
+
+extension FetchOutcome {
+    var attempts: Int {
+        switch self {
+        case .fetched(let resource): return resource.attempts
+        case .notModified(_, _, let attempts): return attempts
+        }
+    }
+}
