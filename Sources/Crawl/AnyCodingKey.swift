@@ -18,34 +18,15 @@ public struct AnyCodingKey: CodingKey, Hashable {
     }
 }
 
-/// Each reads the first of `names` with a usable value, numbers written as strings and the reverse accepted.
 extension KeyedDecodingContainer where Key == AnyCodingKey {
-    func lenientInt(_ names: [String]) -> Int? {
-        first(names) { key in
-            (try? decodeIfPresent(Int.self, forKey: key))
-                ?? (try? decodeIfPresent(Double.self, forKey: key)).flatMap { Int(exactly: $0) }
-                ?? text(key).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        }
-    }
-
-    func lenientDouble(_ names: [String]) -> Double? {
-        first(names) { key in
-            (try? decodeIfPresent(Double.self, forKey: key)) ?? text(key).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        }
-    }
-
-    func lenientString(_ names: [String]) -> String? {
-        first(names) { key in text(key) ?? (try? decodeIfPresent(Int.self, forKey: key)).map(String.init) }
-    }
-
-    private func first<T>(_ names: [String], _ read: (AnyCodingKey) -> T?) -> T? {
-        for name in names {
-            if let value = read(AnyCodingKey(name)) { return value }
+    /// The first of `names` with a usable value, numbers written as strings and the reverse accepted.
+    func lenient<T: Decodable & LosslessStringConvertible>(_ names: [String]) -> T? {
+        for key in names.map(AnyCodingKey.init) {
+            let value = (try? decodeIfPresent(T.self, forKey: key))
+                ?? (try? decodeIfPresent(String.self, forKey: key)).flatMap { T($0.trimmingCharacters(in: .whitespaces)) }
+                ?? (try? decodeIfPresent(Double.self, forKey: key)).flatMap { Int(exactly: $0) }.flatMap { T(String($0)) }
+            if let value { return value }
         }
         return nil
-    }
-
-    private func text(_ key: AnyCodingKey) -> String? {
-        try? decodeIfPresent(String.self, forKey: key)
     }
 }

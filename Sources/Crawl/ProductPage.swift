@@ -27,7 +27,7 @@ public struct ProductPage: Sendable, Hashable, Decodable {
             let snake = PageShape.snakeCase.key(camel)
             return detected == .camelCase ? [camel, snake] : [snake, camel]
         }
-        func optionalInt(_ camel: String) -> Int? { container.lenientInt(names(camel)) }
+        func optionalInt(_ camel: String) -> Int? { container.lenient(names(camel)) }
         func requiredInt(_ camel: String) throws -> Int {
             guard let value = optionalInt(camel) else {
                 throw DecodingError.keyNotFound(AnyCodingKey(names(camel)[0]), .init(
