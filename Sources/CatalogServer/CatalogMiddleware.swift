@@ -56,11 +56,9 @@ struct CatalogMiddleware: RouterMiddleware {
                             body: .init(byteBuffer: ByteBuffer(string: "Injected fault: HTTP \(code)\n")))
         case .body(let text, let contentType):
             return Self.ok(text, contentType: contentType)
-        case .delay(let seconds):
+        case .delay(let seconds, let then):
             try await Task.sleep(for: .seconds(seconds))
-            return try await next(request, context)
-        case .delayed(let seconds, let then):
-            try await Task.sleep(for: .seconds(seconds))
+            guard let then else { return try await next(request, context) }
             return try await serve(then, path: path, query: query, request: request, context: context, next: next)
         case .html:
             return Self.ok("<!DOCTYPE html>\n<html><head><title>503 Service Temporarily Unavailable</title></head>"
@@ -79,9 +77,9 @@ struct CatalogMiddleware: RouterMiddleware {
             var headers: HTTPFields = [.contentType: contentType]
             if fault != .endlessBody { headers[.contentLength] = String(body.readableBytes) }
             return Response(status: .ok, headers: headers, body: Self.streamed(fault, body, channel: context.channel))
-        case .shift:
+        case .shift(let count):
             let response = try await next(request, context)
-            await store.insertNewest(count: 3)
+            await store.insertNewest(count: count)
             return response
         case .repeatPage:
             guard let pageNo = query["page_no"].flatMap({ Int($0) }), pageNo > 1 else { return try await next(request, context) }

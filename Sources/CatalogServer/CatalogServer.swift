@@ -7,7 +7,7 @@ import Serving
 
 /// An OpenMarket-compatible product API and image store on loopback, for `warm demo`, `warm serve` and tests
 /// (routes in `CatalogRoutes`). Call `shutdown()` when done.
-public final class CatalogServer: Sendable {
+public struct CatalogServer: Sendable {
     public let stats: CatalogStats
     package let store: CatalogStore
     package let faults: FaultInjector
@@ -15,20 +15,12 @@ public final class CatalogServer: Sendable {
     /// `http://host:port`, with the port actually bound.
     public var baseURL: URL { server.baseURL }
 
-    private init(server: RunningServer, store: CatalogStore, stats: CatalogStats, faults: FaultInjector) {
-        self.stats = stats
-        self.store = store
-        self.faults = faults
-        self.server = server
-    }
-
     /// Binds `host:port` (0 picks a free port) and returns once the server listens. Without a `logger`,
     /// only warnings are logged.
     public static func start(configuration: CatalogConfiguration = CatalogConfiguration(),
                              host: String = "127.0.0.1", port: Int = 0, faultPlan: FaultPlan? = nil,
                              logger: Logger? = nil) async throws -> CatalogServer {
-        let factory = try CatalogImageFactory(configuration: configuration)
-        let images = CatalogImageStore(factory: factory, capacityBytes: configuration.imageCacheBytes)
+        let images = try CatalogImageStore(configuration: configuration)
         let store = await CatalogStore(configuration: configuration, images: images)
         let stats = CatalogStats()
         let faults = FaultInjector()
@@ -42,7 +34,7 @@ public final class CatalogServer: Sendable {
         let server = try await RunningServer.start(router: router, host: host, port: port, serverName: "warm-catalog",
                                                    logger: logger)
         await store.setBaseURL(server.baseURL.absoluteString)
-        return CatalogServer(server: server, store: store, stats: stats, faults: faults)
+        return CatalogServer(stats: stats, store: store, faults: faults, server: server)
     }
 
     /// Stops gracefully (see `RunningServer.shutdown()`) and waits until it has.

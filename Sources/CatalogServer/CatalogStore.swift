@@ -2,17 +2,16 @@ import Crawl
 import Foundation
 import Hummingbird
 
-/// The catalog's mutable state: the product list (newest first, entries made in id order), which image
-/// each path shows, and the pending list shift for tests.
+/// The catalog's mutable state: the product list (newest first, entries made in id order) and which image
+/// each path shows.
 package actor CatalogStore {
     let configuration: CatalogConfiguration
     let images: CatalogImageStore
     private let generator: CatalogGenerator
-    private var entryByID: [Int: CatalogEntry] = [:]
+    /// `entries[id - 1]`; the list shows them newest first.
+    private var entries: [CatalogEntry] = []
     private var imageByPath: [String: UInt64] = [:]
-    private var entries: [CatalogEntry] = [] // newest first
     private var baseURL = ""
-    private var pendingShift: (afterPage: Int, count: Int)?
 
     /// Async, so that it is isolated and can list the products at start.
     init(configuration: CatalogConfiguration, images: CatalogImageStore) async {
@@ -27,46 +26,35 @@ package actor CatalogStore {
     /// Adds `count` products at the front of the list (as newly listed items) and returns them.
     @discardableResult
     package func insertNewest(count: Int) -> [Product] {
-        var added: [CatalogEntry] = []
+        let first = entries.count
         for _ in 0..<max(0, count) {
-            let id = entryByID.count + 1
-            let known = entryByID
-            let entry = generator.entry(id: id) { known[$0]?.thumbnailPath }
-            entryByID[id] = entry
+            let entry = generator.entry(id: entries.count + 1) { entries[$0 - 1].thumbnailPath }
+            entries.append(entry)
             for path in [entry.thumbnailPath].compactMap({ $0 }) + entry.imagePaths where imageByPath[path] == nil {
                 imageByPath[path] = generator.imageKey(forPath: path)
             }
-            added.append(entry)
         }
-        entries.insert(contentsOf: added.reversed(), at: 0)
-        return added.reversed().map(rendered)
+        return entries[first...].reversed().map(rendered)
     }
 
-    package func scheduleInsert(count: Int, afterServingPage pageNo: Int) {
-        pendingShift = (pageNo, count)
-    }
-
-    /// The JSON of list page `pageNo`, then the scheduled shift if this was its page.
-    /// `productsOfPage` serves another page's products under this number (a page that repeats).
+    /// The JSON of list page `pageNo`; `productsOfPage` serves another page's products under this number (a page
+    /// that repeats).
     func page(pageNo: Int, itemsPerPage: Int, productsOfPage: Int? = nil) throws -> ByteBuffer {
         let size = min(max(1, itemsPerPage), configuration.maxItemsPerPage)
         let start = ((productsOfPage ?? pageNo) - 1) * size
-        let slice = start < entries.count ? entries[start..<min(entries.count, start + size)] : []
+        let positions = start < entries.count ? start..<min(entries.count, start + size) : 0..<0
         let body = PageJSON(shape: configuration.pageShape, pageNo: pageNo, itemsPerPage: size,
-                            totalCount: entries.count,
-                            products: slice.map { ProductJSON(entry: $0, baseURL: baseURL, withImages: false) })
-        let data = try JSONEncoder().encode(body)
-        if let shift = pendingShift, shift.afterPage == pageNo {
-            pendingShift = nil
-            insertNewest(count: shift.count)
-        }
-        return ByteBuffer(bytes: data)
+                            totalCount: entries.count, products: positions.map { position in
+            ProductJSON(entry: entries[entries.count - 1 - position], baseURL: baseURL, withImages: false)
+        })
+        return ByteBuffer(bytes: try JSONEncoder().encode(body))
     }
 
     /// One product with its images, or nil for an unknown id.
     func detail(id: Int) throws -> ByteBuffer? {
-        guard let entry = entryByID[id] else { return nil }
-        return ByteBuffer(bytes: try JSONEncoder().encode(ProductJSON(entry: entry, baseURL: baseURL, withImages: true)))
+        guard entries.indices.contains(id - 1) else { return nil }
+        let json = ProductJSON(entry: entries[id - 1], baseURL: baseURL, withImages: true)
+        return ByteBuffer(bytes: try JSONEncoder().encode(json))
     }
 
     /// `path` without the leading slash.
@@ -81,7 +69,7 @@ package actor CatalogStore {
     }
 
     package func products() -> [Product] {
-        entries.map(rendered)
+        entries.reversed().map(rendered)
     }
 
     package var count: Int { entries.count }

@@ -1,7 +1,7 @@
 import WarmSupport
 
 /// A misbehaviour the catalog server shows in place of an answer: one of `--faults`' kinds (those with a
-/// `name`), or one a test injects (`delay`, `delayed`, `body`, `status` with any `Retry-After`).
+/// `name`), or one a test injects (`delay`, `body`, `status` with any `Retry-After`).
 public indirect enum CatalogFault: Sendable, Hashable {
     /// A short text body; `retryAfter` is sent as `Retry-After` verbatim (`--faults` sends 1 with 429).
     case status(Int, retryAfter: String? = nil)
@@ -21,21 +21,19 @@ public indirect enum CatalogFault: Sendable, Hashable {
     case endlessBody
     /// Pages only: JSON cut off in the middle.
     case garbage
-    /// Pages only: served, then 3 new products are listed in front (once per chosen page).
-    case shift
+    /// Pages only: served, then `count` new products are listed in front (`--faults`: 3, once per chosen page).
+    case shift(count: Int = 3)
     /// Pages only: the products of the page before, under this page's number.
     case repeatPage
-    /// Wait, then answer normally (for timeouts).
-    case delay(seconds: Double)
-    /// Wait, then serve `then` (a slow failure).
-    case delayed(seconds: Double, then: CatalogFault)
+    /// Wait, then answer normally (for timeouts), or serve `then` (a slow failure).
+    case delay(seconds: Double, then: CatalogFault? = nil)
     /// 200 with this body instead (e.g. a list page that does not parse).
     case body(String, contentType: String = "application/json")
 
     /// The `--faults` KINDs of the named faults.
     private static let names: [(fault: CatalogFault, name: String)] = [
         (.slowBody, "slow"), (.stalledBody, "stall"), (.shortBody, "short"), (.reset, "reset"), (.html, "html"),
-        (.redirectLoop, "redirect-loop"), (.endlessBody, "endless"), (.garbage, "garbage"), (.shift, "shift"),
+        (.redirectLoop, "redirect-loop"), (.endlessBody, "endless"), (.garbage, "garbage"), (.shift(), "shift"),
         (.repeatPage, "repeat"),
     ]
 
@@ -54,7 +52,7 @@ public indirect enum CatalogFault: Sendable, Hashable {
         return Self.names.first { $0.fault == self }?.name
     }
 
-    var pagesOnly: Bool { [.garbage, .shift, .repeatPage].contains(self) }
+    var pagesOnly: Bool { [.garbage, .shift(), .repeatPage].contains(self) }
 }
 
 public enum FaultScope: String, Sendable, Hashable, CaseIterable {
@@ -67,18 +65,13 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     public var rules: [FaultRule]
     public var seed: UInt64
 
-    public init(rules: [FaultRule], seed: UInt64 = 1) {
-        self.rules = rules
-        self.seed = seed
-    }
-
     public init(parsing spec: String, seed: UInt64 = 1) throws(FaultSpecError) {
-        var rules: [FaultRule] = []
+        rules = []
         for item in spec.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
             rules.append(try FaultRule(parsing: item))
         }
         guard !rules.isEmpty else { throw .empty }
-        self.init(rules: rules, seed: seed)
+        self.seed = seed
     }
 
     /// The first rule whose share chooses `key` (an image path, or `page_no=N`).
@@ -95,16 +88,9 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     public var scope: FaultScope
     public var kind: CatalogFault
     /// 0...1.
-    public var share: Double
+    public var share: Double = 1
     /// nil: every request of a chosen URL fails.
     public var times: Int?
-
-    public init(_ scope: FaultScope, _ kind: CatalogFault, share: Double = 1, times: Int? = nil) {
-        self.scope = scope
-        self.kind = kind
-        self.share = min(1, max(0, share))
-        self.times = times.map { max(1, $0) }
-    }
 
     init(parsing item: String) throws(FaultSpecError) {
         let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
@@ -112,7 +98,8 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         guard let dash = name.firstIndex(of: "-"), let scope = FaultScope(rawValue: String(name[..<dash])),
               let kind = CatalogFault(name: String(name[name.index(after: dash)...])) else { throw .unknownKind(item) }
         if scope == .image && kind.pagesOnly { throw .pagesOnly(item) }
-        var share = 1.0, times: Int?
+        self.scope = scope
+        self.kind = kind
         if parts.count == 2 {
             var text = Substring(parts[1].lowercased())
             if let x = text.firstIndex(of: "x") {
@@ -126,7 +113,6 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
             }
             share = percent ? value / 100 : value
         }
-        self.init(scope, kind, share: share, times: times)
     }
 
     func chooses(_ key: String, seed: UInt64) -> Bool {

@@ -10,12 +10,10 @@ import XCTest
 final class FaultModeTests: XCTestCase {
     func testSpecParsesSharesTransientCountsAndStatuses() throws {
         let plan = try FaultPlan(parsing: "image-503=5%, image-429=0.03x2,image-stall,page-garbage=10%", seed: 9)
-        XCTAssertEqual(plan.rules, [
-            FaultRule(.image, .status(503), share: 0.05),
-            FaultRule(.image, .status(429, retryAfter: "1"), share: 0.03, times: 2),
-            FaultRule(.image, .stalledBody, share: 1),
-            FaultRule(.page, .garbage, share: 0.1),
-        ])
+        XCTAssertEqual(plan.rules.map(\.scope), [.image, .image, .image, .page])
+        XCTAssertEqual(plan.rules.map(\.kind), [.status(503), .status(429, retryAfter: "1"), .stalledBody, .garbage])
+        XCTAssertEqual(plan.rules.map(\.share), [0.05, 0.03, 1, 0.1])
+        XCTAssertEqual(plan.rules.map(\.times), [nil, 2, nil, nil])
         XCTAssertEqual(plan.description, "image-503=5%,image-429=3%x2,image-stall=100%,page-garbage=10%")
         XCTAssertEqual(try FaultPlan(parsing: plan.description, seed: 9), plan)
     }

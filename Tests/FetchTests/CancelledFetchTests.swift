@@ -7,7 +7,7 @@ import XCTest
 /// A stopping run (SIGTERM, `--stop-grace`) must not wait for a download that stalls or is slow: a cancelled
 /// fetch returns at once with `cancelled`, and nothing from the body reaches the caller.
 final class CancelledFetchTests: XCTestCase {
-    private let stalling = FaultPlan(rules: [FaultRule(.image, .stalledBody)])
+    private let stalling = try! FaultPlan(parsing: "image-stall")
 
     func testACancelledFetchOfAStalledBodyReturnsAtOnce() async throws {
         try await withCatalog(fetch: TestSettings.fetch(maxAttempts: 1, requestTimeoutSeconds: 60, deadlineSeconds: 60)) { server, fetcher in

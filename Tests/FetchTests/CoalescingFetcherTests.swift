@@ -45,7 +45,7 @@ final class CoalescingFetcherTests: XCTestCase {
     func testFailureReachesEveryJoinedCaller() async throws {
         try await withCatalog(fetch: TestSettings.fetch(maxAttempts: 1)) { server, fetcher in
             let url = try await firstThumbnail(server)
-            await server.injectFault(.delayed(seconds: 0.2, then: .status(500)), path: url.path, count: 1)
+            await server.injectFault(.delay(seconds: 0.2, then: .status(500)), path: url.path, count: 1)
             let coalescing = CoalescingFetcher(upstream: fetcher)
             let codes = await withTaskGroup(of: String.self) { group in
                 for _ in 0..<5 {

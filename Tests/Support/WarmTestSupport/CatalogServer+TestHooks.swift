@@ -25,7 +25,7 @@ extension CatalogServer {
     /// Lists `count` new products right after list page `pageNo` is next served, so a crawl in progress
     /// sees the list shift under it.
     public func insertNewestProducts(count: Int, afterServingPage pageNo: Int) async {
-        await store.scheduleInsert(count: count, afterServingPage: pageNo)
+        await injectFault(.shift(count: count), path: "/api/products", query: ["page_no": String(pageNo)])
     }
 
     /// Serves `fault` to the next `count` requests for `path` whose query contains `query` (e.g.
