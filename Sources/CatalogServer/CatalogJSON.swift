@@ -46,12 +46,9 @@ struct PageJSON: Encodable {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         let lastPage = max(1, (totalCount + itemsPerPage - 1) / itemsPerPage)
         func key(_ name: String) -> AnyCodingKey { AnyCodingKey(shape.key(name)) }
-        try container.encode(pageNo, forKey: key("pageNo"))
-        try container.encode(itemsPerPage, forKey: key("itemsPerPage"))
-        try container.encode(totalCount, forKey: key("totalCount"))
-        try container.encode((pageNo - 1) * itemsPerPage, forKey: key("offset"))
-        try container.encode(itemsPerPage, forKey: key("limit"))
-        try container.encode(lastPage, forKey: key("lastPage"))
+        let numbers = [("pageNo", pageNo), ("itemsPerPage", itemsPerPage), ("totalCount", totalCount),
+                       ("offset", (pageNo - 1) * itemsPerPage), ("limit", itemsPerPage), ("lastPage", lastPage)]
+        for (name, value) in numbers { try container.encode(value, forKey: key(name)) }
         try container.encode(pageNo < lastPage, forKey: key("hasNext"))
         try container.encode(pageNo > 1, forKey: key("hasPrev"))
         try container.encode(products, forKey: AnyCodingKey("pages"))

@@ -22,9 +22,11 @@ extension KeyedDecodingContainer where Key == AnyCodingKey {
     /// The first of `names` with a usable value, numbers written as strings and the reverse accepted.
     func lenient<T: Decodable & LosslessStringConvertible>(_ names: [String]) -> T? {
         for key in names.map(AnyCodingKey.init) {
+            let text = try? decodeIfPresent(String.self, forKey: key)
+            let number = try? decodeIfPresent(Double.self, forKey: key)
             let value = (try? decodeIfPresent(T.self, forKey: key))
-                ?? (try? decodeIfPresent(String.self, forKey: key)).flatMap { T($0.trimmingCharacters(in: .whitespaces)) }
-                ?? (try? decodeIfPresent(Double.self, forKey: key)).flatMap { Int(exactly: $0) }.flatMap { T(String($0)) }
+                ?? text.flatMap { T($0.trimmingCharacters(in: .whitespaces)) }
+                ?? number.flatMap { Int(exactly: $0) }.flatMap { T(String($0)) }
             if let value { return value }
         }
         return nil

@@ -39,14 +39,16 @@ public actor HostGate {
         } else {
             let addresses = await resolve(normalised)
             if let address = addresses.first(where: { !$0.addressClass.isPublic }) {
-                reason = "it is a \(address.addressClass) address (\(address.text)); allow it explicitly with --allow-host"
+                reason = "it is a \(address.addressClass) address (\(address.text)); "
+                    + "allow it explicitly with --allow-host"
             } else if addresses.isEmpty {
                 reason = "its name does not resolve"
             } else {
                 return IPAddress(normalised) == nil ? PinnedHost(host: host, addresses: addresses) : nil
             }
         }
-        throw .hostNotAllowed(url: requested, host: normalised, reason: reason, redirectedTo: url == requested ? nil : url)
+        throw .hostNotAllowed(url: requested, host: normalised, reason: reason,
+                              redirectedTo: url == requested ? nil : url)
     }
 
     private func resolve(_ host: String) async -> [IPAddress] {

@@ -81,7 +81,8 @@ final class HostPolicyTests: XCTestCase {
     func testNamedHostIsAllowedOnlyAtPublicAddresses() async throws {
         let answers = ["cdn.example.com": [IPAddress("93.184.216.34")!],
                        "evil.example": [IPAddress("93.184.216.34")!, IPAddress("10.0.0.8")!]]
-        let gate = HostGate(named: [HostPattern(host: "cdn.example.com", port: 443), HostPattern(host: "evil.example", port: 80),
+        let gate = HostGate(named: [HostPattern(host: "cdn.example.com", port: 443),
+                                    HostPattern(host: "evil.example", port: 80),
                                     HostPattern(host: "nowhere.example", port: 80)],
                             resolver: HostResolver { answers[$0] ?? [] })
         let cdn = URL(string: "https://cdn.example.com/a.jpg")!
