@@ -19,7 +19,8 @@ final class MeasuringChildTests: XCTestCase {
     }
 
     func testFaultingInMappedFilesMapsEveryPageOfLibrariesListedPastTheFirstFourKiBOfMaps() throws {
-        XCTAssertGreaterThan(ProcessMemory.faultInMappedFiles(), 100)
+        let ranges = ProcessMemory.mappedFileRanges()
+        XCTAssertGreaterThan(ProcessMemory.faultIn(ranges), 100)
         let maps = try XCTUnwrap(ProcessMemory.procText("/proc/self/maps"))
         XCTAssertGreaterThan(maps.utf8.count, 4096, "the case that matters: a maps file longer than one read")
         // libc loads first, so it sits high and late in the list; its code must be resident whole.

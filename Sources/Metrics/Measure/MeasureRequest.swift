@@ -44,8 +44,8 @@ public struct MeasureReply: Sendable, Equatable, Codable {
 }
 
 extension MeasureRequest {
-    /// Runs the job in this process (a child forked by `MeasuringServer`).
-    func runHere() -> MeasureReply {
+    /// Runs the job in this process (a child forked by `MeasuringServer`), `mappedFiles` paged in first.
+    func runHere(faultingIn mappedFiles: [Range<Int>]) -> MeasureReply {
         let source: ImageSource
         do {
             source = try ImageSource(data: try Data(contentsOf: URL(fileURLWithPath: imagePath)), limits: limits)
@@ -54,7 +54,7 @@ extension MeasureRequest {
         } catch {
             return MeasureReply(error: "the image file cannot be read: \(error.localizedDescription)", errorReason: "unreadable-file")
         }
-        ProcessMemory.faultInMappedFiles()
+        ProcessMemory.faultIn(mappedFiles)
         switch measureSpan(source) {
         case .success(let (metrics, output)):
             guard scoresQuality == true else { return MeasureReply(metrics: metrics) }

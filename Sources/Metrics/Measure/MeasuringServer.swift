@@ -38,14 +38,15 @@ public enum MeasuringServer {
         } catch {
             throw .cannotStart(error.description)
         }
-        ProcessMemory.faultInMappedFiles()
+        let mappedFiles = ProcessMemory.mappedFileRanges()
+        ProcessMemory.faultIn(mappedFiles)
         let threads = threadNames()
         guard threads.count == 1 else { throw .threadsRunning(threads) }
         let input = LineReader(fd: 0)
         while let line = input.next() {
             let reply: MeasureReply
             if let request = try? JSONDecoder().decode(MeasureRequest.self, from: Data(line.utf8)) {
-                reply = runForked(request)
+                reply = runForked(request, faultingIn: mappedFiles)
             } else {
                 reply = MeasureReply(failure: "the measuring process got an unreadable request: \(line.prefix(200))")
             }
@@ -57,13 +58,13 @@ public enum MeasuringServer {
     }
 
     /// Forks a child that runs `request` and writes its reply into a pipe; waits for it.
-    static func runForked(_ request: MeasureRequest) -> MeasureReply {
+    static func runForked(_ request: MeasureRequest, faultingIn mappedFiles: [Range<Int>]) -> MeasureReply {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return MeasureReply(failure: "pipe failed: \(String(cString: strerror(errno)))") }
         let pid = fork()
         if pid == 0 {
             close(ends[0])
-            let reply = request.runHere()
+            let reply = request.runHere(faultingIn: mappedFiles)
             FileDescriptorIO.writeAll(ends[1], (try? JSONEncoder().encode(reply)) ?? Data())
             _exit(0)
         }

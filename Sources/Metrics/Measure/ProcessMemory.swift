@@ -43,13 +43,11 @@ public enum ProcessMemory {
         return Int(line.dropFirst(label.count).filter(\.isNumber))
     }
 
-    /// Pages in every mapped file now, so code first run in a measurement is not paged in inside it; a fork
-    /// does not copy file mappings' page tables, so the child calls it again.
-    @discardableResult
-    static func faultInMappedFiles() -> Int {
-        guard let maps = procText("/proc/self/maps") else { return 0 }
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        var touched = 0
+    /// The file part of every readable file mapping, adjacent ones joined. The measuring process reads it once;
+    /// its children share the layout, so each only pages the ranges in again (a fork does not copy their page tables).
+    static func mappedFileRanges() -> [Range<Int>] {
+        guard let maps = procText("/proc/self/maps") else { return [] }
+        var ranges: [Range<Int>] = []
         for line in maps.split(separator: "\n") {
             // start-end perms offset dev inode path
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
@@ -63,11 +61,23 @@ public enum ProcessMemory {
             guard stat(path, &info) == 0 else { continue }
             let inFile = min(end, start + max(0, Int(info.st_size) - offset))
             guard inFile > start else { continue }
-            // MADV_POPULATE_READ (Linux 5.14+): every page of the file part in one call.
-            if madvise(UnsafeMutableRawPointer(bitPattern: start), inFile - start, 22 /* MADV_POPULATE_READ */) == 0 {
-                touched += (inFile - start) / pageSize
+            if let last = ranges.last, last.upperBound == start {
+                ranges[ranges.count - 1] = last.lowerBound..<inFile
+            } else {
+                ranges.append(start..<inFile)
             }
         }
-        return touched
+        return ranges
+    }
+
+    /// Pages `ranges` in (MADV_POPULATE_READ, Linux 5.14+), so code first run in a measurement is not paged in inside
+    /// it; returns the pages touched.
+    @discardableResult
+    static func faultIn(_ ranges: [Range<Int>]) -> Int {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        return ranges.reduce(0) { touched, range in
+            let done = madvise(UnsafeMutableRawPointer(bitPattern: range.lowerBound), range.count, 22) == 0
+            return done ? touched + range.count / pageSize : touched
+        }
     }
 }
