@@ -22,11 +22,11 @@ public struct PeakComparison: Sendable, Equatable {
         public var smallestRatio: Double?
     }
 
-    /// Above the most one image's naive peak moved between two measuring runs (bench/findings.md section 14).
-    public static let noiseBytes = 640 << 10
+    /// Above the most one image's naive peak moved between two measuring runs (bench/findings.md section 16).
+    public static let noiseBytes = 384 << 10
 
     public static var noiseText: String {
-        "\(noiseBytes >> 10) KiB, above the most one image's naive peak moved between two whole-catalog measuring runs (468 and 568 KiB over 1,295 images in two pairs)"
+        "\(noiseBytes >> 10) KiB, above the most one image's naive peak moved between two whole-catalog measuring runs (280 and 272 KiB over 1,295 images in two pairs)"
     }
 
     public var renderer: RendererAgainstNaive
