@@ -1,5 +1,4 @@
-import Fetch
-import Foundation
+import Foundation  // only Foundation: fuzz/Sources/PageParsing builds this file on its own
 
 /// One marketplace product; only `id` is required, so the crawl does not lose a page to one odd field.
 public struct Product: Sendable, Hashable, Codable, Identifiable {
@@ -25,7 +24,8 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
     /// nil when the thumbnail is missing, empty or not an absolute http(s) URL (counted and skipped).
     public var thumbnailURL: URL? {
         guard let text = thumbnail?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
-              let url = URL(string: text), url.isHTTP else { return nil }
+              let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", url.host?.isEmpty == false else { return nil }
         return url
     }
 
