@@ -14,11 +14,12 @@ public struct CatalogServer: Sendable {
     /// `http://host:port`, with the port actually bound.
     public var baseURL: URL { server.baseURL }
 
-    /// Binds `host:port` (0 picks a free port) and returns once the server listens. Without a `logger`,
-    /// only warnings are logged.
+    /// Binds `host:port` (0 picks a free port) and returns once the server listens; with `handlingSignals`, SIGTERM
+    /// and SIGINT stop it gracefully. Without a `logger`, only warnings are logged.
     public static func start(configuration: CatalogConfiguration = CatalogConfiguration(),
                              host: String = "127.0.0.1", port: Int = 0, faultPlan: FaultPlan? = nil,
-                             logger: Logger? = nil, hooks: (any CatalogHooks)? = nil) async throws -> CatalogServer {
+                             handlingSignals: Bool = false, logger: Logger? = nil,
+                             hooks: (any CatalogHooks)? = nil) async throws -> CatalogServer {
         let images = try CatalogImageStore(configuration: configuration)
         let store = await CatalogStore(configuration: configuration, images: images)
         let middleware = CatalogMiddleware(hooks: hooks, faults: faultPlan.map(FaultInjector.init), store: store)
@@ -29,9 +30,14 @@ public struct CatalogServer: Sendable {
             await store.setBaseURL("http://\(RunningServer.urlHost(host)):\(port)")
         }
         let server = try await RunningServer.start(router: router, host: host, port: port, serverName: "warm-catalog",
-                                                   logger: logger)
+                                                   handlingSignals: handlingSignals, logger: logger)
         await store.setBaseURL(server.baseURL.absoluteString)
         return CatalogServer(hooks: hooks, store: store, server: server)
+    }
+
+    /// Returns when the server has stopped (a signal, or `shutdown()`).
+    public func wait() async throws {
+        try await server.wait()
     }
 
     /// Stops gracefully (see `RunningServer.shutdown()`) and waits until it has.
