@@ -22,7 +22,7 @@ extension CatalogServer {
 
     /// `totalCount`.
     public func productCount() async -> Int {
-        await store.count
+        await store.products().count
     }
 
     /// Lists `count` new products at the front, pushing the others back, as a live marketplace does.
