@@ -64,9 +64,11 @@ actor CatalogImageStore {
         return image
     }
 
-    /// Of an image made before, without making it again.
-    func knownValidators(key: UInt64) -> (etag: String, lastModified: String)? {
-        validators[key]
+    /// Kept for every image made, so that a revalidation is answered without making the image again.
+    func validators(key: UInt64) async throws -> (etag: String, lastModified: String) {
+        if let known = validators[key] { return known }
+        let image = try await image(key: key)
+        return (image.etag, image.lastModified)
     }
 
     private func insert(_ image: CatalogImage, key: UInt64) {
@@ -86,9 +88,7 @@ actor CatalogImageStore {
         let spec = mix.spec(forKey: key)
         let data = try ImageComposer.variant(of: photo, spec.cut, as: spec.encoding)
         return CatalogImage(
-            kind: spec.kind, format: spec.encoding.format, uprightSize: spec.uprightSize,
-            orientationTag: spec.encoding.orientationTag, bytes: ByteBuffer(bytes: data),
-            etag: String(format: "\"%016llx\"", FNV1a.hash(data)),
+            spec: spec, bytes: ByteBuffer(bytes: data), etag: String(format: "\"%016llx\"", FNV1a.hash(data)),
             // 2023-03-23 00:00 GMT plus up to a year of hours chosen by the key.
             lastModified: HTTPDateText.format(secondsSince1970: 1_679_529_600 + Int(key % 8760) * 3600))
     }
@@ -111,12 +111,7 @@ actor CatalogImageStore {
 
 /// One encoded image of the catalog, with its HTTP validators.
 public struct CatalogImage: Sendable {
-    /// What it imitates: "server-thumbnail", "phone-photo-exif6", "screenshot-png"...
-    public var kind: String
-    public var format: ImageFormat
-    /// Size as a viewer shows it (after the EXIF orientation).
-    public var uprightSize: PixelSize
-    public var orientationTag: Int?
+    package var spec: CatalogImageSpec
     public var bytes: ByteBuffer
     /// Strong, from a content hash (FNV-1a 64), quotes included.
     public var etag: String
@@ -124,5 +119,5 @@ public struct CatalogImage: Sendable {
     public var lastModified: String
 
     public var byteCount: Int { bytes.readableBytes }
-    public var contentType: String { "image/\(format.rawValue)" }
+    public var contentType: String { "image/\(spec.encoding.format.rawValue)" }
 }

@@ -13,13 +13,13 @@ public struct CatalogRequestContext: RequestContext {
     }
 }
 
-/// Serves injected faults in place of the real answer, and counts every response. A body cut short is a
-/// streamed body that throws (Hummingbird then closes the connection); a reset is `Channel.close()`.
+/// Serves the hooks' fault, else the plan's, in place of the real answer; tells the hooks of every response. A body
+/// cut short is a streamed body that throws (Hummingbird then closes the connection); a reset is `Channel.close()`.
 struct CatalogMiddleware: RouterMiddleware {
     typealias Context = CatalogRequestContext
 
-    let stats: CatalogStats
-    let faults: FaultInjector
+    let hooks: (any CatalogHooks)?
+    let faults: FaultInjector?
     let store: CatalogStore
 
     func handle(_ request: Request, context: Context,
@@ -27,7 +27,8 @@ struct CatalogMiddleware: RouterMiddleware {
         let path = request.uri.path
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
-        let fault = await faults.take(path: path, query: query)
+        var fault = await hooks?.fault(path: path, query: query)
+        if fault == nil { fault = await faults?.take(path: path, query: query) }
         let response: Response
         do {
             if let fault {
@@ -38,11 +39,11 @@ struct CatalogMiddleware: RouterMiddleware {
         } catch {
             // Status 0: a reset, no status was sent.
             let status = (error as? any HTTPResponseError).map { Int($0.status.code) } ?? 0
-            await stats.record(path: path, query: query, status: status, bodyBytes: 0, fault: fault != nil)
+            await hooks?.answered(path: path, query: query, status: status, bodyBytes: 0, fault: fault != nil)
             throw error
         }
-        await stats.record(path: path, query: query, status: Int(response.status.code),
-                           bodyBytes: response.body.contentLength ?? 0, fault: fault != nil)
+        await hooks?.answered(path: path, query: query, status: Int(response.status.code),
+                              bodyBytes: response.body.contentLength ?? 0, fault: fault != nil)
         return response
     }
 

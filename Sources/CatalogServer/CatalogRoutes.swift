@@ -3,9 +3,9 @@ import Hummingbird
 import WarmSupport
 
 enum CatalogRoutes {
-    static func router(store: CatalogStore, stats: CatalogStats, faults: FaultInjector) -> Router<CatalogRequestContext> {
+    static func router(store: CatalogStore, middleware: CatalogMiddleware) -> Router<CatalogRequestContext> {
         let router = Router(context: CatalogRequestContext.self)
-        router.add(middleware: CatalogMiddleware(stats: stats, faults: faults, store: store))
+        router.add(middleware: middleware)
 
         router.get("healthChecker") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],
@@ -35,35 +35,21 @@ enum CatalogRoutes {
             guard let key = await store.imageKey(atPath: path) else {
                 throw HTTPError(.notFound, message: "No such object.")
             }
-            // A revalidation of an image made before is answered without making it again.
-            if let known = await store.images.knownValidators(key: key),
-               isNotModified(etag: known.etag, lastModified: known.lastModified, request: request) {
-                return Response(status: .notModified, headers: [.eTag: known.etag, .lastModified: known.lastModified,
-                                                                .cacheControl: "public, max-age=86400"])
+            let (etag, lastModified) = try await store.images.validators(key: key)
+            var headers: HTTPFields = [.eTag: etag, .lastModified: lastModified, .cacheControl: "public, max-age=86400"]
+            if ConditionalRequest.isNotModified(ifNoneMatch: request.headers[.ifNoneMatch],
+                                                ifModifiedSince: request.headers[.ifModifiedSince], etag: etag,
+                                                modifiedAtSeconds: HTTPDateText.parse(lastModified)) {
+                return Response(status: .notModified, headers: headers)
             }
-            return thumbnail(try await store.images.image(key: key), request: request)
+            let image = try await store.images.image(key: key)
+            headers[.contentType] = image.contentType
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: image.bytes))
         }
         return router
     }
 
     private static func json(_ body: ByteBuffer) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
-    }
-
-    /// The image, or 304 when the client's validators match.
-    private static func thumbnail(_ image: CatalogImage, request: Request) -> Response {
-        var headers: HTTPFields = [.eTag: image.etag, .lastModified: image.lastModified,
-                                   .cacheControl: "public, max-age=86400"]
-        if isNotModified(etag: image.etag, lastModified: image.lastModified, request: request) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = image.contentType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: image.bytes))
-    }
-
-    static func isNotModified(etag: String, lastModified: String, request: Request) -> Bool {
-        ConditionalRequest.isNotModified(ifNoneMatch: request.headers[.ifNoneMatch],
-                                         ifModifiedSince: request.headers[.ifModifiedSince], etag: etag,
-                                         modifiedAtSeconds: HTTPDateText.parse(lastModified))
     }
 }

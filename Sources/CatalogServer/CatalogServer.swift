@@ -8,37 +8,47 @@ import Serving
 /// An OpenMarket-compatible product API and image store on loopback, for `warm demo`, `warm serve` and tests
 /// (routes in `CatalogRoutes`). Call `shutdown()` when done.
 public struct CatalogServer: Sendable {
-    public let stats: CatalogStats
+    package let hooks: (any CatalogHooks)?
     package let store: CatalogStore
-    package let faults: FaultInjector
     private let server: RunningServer
     /// `http://host:port`, with the port actually bound.
     public var baseURL: URL { server.baseURL }
 
-    /// Binds `host:port` (0 picks a free port) and returns once the server listens. Without a `logger`,
-    /// only warnings are logged.
+    /// Binds `host:port` (0 picks a free port) and returns once the server listens; with `handlingSignals`, SIGTERM
+    /// and SIGINT stop it gracefully. Without a `logger`, only warnings are logged.
     public static func start(configuration: CatalogConfiguration = CatalogConfiguration(),
                              host: String = "127.0.0.1", port: Int = 0, faultPlan: FaultPlan? = nil,
-                             logger: Logger? = nil) async throws -> CatalogServer {
+                             handlingSignals: Bool = false, logger: Logger? = nil,
+                             hooks: (any CatalogHooks)? = nil) async throws -> CatalogServer {
         let images = try CatalogImageStore(configuration: configuration)
         let store = await CatalogStore(configuration: configuration, images: images)
-        let stats = CatalogStats()
-        let faults = FaultInjector()
-        await faults.setPlan(faultPlan)
-        let router = CatalogRoutes.router(store: store, stats: stats, faults: faults)
+        let middleware = CatalogMiddleware(hooks: hooks, faults: faultPlan.map(FaultInjector.init), store: store)
+        let router = CatalogRoutes.router(store: store, middleware: middleware)
 
         if port != 0 {
             // A fixed port is known before binding: no request can see the URLs without a host.
             await store.setBaseURL("http://\(RunningServer.urlHost(host)):\(port)")
         }
         let server = try await RunningServer.start(router: router, host: host, port: port, serverName: "warm-catalog",
-                                                   logger: logger)
+                                                   handlingSignals: handlingSignals, logger: logger)
         await store.setBaseURL(server.baseURL.absoluteString)
-        return CatalogServer(stats: stats, store: store, faults: faults, server: server)
+        return CatalogServer(hooks: hooks, store: store, server: server)
+    }
+
+    /// Returns when the server has stopped (a signal, or `shutdown()`).
+    public func wait() async throws {
+        try await server.wait()
     }
 
     /// Stops gracefully (see `RunningServer.shutdown()`) and waits until it has.
     public func shutdown() async {
         await server.shutdown()
     }
+}
+
+/// Tests' way into a running server: asked first for a fault to serve, and told of every answer (status 0: the
+/// connection was closed instead).
+public protocol CatalogHooks: Sendable {
+    func fault(path: String, query: [String: String]) async -> CatalogFault?
+    func answered(path: String, query: [String: String], status: Int, bodyBytes: Int, fault: Bool) async
 }

@@ -72,8 +72,6 @@ package actor CatalogStore {
         entries.reversed().map(rendered)
     }
 
-    package var count: Int { entries.count }
-
     private func rendered(_ entry: CatalogEntry) -> Product {
         var product = entry.product
         product.thumbnail = entry.thumbnailPath.map { baseURL + "/" + $0 }

@@ -94,7 +94,7 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
 
     init(parsing item: String) throws(FaultSpecError) {
         let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-        let name = parts[0].lowercased()
+        let name = (parts.first ?? "").lowercased() // "=" alone splits into nothing
         guard let dash = name.firstIndex(of: "-"), let scope = FaultScope(rawValue: String(name[..<dash])),
               let kind = CatalogFault(name: String(name[name.index(after: dash)...])) else { throw .unknownKind(item) }
         if scope == .image && kind.pagesOnly { throw .pagesOnly(item) }

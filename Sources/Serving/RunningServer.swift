@@ -8,13 +8,11 @@ import ServiceLifecycle
 /// signal; stops gracefully, requests in progress get `gracePeriodSeconds`.
 public final class RunningServer: Sendable {
     public let baseURL: URL
-    public let port: Int
     private let serviceGroup: ServiceGroup
     private let runTask: Task<Void, any Error>
 
-    private init(baseURL: URL, port: Int, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>) {
+    private init(baseURL: URL, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>) {
         self.baseURL = baseURL
-        self.port = port
         self.serviceGroup = serviceGroup
         self.runTask = runTask
     }
@@ -63,7 +61,7 @@ public final class RunningServer: Sendable {
             throw ServerError.didNotStart(server: serverName, host: host, port: boundPort,
                                           reason: "no URL can be made for it")
         }
-        return RunningServer(baseURL: baseURL, port: boundPort, serviceGroup: serviceGroup, runTask: runTask)
+        return RunningServer(baseURL: baseURL, serviceGroup: serviceGroup, runTask: runTask)
     }
 
     /// `host` as a URL spells it (IPv6 in brackets).

@@ -2,7 +2,6 @@ import ArgumentParser
 import CatalogServer
 import Crawl
 import Foundation
-import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -57,23 +56,24 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.logger("warm.serve")
-        var configuration = CatalogConfiguration()
-        configuration.productCount = products
-        configuration.pageShape = pageShape
-        configuration.seed = seed
-        configuration.imageMix = imageMix
+        let configuration = CatalogConfiguration(productCount: products, seed: seed, pageShape: pageShape, imageMix: imageMix)
         let plan = try faults.map { try FaultPlan(parsing: $0, seed: faultSeed) }
-        let server = try await CatalogServer.start(configuration: configuration, port: port, faultPlan: plan)
+        let server = try await CatalogServer.start(configuration: configuration, port: port, faultPlan: plan,
+                                                   handlingSignals: true)
         logger.info("serving \(products) products (\(imageMix.rawValue) images) at \(server.baseURL.absoluteString)/api/products (Ctrl-C to stop)")
         if let plan { logger.info("fault mode: \(plan) (seed \(faultSeed))") }
         // Written unbuffered: a parent (`warm demo`) waits for this line.
         FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
-        let service = CatalogService(server: server, parentPID: parentPid)
-        // Returning (its parent is gone) ends the group as a shutdown does, not as a failure.
-        let configured = ServiceGroupConfiguration.ServiceConfiguration(
-            service: service, successTerminationBehavior: .gracefullyShutdownGroup)
-        try await ServiceGroup(configuration: .init(services: [configured], gracefulShutdownSignals: [.sigint, .sigterm],
-                                                    logger: logger)).run()
+        async let _ = Self.stop(server, whenParentIsNot: parentPid)
+        try await server.wait()
+    }
+
+    /// With `parentPID` (the demo's server), stops once that process is gone, so a killed demo leaves no server
+    /// holding the port; the pid comes from the command line (a read could be late).
+    private static func stop(_ server: CatalogServer, whenParentIsNot parentPID: pid_t?) async {
+        guard let parentPID else { return }
+        while getppid() == parentPID, !Task.isCancelled { try? await Task.sleep(for: .seconds(1)) }
+        if !Task.isCancelled { await server.shutdown() }
     }
 }
 
@@ -88,17 +88,3 @@ extension ServeCommand {
 
 extension PageShape: ExpressibleByArgument {}
 extension CatalogImageMix: ExpressibleByArgument {}
-
-/// Runs until SIGINT or SIGTERM or, with `parentPID` (the demo's server), until that process is gone, so a
-/// killed demo leaves no server holding the port; the pid comes from the command line (a read could be late).
-struct CatalogService: Service {
-    let server: CatalogServer
-    let parentPID: pid_t?
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown { [parentPID] in
-            while parentPID.map({ getppid() == $0 }) ?? true, !Task.isCancelled { try? await Task.sleep(for: .seconds(1)) }
-        }
-        await server.shutdown()
-    }
-}

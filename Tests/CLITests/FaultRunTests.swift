@@ -170,7 +170,7 @@ enum FaultCatalog {
     static func start() async throws -> CatalogServer {
         try await CatalogServer.start(configuration: CatalogConfiguration(
             productCount: 40, seed: 7, sharedThumbnailFraction: 0, withoutThumbnailFraction: 0, photoDirectory: nil,
-            imagePoolSize: 8, imageMix: .miniature))
+            imagePoolSize: 8, imageMix: .miniature), hooks: CatalogTestHooks())
     }
 
     struct Result {

@@ -19,8 +19,8 @@ final class GracefulStopTests: XCTestCase {
     static let signalDelays = [0.05, 0.3, 0.8, 1.5, 2.5, 3.5, 5.0, 6.5, 8.0, 10.0]
 
     func testSIGTERMAtTenPointsStopsGracefullyAndTheNextRunFinishes() async throws {
-        let server = try await CatalogServer.start(configuration: TestCatalog.configuration(products: 60, shared: 0, without: 0))
-        await server.setFaultPlan(try FaultPlan(parsing: "image-slow=100%"))
+        let server = try await CatalogServer.start(configuration: TestCatalog.configuration(products: 60, shared: 0, without: 0),
+                                                   faultPlan: try FaultPlan(parsing: "image-slow=100%"))
         let distinct = await TestCatalog.distinctThumbnails(server).count
         let root = try makeTemporaryDirectory()
         let failures = await withTaskGroup(of: [String].self) { group in

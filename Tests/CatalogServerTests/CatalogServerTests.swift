@@ -69,8 +69,8 @@ final class CatalogServerTests: XCTestCase {
             for url in Set(await server.products().compactMap(\.thumbnailURL)) {
                 let served = try await server.image(atPath: url.path)
                 let image = try XCTUnwrap(served, url.path)
-                kinds.insert(image.kind)
-                if image.kind == "phone-photo-exif6" { XCTAssertEqual(image.orientationTag, 6) }
+                kinds.insert(image.spec.kind)
+                if image.spec.kind == "phone-photo-exif6" { XCTAssertEqual(image.spec.encoding.orientationTag, 6) }
                 let resource = try await fetched(fetcher, url)
                 XCTAssertEqual(resource.etag, image.etag)
                 let type = try XCTUnwrap(resource.contentType)
@@ -103,7 +103,7 @@ final class CatalogServerTests: XCTestCase {
                 bodies.insert(body)
                 let served = try await server.image(atPath: url.path)
                 let image = try XCTUnwrap(served, url.path)
-                naiveBytes += image.uprightSize.width * image.uprightSize.height * 4
+                naiveBytes += image.spec.uprightSize.width * image.spec.uprightSize.height * 4
                 formats.insert(image.contentType)
             }
             XCTAssertEqual(bodies.count, urls.count, "every product's image has content of its own")

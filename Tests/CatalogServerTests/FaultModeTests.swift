@@ -20,7 +20,7 @@ final class FaultModeTests: XCTestCase {
 
     func testBadSpecsAreRefusedWithTheItemNamed() {
         for (spec, expected) in [("image-999=5%", FaultSpecError.unknownKind("image-999=5%")),
-                                 ("thumb-503", .unknownKind("thumb-503")),
+                                 ("thumb-503", .unknownKind("thumb-503")), ("=", .unknownKind("=")),
                                  ("image-garbage=5%", .pagesOnly("image-garbage=5%")),
                                  ("image-503=150%", .badShare("image-503=150%")),
                                  ("image-503=5%x0", .badShare("image-503=5%x0")), (" , ", .empty)] {

@@ -41,7 +41,8 @@ extension RunningServer: ShutDownServer {}
 public func withCatalog(_ configuration: CatalogConfiguration = TestCatalog.configuration(),
                         fetch: FetchConfiguration = TestSettings.fetch(),
                         _ body: (CatalogServer, HTTPFetcher) async throws -> Void) async throws {
-    try await serving(try await CatalogServer.start(configuration: configuration), fetch: fetch, body)
+    let server = try await CatalogServer.start(configuration: configuration, hooks: CatalogTestHooks())
+    try await serving(server, fetch: fetch, body)
 }
 
 /// Runs `body` with a fixture server and a fetcher, shutting both down.

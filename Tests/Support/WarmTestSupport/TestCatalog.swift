@@ -25,7 +25,7 @@ public enum TestCatalog {
         var configuration = configuration(products: products, mix: mix, shape: shape, shared: shared, without: without,
                                           seed: defaults.seed)
         configuration.photoDirectory = defaults.photoDirectory
-        return try await CatalogServer.start(configuration: configuration)
+        return try await CatalogServer.start(configuration: configuration, hooks: CatalogTestHooks())
     }
 
     /// Distinct thumbnail URLs the server lists right now.
