@@ -1,14 +1,9 @@
 import ChildProcesses
 import Downsample
 import Foundation
-import NIOConcurrencyHelpers
-import NIOPosix
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Long-lived worker processes, one image at a time each: no shared GLib/libvips locks, ORC usable, a codec crash
-/// costs one image (bench/findings.md, section 1). One `NIOThreadPool` thread per worker blocks on its pipes.
+/// costs one image (bench/findings.md, section 1). One `WorkerPool` thread per worker blocks on its pipes.
 public final class DecodeWorkerPool: ThumbnailDecoding {
     public struct Configuration: Sendable {
         /// An executable that runs `DecodeWorkerProcess.serve()`, e.g. `[warm, "decode-worker"]`.
@@ -27,35 +22,36 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
         }
     }
 
-    private let threads: NIOThreadPool
-    private let idle: NIOLockedValueBox<[DecodeWorker]>
-    private let workers: [DecodeWorker]
+    private let configuration: Configuration
+    private let workers: WorkerPool
 
     /// Starts the workers now, so they load their libraries while the caller gets its first image ready.
     public init(configuration: Configuration) {
-        // A worker that dies between requests must not kill the parent writing to its pipe: EPIPE instead.
-        signal(SIGPIPE, SIG_IGN)
-        workers = (0..<configuration.count).map { _ in DecodeWorker(configuration: configuration) }
-        for worker in workers { try? worker.start() }  // a failure shows again on the first decode
-        idle = NIOLockedValueBox(workers)
-        threads = NIOThreadPool(numberOfThreads: configuration.count)
-        threads.start()
+        self.configuration = configuration
+        // The limit is set even when nil, so that the parent's own environment cannot set it.
+        let limit = [DecodeWorkerProcess.memoryLimitVariable: configuration.memoryLimitBytes.map(String.init) ?? ""]
+        workers = WorkerPool(command: configuration.command,
+                             environment: ChildProcess.inheritedEnvironment(adding: Self.environment.merging(limit) { $1 }),
+                             count: configuration.count)
+        for worker in workers.processes { _ = try? worker.channel() }  // a failure shows again on the first decode
     }
 
+    /// One glibc arena, dynamic mmap threshold (bench/findings.md, section 2); a set `GLIBC_TUNABLES` is kept.
+    private static let environment: [String: String] = {
+        var environment: [String: String] = [:]
+        let inherited = ProcessInfo.processInfo.environment
+        if inherited["GLIBC_TUNABLES"] == nil { environment["GLIBC_TUNABLES"] = "glibc.malloc.arena_max=1" }
+        // The parent reports a crash in one line; the runtime's backtrace (pages of stderr) only on request.
+        if inherited["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        return environment
+    }()
+
     public func thumbnails(of input: ThumbnailInput, _ request: ThumbnailRequest) async -> Result<Thumbnails, DownsampleError> {
-        await threads.decode { [idle] in
-            // As many threads as workers: a running job always finds one idle.
-            guard let worker = idle.withLockedValue({ $0.popLast() }) else {
-                return .failure(.decoderUnavailable(reason: "no idle worker"))
-            }
-            defer { idle.withLockedValue { $0.append(worker) } }
-            return worker.decode(input, request)
-        }
+        await workers.run(ifShutDown: .decoderShutDown) { [configuration] in $0.decode(input, request, configuration) }
     }
 
     /// Reaps the workers, so that the parent's resource usage includes theirs.
     public func shutdown() async {
-        try? await threads.shutdownGracefully()
-        for worker in workers { worker.stop() }
+        await workers.shutdown()
     }
 }

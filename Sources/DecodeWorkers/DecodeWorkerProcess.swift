@@ -1,5 +1,6 @@
-import Downsample
+import ChildProcesses
 import CWarmVips
+import Downsample
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -6,7 +6,7 @@ import WarmMetrics
 struct MeasureServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: MeasuringServer.commandName,
-        abstract: "Measure decode strategies in forked children, one per request line (started by the measuring commands).",
+        abstract: "Measure decode strategies in forked children, one per request (started by the measuring commands).",
         shouldDisplay: false)
 
     /// Reached only through `Entry`, which serves it before parsing; here for `--help`.
