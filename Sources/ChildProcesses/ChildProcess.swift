@@ -65,10 +65,6 @@ public struct ChildProcess: Sendable {
         return status == 0 ? .success(pid) : .failure(.cannotStart(path: path, errno: status))
     }
 
-    public static func inheritedEnvironment(adding extra: [String: String] = [:]) -> [String: String] {
-        ProcessInfo.processInfo.environment.merging(extra) { $1 }
-    }
-
     /// The running binary (`/proc/self/exe`), or argv[0] when that cannot be read.
     public static func currentExecutablePath() -> String {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }

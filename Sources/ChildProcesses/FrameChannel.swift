@@ -61,6 +61,20 @@ package struct FrameChannel: Sendable {
         return try? decoder.decode(type, from: json)
     }
 
+    /// The child's loop: answers each message (nil: one that does not decode) until the parent closes its end;
+    /// returns the exit status, 0 once it closed.
+    package func serve<Request: Decodable, Reply: Encodable>(_ type: Request.Type, _ answer: (Request?) -> Reply) -> Int32 {
+        while true {
+            let request: Request?
+            do {
+                request = try receive(type)
+            } catch {
+                return error == .closed ? 0 : 1
+            }
+            guard (try? send(answer(request))) != nil else { return 1 }
+        }
+    }
+
     private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> Data {
         withUnsafeBytes(of: value.littleEndian) { Data($0) }
     }

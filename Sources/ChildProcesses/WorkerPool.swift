@@ -66,10 +66,6 @@ package final class WorkerProcess: @unchecked Sendable {
         return channel
     }
 
-    package func kill() {
-        child?.process.kill(SIGKILL)
-    }
-
     /// Closes its pipes (it reads the end of its input and exits) and reaps it, SIGKILLed if still running at
     /// `deadline`; nil when none ran.
     @discardableResult

@@ -44,8 +44,3 @@ extension WorkerProcess {
         return reply
     }
 }
-
-extension MeasuringPool: Hashable {
-    public static func == (lhs: MeasuringPool, rhs: MeasuringPool) -> Bool { lhs === rhs }
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
-}

@@ -15,8 +15,9 @@ public enum MeasuringServer {
     /// freed bitmaps resident), no top pad: resident memory follows allocations.
     static func environment() -> [String: String] {
         let tunables = "glibc.malloc.arena_max=1:glibc.malloc.top_pad=0:glibc.malloc.mmap_threshold=65536"
-        let inherited = ProcessInfo.processInfo.environment["GLIBC_TUNABLES"]
-        return ChildProcess.inheritedEnvironment(adding: ["GLIBC_TUNABLES": inherited.map { "\($0):\(tunables)" } ?? tunables])
+        var environment = ProcessInfo.processInfo.environment
+        environment["GLIBC_TUNABLES"] = environment["GLIBC_TUNABLES"].map { "\($0):\(tunables)" } ?? tunables
+        return environment
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -42,18 +43,10 @@ public enum MeasuringServer {
         ProcessMemory.faultIn(mappedFiles)
         let threads = threadNames()
         guard threads.count == 1 else { throw .threadsRunning(threads) }
-        let channel = FrameChannel(input: 0, output: 1)
-        while true {
-            let request: MeasureRequest?
-            do {
-                request = try channel.receive(MeasureRequest.self)
-            } catch {
-                exit(error == .closed ? 0 : 1)
-            }
-            let reply = request.map { runForked($0, faultingIn: mappedFiles) }
+        exit(FrameChannel(input: 0, output: 1).serve(MeasureRequest.self) { request in
+            request.map { runForked($0, faultingIn: mappedFiles) }
                 ?? MeasureReply(failure: "the measuring process got an unreadable request")
-            guard (try? channel.send(reply)) != nil else { exit(1) }
-        }
+        })
     }
 
     /// Forks a child that runs `request` and writes its reply into a pipe; waits for it.
