@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Length-prefixed frames over pipes: a JSON message whose `Data` values follow it as raw blobs, so images are never
-/// base64'd. Blocking: used only by the thread that owns a worker or measuring process, never on Swift's cooperative pool.
+/// base64'd. Blocking: used only by the thread that owns a worker process, never on Swift's cooperative pool.
 package struct FrameChannel: Sendable {
     package let input: Int32
     package let output: Int32
@@ -40,7 +40,8 @@ package struct FrameChannel: Sendable {
     }
 
     /// `deadline` bounds the whole read (nil: wait forever); nil for a well-framed message that does not decode.
-    package func receive<Message: Decodable>(_ type: Message.Type, deadline: ContinuousClock.Instant? = nil) throws(Failure) -> Message? {
+    package func receive<Message: Decodable>(_ type: Message.Type,
+                                             deadline: ContinuousClock.Instant? = nil) throws(Failure) -> Message? {
         let jsonLength = try integer(UInt32.self, deadline: deadline)
         guard jsonLength <= 64 << 20 else { throw .malformed }
         let json = try read(count: Int(jsonLength), deadline: deadline)
@@ -63,7 +64,8 @@ package struct FrameChannel: Sendable {
 
     /// The child's loop: answers each message (nil: one that does not decode) until the parent closes its end;
     /// returns the exit status, 0 once it closed.
-    package func serve<Request: Decodable, Reply: Encodable>(_ type: Request.Type, _ answer: (Request?) -> Reply) -> Int32 {
+    package func serve<Request: Decodable, Reply: Encodable>(_ type: Request.Type,
+                                                             _ answer: (Request?) -> Reply) -> Int32 {
         while true {
             let request: Request?
             do {
