@@ -40,11 +40,12 @@ let package = Package(
         .target(name: "WarmSupport", dependencies: ["CWarmVips"]),
         // Placeholders from pixels (ThumbHash, average colour): no dependencies, so any stage can use it.
         .target(name: "Placeholder"),
-        // Child processes: one posix_spawn helper with pipes, wait and kill; blocking
-        // waits on NIO's thread pool. CWarmVips for pipe2, which Swift does not import.
+        // Child processes: one posix_spawn helper with pipes, wait and kill, the frames spoken over the pipes;
+        // blocking waits on NIO's thread pool. CWarmVips for pipe2, which Swift does not import.
         .target(
             name: "ChildProcesses",
             dependencies: ["CWarmVips", .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "SystemPackage", package: "swift-system")]),
         // Decode stage: image sources, limits, the three strategies, encoders.
         .target(name: "Downsample", dependencies: ["CWarmVips", "CLibExif", "WarmSupport", "Placeholder"]),
@@ -56,7 +57,6 @@ let package = Package(
             dependencies: [
                 "Downsample", "CWarmVips", "ChildProcesses",
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
         // Measure stage: per-image metrics, the report table, regression checks.
         // (Named WarmMetrics because swift-metrics, pulled in by Hummingbird, owns the

@@ -15,7 +15,6 @@ public struct ChildProcess: Sendable {
     }
 
     public let pid: pid_t
-    public let executablePath: String
     /// The parent's ends of the pipes (`.pipe` only).
     public let standardInput: Int32?
     public let standardOutput: Int32?
@@ -47,8 +46,7 @@ public struct ChildProcess: Sendable {
         if let output { close(output.writeEnd) }
         switch pid {
         case .success(let pid):
-            return ChildProcess(pid: pid, executablePath: path, standardInput: input?.writeEnd,
-                                standardOutput: output?.readEnd)
+            return ChildProcess(pid: pid, standardInput: input?.writeEnd, standardOutput: output?.readEnd)
         case .failure(let error):
             if let input { close(input.writeEnd) }
             if let output { close(output.readEnd) }
@@ -65,10 +63,6 @@ public struct ChildProcess: Sendable {
         var pid = pid_t()
         let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
         return status == 0 ? .success(pid) : .failure(.cannotStart(path: path, errno: status))
-    }
-
-    public static func inheritedEnvironment(adding extra: [String: String] = [:]) -> [String: String] {
-        ProcessInfo.processInfo.environment.merging(extra) { $1 }
     }
 
     /// The running binary (`/proc/self/exe`), or argv[0] when that cannot be read.

@@ -9,18 +9,6 @@ public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
         self = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
     }
 
-    /// nil when a signal killed it.
-    public var exitStatus: Int32? {
-        if case .exited(let status) = self { return status }
-        return nil
-    }
-
-    /// nil when it exited.
-    public var signal: Int32? {
-        if case .signalled(let signal) = self { return signal }
-        return nil
-    }
-
     public var description: String {
         switch self {
         case .exited(let status): "exited with status \(status)"

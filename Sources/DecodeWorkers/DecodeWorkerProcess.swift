@@ -1,5 +1,6 @@
-import Downsample
+import ChildProcesses
 import CWarmVips
+import Downsample
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -32,27 +33,19 @@ public enum DecodeWorkerProcess {
         let memoryLimit = ProcessInfo.processInfo.environment[memoryLimitVariable].flatMap { Int($0) }
         // A worker that cannot start answers every request with why.
         let startFailure = start(memoryLimit: memoryLimit)
-        while true {
-            let call: WorkerCall?
-            do {
-                call = try channel.receive(WorkerCall.self)
-            } catch {
-                return error == .closed ? 0 : 1
-            }
-            let answer: WorkerAnswer
+        return channel.serve(WorkerCall.self) { call -> WorkerAnswer in
             switch (startFailure, call) {
             case (let failure?, _):
-                answer = .failed(failure)
+                return .failed(failure)
             case (nil, let call?):
                 injectFault(call.input, frames: frames)
                 switch Result(catching: { () throws(DownsampleError) in try Thumbnails.make(from: call.input, call.request) }) {
-                case .success(let thumbnails): answer = .thumbnails(thumbnails)
-                case .failure(let error): answer = .failed(memoryLimit.map { error.blamingMemoryLimit($0) } ?? error)
+                case .success(let thumbnails): return .thumbnails(thumbnails)
+                case .failure(let error): return .failed(memoryLimit.map { error.blamingMemoryLimit($0) } ?? error)
                 }
             case (nil, nil):
-                answer = .failed(.decoderUnavailable(reason: "the worker received a request it cannot read"))
+                return .failed(.decoderUnavailable(reason: "the worker received a request it cannot read"))
             }
-            guard (try? channel.send(answer)) != nil else { return 1 }
         }
     }
 

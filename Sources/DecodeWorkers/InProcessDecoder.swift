@@ -13,7 +13,8 @@ public final class InProcessDecoder: ThumbnailDecoding {
     }
 
     public func thumbnails(of input: ThumbnailInput, _ request: ThumbnailRequest) async -> Result<Thumbnails, DownsampleError> {
-        await threads.decode {
+        // Waits even when cancelled: a stopping run (disk full, Ctrl-C) must not count images in flight as failed.
+        await BlockingWork.run(on: threads, ifShutDown: .decoderShutDown) {
             Result { () throws(DownsampleError) in try Thumbnails.make(from: input, request) }
         }
     }
@@ -23,11 +24,6 @@ public final class InProcessDecoder: ThumbnailDecoding {
     }
 }
 
-extension NIOThreadPool {
-    /// Waits even when cancelled: a stopping run (disk full, Ctrl-C) must not count images in flight as failed
-    /// (`runIfActive` would throw `CancellationError` for a queued one).
-    func decode(_ body: @escaping @Sendable () -> Result<Thumbnails, DownsampleError>) async -> Result<Thumbnails, DownsampleError> {
-        await BlockingWork.run(on: self, ifShutDown: .failure(.decoderUnavailable(reason: "the decoder was shut down")),
-                               body)
-    }
+extension Result where Success == Thumbnails, Failure == DownsampleError {
+    static var decoderShutDown: Self { .failure(.decoderUnavailable(reason: "the decoder was shut down")) }
 }

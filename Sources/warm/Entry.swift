@@ -7,7 +7,7 @@ import Foundation
 enum Entry {
     static func main() {
         if CommandLine.arguments.dropFirst().first == MeasureServerCommand.configuration.commandName {
-            MeasureServerCommand.serveAndExit()
+            MeasureServerCommand.main(Array(CommandLine.arguments.dropFirst(2)))
         }
         Task {
             await Warm.main()

@@ -14,7 +14,7 @@ struct ServerProcess {
         let child = try ChildProcess.spawn(
             ChildProcess.currentExecutablePath(),
             arguments: ServeCommand.childArguments(products: products, port: port, imageMix: imageMix),
-            environment: ChildProcess.inheritedEnvironment(), standardOutput: .pipe)
+            environment: ProcessInfo.processInfo.environment, standardOutput: .pipe)
         guard let output = child.standardOutput else { preconditionFailure("spawned with a pipe for standard output") }
         let line = await BlockingWork.run { () -> String in
             var bytes: [UInt8] = []

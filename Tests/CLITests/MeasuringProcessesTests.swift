@@ -82,7 +82,7 @@ final class MeasuringProcessesTests: XCTestCase {
         let script = directory.appendingPathComponent("crash-once.sh")
         try """
             #!/bin/sh
-            if mkdir "\(mark)" 2>/dev/null; then read line; kill -SEGV $$; fi
+            if mkdir "\(mark)" 2>/dev/null; then head -c 4 >/dev/null; kill -SEGV $$; fi
             exec "\(WarmBinary.url.path)" "$@"
             """.write(to: script, atomically: true, encoding: .utf8)
         XCTAssertEqual(chmod(script.path, 0o755), 0)

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 #endif
 
-/// The measuring process: forks a child per request line. Single-threaded (checked) and never decoding,
+/// The measuring process: forks a child per request. Single-threaded (checked) and never decoding,
 /// so every child starts alike; a child answers on a pipe of its own, so a crash breaks no framing.
 public enum MeasuringServer {
     /// The subcommand's name, as `warm` registers it (and serves before any thread starts).
@@ -15,8 +15,9 @@ public enum MeasuringServer {
     /// freed bitmaps resident), no top pad: resident memory follows allocations.
     static func environment() -> [String: String] {
         let tunables = "glibc.malloc.arena_max=1:glibc.malloc.top_pad=0:glibc.malloc.mmap_threshold=65536"
-        let inherited = ProcessInfo.processInfo.environment["GLIBC_TUNABLES"]
-        return ChildProcess.inheritedEnvironment(adding: ["GLIBC_TUNABLES": inherited.map { "\($0):\(tunables)" } ?? tunables])
+        var environment = ProcessInfo.processInfo.environment
+        environment["GLIBC_TUNABLES"] = environment["GLIBC_TUNABLES"].map { "\($0):\(tunables)" } ?? tunables
+        return environment
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -42,19 +43,10 @@ public enum MeasuringServer {
         ProcessMemory.faultIn(mappedFiles)
         let threads = threadNames()
         guard threads.count == 1 else { throw .threadsRunning(threads) }
-        let input = LineReader(fd: 0)
-        while let line = input.next() {
-            let reply: MeasureReply
-            if let request = try? JSONDecoder().decode(MeasureRequest.self, from: Data(line.utf8)) {
-                reply = runForked(request, faultingIn: mappedFiles)
-            } else {
-                reply = MeasureReply(failure: "the measuring process got an unreadable request: \(line.prefix(200))")
-            }
-            var out = (try? JSONEncoder().encode(reply)) ?? Data("{\"failure\":\"unencodable reply\"}".utf8)
-            out.append(UInt8(ascii: "\n"))
-            FileDescriptorIO.writeAll(1, out)
-        }
-        exit(0)
+        exit(FrameChannel(input: 0, output: 1).serve(MeasureRequest.self) { request in
+            request.map { runForked($0, faultingIn: mappedFiles) }
+                ?? MeasureReply(failure: "the measuring process got an unreadable request")
+        })
     }
 
     /// Forks a child that runs `request` and writes its reply into a pipe; waits for it.
@@ -89,35 +81,6 @@ public enum MeasuringServer {
         return tasks.map { task in
             ((try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? task)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-    }
-}
-
-/// Reads lines from a file descriptor (no Foundation run loop, no threads).
-final class LineReader {
-    private let fd: Int32
-    private var buffer = [UInt8]()
-
-    init(fd: Int32) { self.fd = fd }
-
-    func close() { _ = Glibc.close(fd) }
-
-    /// The next line without its newline; nil at the end of input.
-    func next() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            if let chunk = FileDescriptorIO.readChunk(fd) {
-                buffer.append(contentsOf: chunk)
-                continue
-            }
-            guard !buffer.isEmpty else { return nil }
-            let line = String(decoding: buffer, as: UTF8.self)
-            buffer.removeAll()
-            return line
         }
     }
 }

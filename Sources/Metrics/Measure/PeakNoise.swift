@@ -29,15 +29,13 @@ public struct PeakNoise: Sendable, Equatable {
     public static func measure(data: Data, subject: String, target: DecodeTarget, repeats: Int, pool: MeasuringPool) async -> PeakNoise {
         let measurer = StrategyMeasurer(configuration: .init(target: target, scoresQuality: false, pool: pool))
         var samples: [StrategyKind: [Int]] = [:]
-        var method = PeakMethod.forkedProcess
         for run in 0..<repeats {
             let record = await measurer.measure(data: data, productId: nil, url: "noise-\(run)")
-            method = record.peakMethod ?? method
             for kind in StrategyKind.allCases {
                 if let peak = record.strategies[kind]?.peakBytes { samples[kind, default: []].append(peak) }
             }
         }
-        return PeakNoise(subject: subject, repeats: repeats, peakMethod: method,
+        return PeakNoise(subject: subject, repeats: repeats, peakMethod: .forkedProcess,
                          spreads: StrategyKind.allCases.map { Spread(kind: $0, samplesBytes: samples[$0] ?? []) })
     }
 

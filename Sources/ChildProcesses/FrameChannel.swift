@@ -1,4 +1,3 @@
-import ChildProcesses
 import Foundation
 import NIOConcurrencyHelpers
 #if canImport(Glibc)
@@ -6,12 +5,17 @@ import Glibc
 #endif
 
 /// Length-prefixed frames over pipes: a JSON message whose `Data` values follow it as raw blobs, so images are never
-/// base64'd. Blocking: used only by the threads that own a decode worker, never on Swift's cooperative pool.
-struct FrameChannel: Sendable {
-    let input: Int32
-    let output: Int32
+/// base64'd. Blocking: used only by the thread that owns a worker process, never on Swift's cooperative pool.
+package struct FrameChannel: Sendable {
+    package let input: Int32
+    package let output: Int32
 
-    enum Failure: Error, Equatable {
+    package init(input: Int32, output: Int32) {
+        self.input = input
+        self.output = output
+    }
+
+    package enum Failure: Error, Equatable {
         /// The other end closed its pipe (the process exited or died).
         case closed
         case timedOut
@@ -20,7 +24,7 @@ struct FrameChannel: Sendable {
     }
 
     /// Each `Data` in `message` is written as a JSON blob index, its bytes after the JSON.
-    func send<Message: Encodable>(_ message: Message) throws(Failure) {
+    package func send<Message: Encodable>(_ message: Message) throws(Failure) {
         let blobs = NIOLockedValueBox<[Data]>([])
         let encoder = JSONEncoder()
         encoder.dataEncodingStrategy = .custom { data, encoder in
@@ -36,7 +40,8 @@ struct FrameChannel: Sendable {
     }
 
     /// `deadline` bounds the whole read (nil: wait forever); nil for a well-framed message that does not decode.
-    func receive<Message: Decodable>(_ type: Message.Type, deadline: ContinuousClock.Instant? = nil) throws(Failure) -> Message? {
+    package func receive<Message: Decodable>(_ type: Message.Type,
+                                             deadline: ContinuousClock.Instant? = nil) throws(Failure) -> Message? {
         let jsonLength = try integer(UInt32.self, deadline: deadline)
         guard jsonLength <= 64 << 20 else { throw .malformed }
         let json = try read(count: Int(jsonLength), deadline: deadline)
@@ -55,6 +60,21 @@ struct FrameChannel: Sendable {
             return blobs[index]
         }
         return try? decoder.decode(type, from: json)
+    }
+
+    /// The child's loop: answers each message (nil: one that does not decode) until the parent closes its end;
+    /// returns the exit status, 0 once it closed.
+    package func serve<Request: Decodable, Reply: Encodable>(_ type: Request.Type,
+                                                             _ answer: (Request?) -> Reply) -> Int32 {
+        while true {
+            let request: Request?
+            do {
+                request = try receive(type)
+            } catch {
+                return error == .closed ? 0 : 1
+            }
+            guard (try? send(answer(request))) != nil else { return 1 }
+        }
     }
 
     private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> Data {
