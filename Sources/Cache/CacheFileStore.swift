@@ -21,7 +21,8 @@ struct CacheFileStore: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw CacheError.fileSystem(operation: "create directory", path: path, errno: (error as NSError).underlyingPOSIXCode ?? EIO)
+            throw CacheError.fileSystem(operation: "create directory", path: path,
+                                        errno: (error as NSError).underlyingPOSIXCode ?? EIO)
         }
     }
 

@@ -33,10 +33,12 @@ extension DiskCache {
 
     /// The rows `select` picks go durably (from `shardManifests` first; `alsoEach` runs per row in this manifest's
     /// transaction), then their files; `fault` fails in between. Shared by eviction and prune.
-    func removeEntries(after fault: FaultPoint, alsoDeletingFrom shardManifests: [(pool: DatabasePool, layout: CacheLayout)] = [],
+    func removeEntries(after fault: FaultPoint,
+                       alsoDeletingFrom shardManifests: [(pool: DatabasePool, layout: CacheLayout)] = [],
                        removing what: String, logging message: Logger.Message,
                        select: (Database) throws -> [ManifestRow],
-                       alsoEach: (Database, ManifestRow) throws -> Void = { _, _ in }) throws(CacheError) -> RemovalResult {
+                       alsoEach: (Database, ManifestRow) throws -> Void = { _, _ in })
+        throws(CacheError) -> RemovalResult {
         let files = self.files
         let (deleted, remainingBytes) = try write { db in
             let victims = try select(db)

@@ -35,7 +35,8 @@ struct CacheStatsCommand: AsyncParsableCommand {
 enum CacheAccess {
     /// Runs `body` on an existing cache as `reading` does. Never creates one (a typo should not make an empty
     /// cache), leaves temp files to the run writing them, refuses a damaged manifest when asked.
-    static func reading<T>(_ directory: String, checkingIntegrity: Bool = false, _ body: (DiskCache) throws -> T) throws -> T {
+    static func reading<T>(_ directory: String, checkingIntegrity: Bool = false,
+                           _ body: (DiskCache) throws -> T) throws -> T {
         let manifest = URL(fileURLWithPath: directory).appendingPathComponent("manifest.sqlite").path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: manifest, isDirectory: &isDirectory) else {
