@@ -10,13 +10,13 @@ enum Manifest {
                 table.column("variant", .text).notNull()
                 table.primaryKey(["url", "variant"])
                 table.column("productIds", .text).notNull().defaults(to: "[]")
-                let nullable: [(String, Database.ColumnType)] = [
+                let fileColumns: [(String, Database.ColumnType)] = [
                     ("path", .text), ("etag", .text), ("lastModified", .text), ("sourceBytes", .integer),
                     ("sourceFormat", .text), ("sourceWidth", .integer), ("sourceHeight", .integer),
                     ("outputBytes", .integer), ("outputWidth", .integer), ("outputHeight", .integer),
                     ("fetchedAt", .double), ("expiresAt", .double),
                 ]
-                for (name, type) in nullable { table.column(name, type) }
+                for (name, type) in fileColumns { table.column(name, type) }
                 table.column("lastAccessAt", .double).notNull()
                 table.column("lastError", .text)
                 table.column("failedAt", .double)
