@@ -11,14 +11,19 @@ struct CacheFileStore: Sendable {
     static let filePermissions: mode_t = 0o644
 
     func createDirectories() throws(CacheError) {
-        do {
-            try FileManager.default.createDirectory(atPath: layout.root, withIntermediateDirectories: true)
-        } catch {
-            throw CacheError.fileSystem(operation: "create directory", path: layout.root,
-                                        errno: (error as NSError).underlyingPOSIXCode ?? EIO)
-        }
+        try Self.createDirectory(atPath: layout.root)
         _ = try DirectoryHandle.openDirectory(path: layout.root).child(CacheLayout.versionDirectory, create: true)
         _ = try temporaryDirectory(create: true)
+    }
+
+    /// With its parents, as the operator's path may name a directory not made yet.
+    static func createDirectory(atPath path: String) throws(CacheError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw CacheError.fileSystem(operation: "create directory", path: path,
+                                        errno: (error as NSError).underlyingPOSIXCode ?? EIO)
+        }
     }
 
     /// Throws the errno the fault injector gives for `point`: a simulated failure, or a crash, there.

@@ -17,12 +17,7 @@ public final class CacheLock: Sendable {
     /// shards never block each other or the tree's lock.
     public static func acquire(root: String, shard: CacheShard? = nil) throws(CacheError) -> CacheLock {
         let layout = CacheLayout(root: root, shard: shard)
-        do {
-            try FileManager.default.createDirectory(atPath: layout.stateDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw CacheError.fileSystem(operation: "create directory", path: layout.stateDirectory,
-                                        errno: (error as NSError).underlyingPOSIXCode ?? EIO)
-        }
+        try CacheFileStore.createDirectory(atPath: layout.stateDirectory)
         let path = layout.lockPath
         let fd = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw CacheError.system("open lock file", path: path, errno: errno) }

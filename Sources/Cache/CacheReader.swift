@@ -5,12 +5,11 @@ import WarmSupport
 /// Read-only cache access for `warm cache serve` beside the writer: WAL mode (checked on open) so readers never block
 /// it. Every method blocks for a few SQLite statements or one small file read; call it off the cooperative pool.
 public final class CacheReader: Sendable {
-    public let layout: CacheLayout
+    public var layout: CacheLayout { files.layout }
     private let pool: DatabasePool
     private let files: CacheFileStore
 
     private init(layout: CacheLayout, pool: DatabasePool) {
-        self.layout = layout
         self.pool = pool
         files = CacheFileStore(layout: layout, faults: nil)
     }

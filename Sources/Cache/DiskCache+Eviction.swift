@@ -2,55 +2,86 @@ import Foundation
 import GRDB
 import Logging
 
+/// What one eviction or prune pass removed.
+public struct RemovalResult: Sendable, Hashable {
+    public var removedCount = 0
+    public var removedBytes = 0
+    /// What the files the manifest still names take.
+    public var remainingBytes = 0
+    /// Removed files that could not be unlinked (left as orphans; `verify` lists them, `gc` removes them).
+    public var unremovedFileCount = 0
+
+    public init() {}
+}
+
 extension DiskCache {
     /// LRU (expired first at equal access) down to `maxBytes`. Rows go before files (LAYOUT.md, "Eviction"): a crash
     /// in between leaves orphan files, never a row naming a missing file.
     @discardableResult
-    public func evict(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> EvictionResult {
+    public func evict(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> RemovalResult {
         try evict(maxBytes: maxBytes, now: now, alsoDeletingFrom: [])
     }
 
     /// `evict`, deleting the victims' rows from `shardManifests` as well, before this manifest's rows.
     func evict(maxBytes: Int, now: Double, alsoDeletingFrom shardManifests: [(pool: DatabasePool, layout: CacheLayout)])
-        throws(CacheError) -> EvictionResult {
+        throws(CacheError) -> RemovalResult {
+        try removeEntries(after: .afterEvictedRowsDeleted, alsoDeletingFrom: shardManifests, removing: "an evicted file",
+                          logging: "evicted least recently used entries") { db in
+            try Self.victims(db, maxBytes: maxBytes, now: now)
+        }
+    }
+
+    /// The rows `select` picks go durably (from `shardManifests` first; `alsoEach` runs per row in this manifest's
+    /// transaction), then their files; `fault` fails in between. Shared by eviction and prune.
+    func removeEntries(after fault: FaultPoint,
+                       alsoDeletingFrom shardManifests: [(pool: DatabasePool, layout: CacheLayout)] = [],
+                       removing what: String, logging message: Logger.Message,
+                       select: (Database) throws -> [ManifestRow],
+                       alsoEach: (Database, ManifestRow) throws -> Void = { _, _ in })
+        throws(CacheError) -> RemovalResult {
         let files = self.files
-        let (deleted, counted) = try write { db -> ([ManifestRow], EvictionResult) in
-            let (victims, totalBytes, remainingBytes) = try Self.victims(db, maxBytes: maxBytes, now: now)
+        let (deleted, remainingBytes) = try write { db in
+            let victims = try select(db)
             // A shard's row must not outlive the file (a later merge would bring it back).
             for shard in shardManifests {
                 try Self.using(shard.pool, shard.layout, writing: true) { try Self.deleteDurably(victims, $0) }
             }
-            try Self.deleteDurably(victims, db)
-            if !victims.isEmpty { try files.failIfInjected(.afterEvictedRowsDeleted, path: files.layout.filesDirectory) }
-            return (victims, EvictionResult(removedCount: victims.count, removedBytes: totalBytes - remainingBytes,
-                                            remainingBytes: remainingBytes))
+            try Self.deleteDurably(victims, db) { try alsoEach(db, $0) }
+            if !victims.isEmpty { try files.failIfInjected(fault, path: files.layout.filesDirectory) }
+            return (victims, try Self.fileBytes(db))
         }
-        var result = counted
-        result.unremovedFileCount = removeFiles(of: deleted, removing: "an evicted file")
+        var result = RemovalResult()
+        result.removedCount = deleted.count
+        result.removedBytes = deleted.reduce(0) { $0 + ($1.path == nil ? 0 : $1.outputBytes ?? 0) }
+        result.remainingBytes = remainingBytes
+        result.unremovedFileCount = removeFiles(of: deleted, removing: what)
         if result.removedCount > 0 {
-            logger.info("evicted least recently used entries", metadata: [
+            logger.info(message, metadata: [
                 "count": "\(result.removedCount)", "bytes": "\(result.removedBytes)", "remainingBytes": "\(result.remainingBytes)",
             ])
         }
         return result
     }
 
-    private static func victims(_ db: Database, maxBytes: Int, now: Double) throws
-        -> (victims: [ManifestRow], totalBytes: Int, remainingBytes: Int) {
-        let withFile = ManifestRow.filter(ManifestRow.Columns.path != nil)
-        let totalBytes = try withFile.select(sum(ManifestRow.Columns.outputBytes), as: Int.self).fetchOne(db) ?? 0
-        guard totalBytes > max(0, maxBytes) else { return ([], totalBytes, totalBytes) }
+    /// What the files the manifest names take, by its rows.
+    private static func fileBytes(_ db: Database) throws -> Int {
+        try ManifestRow.filter(ManifestRow.Columns.path != nil)
+            .select(sum(ManifestRow.Columns.outputBytes), as: Int.self).fetchOne(db) ?? 0
+    }
+
+    private static func victims(_ db: Database, maxBytes: Int, now: Double) throws -> [ManifestRow] {
+        var remainingBytes = try fileBytes(db)
+        guard remainingBytes > max(0, maxBytes) else { return [] }
         let candidates = try ManifestRow.fetchCursor(db, sql: """
             SELECT * FROM entry WHERE path IS NOT NULL
             ORDER BY lastAccessAt ASC, (expiresAt <= ?) DESC, url ASC, variant ASC
             """, arguments: [now])
         var victims: [ManifestRow] = []
-        var remainingBytes = totalBytes
         while remainingBytes > maxBytes, let row = try candidates.next() {
             victims.append(row)
             remainingBytes -= row.outputBytes ?? 0
         }
-        return (victims, totalBytes, remainingBytes)
+        return victims
     }
 
     /// Deletes `rows` (by key) in one transaction committed with `synchronous = FULL`: the
@@ -95,7 +126,7 @@ extension DiskCache {
     /// Evicts across the merged tree and every shard manifest, holding every shard's lock so no merge brings a row
     /// back. Merge first: rows not merged yet are neither counted nor evicted.
     @discardableResult
-    public func evictTree(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> EvictionResult {
+    public func evictTree(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> RemovalResult {
         try requireTree("evict a sharded tree through a shard's manifest")
         return try withEveryShardLocked { _, manifests throws(CacheError) in
             try evict(maxBytes: maxBytes, now: now, alsoDeletingFrom: manifests)

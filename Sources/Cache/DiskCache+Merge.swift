@@ -131,11 +131,7 @@ extension DiskCache {
 
     func openManifestIfPresent(_ shardLayout: CacheLayout) throws(CacheError) -> DatabasePool? {
         guard FileManager.default.fileExists(atPath: shardLayout.manifestPath) else { return nil }
-        do {
-            return try Manifest.open(path: shardLayout.manifestPath)
-        } catch {
-            throw Self.mapDatabaseError(error, layout: shardLayout)
-        }
+        return try Manifest.open(shardLayout)
     }
 
     /// The merge rule of `mergeShards` for one key: the row with the later `fetchedAt`, then

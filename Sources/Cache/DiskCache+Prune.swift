@@ -20,26 +20,14 @@ extension DiskCache {
     /// Only after a run that saw (and `markListed`) the whole list. Rows before files, as `evict` (LAYOUT.md, "Prune");
     /// a shard also records the keys in `pruned`, so `mergeShards` removes them from the tree.
     @discardableResult
-    public func prune(listedBefore cutoff: Double, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> PruneResult {
-        let files = self.files, sharded = layout.shard != nil
-        let deleted = try write { db in
-            let victims = try ManifestRow.filter(ManifestRow.Columns.lastListedAt < cutoff)
+    public func prune(listedBefore cutoff: Double, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> RemovalResult {
+        let sharded = layout.shard != nil
+        return try removeEntries(after: .afterPrunedRowsDeleted, removing: "a pruned file",
+                                 logging: "pruned entries no listed product points at any more") { db in
+            try ManifestRow.filter(ManifestRow.Columns.lastListedAt < cutoff)
                 .order(ManifestRow.Columns.url, ManifestRow.Columns.variant).fetchAll(db)
-            try Self.deleteDurably(victims, db) { victim in
-                if sharded { try PrunedKey(url: victim.url, variant: victim.variant, prunedAt: now).save(db) }
-            }
-            if !victims.isEmpty { try files.failIfInjected(.afterPrunedRowsDeleted, path: files.layout.filesDirectory) }
-            return victims
+        } alsoEach: { db, victim in
+            if sharded { try PrunedKey(url: victim.url, variant: victim.variant, prunedAt: now).save(db) }
         }
-        var result = PruneResult()
-        result.removedCount = deleted.count
-        result.removedBytes = deleted.reduce(0) { $0 + ($1.path == nil ? 0 : $1.outputBytes ?? 0) }
-        result.unremovedFileCount = removeFiles(of: deleted, removing: "a pruned file")
-        if result.removedCount > 0 {
-            logger.info("pruned entries no listed product points at any more", metadata: [
-                "count": "\(result.removedCount)", "bytes": "\(result.removedBytes)",
-            ])
-        }
-        return result
     }
 }

@@ -6,11 +6,9 @@ import Synchronization
 /// Not an actor: the state lives in SQLite (GRDB's pool) and atomic renames; an actor would serialise every store's
 /// fsync. Methods block (a store: two fsyncs): call from bounded tasks, holding a `CacheLock` while writing.
 public final class DiskCache: Sendable {
-    public let layout: CacheLayout
+    public var layout: CacheLayout { files.layout }
     /// Entries younger than this are skipped, older ones revalidated; the default `expiresAt` of stores and 304s.
     public let maxAgeSeconds: Double
-    /// Crash leftovers `open` removed from `tmp/`.
-    public let removedTemporaryFileCount: Int
 
     let pool: DatabasePool
     let files: CacheFileStore
@@ -20,13 +18,10 @@ public final class DiskCache: Sendable {
     /// Set by the first `close()`: GRDB's checkpoint on a closed pool reaches SQLite with no connection.
     private let closed = Mutex(false)
 
-    private init(layout: CacheLayout, maxAgeSeconds: Double, pool: DatabasePool,
-                 files: CacheFileStore, removedTemporaryFileCount: Int, logger: Logger) {
-        self.layout = layout
+    private init(maxAgeSeconds: Double, pool: DatabasePool, files: CacheFileStore, logger: Logger) {
         self.maxAgeSeconds = maxAgeSeconds
         self.pool = pool
         self.files = files
-        self.removedTemporaryFileCount = removedTemporaryFileCount
         self.logger = logger
     }
 
@@ -42,14 +37,7 @@ public final class DiskCache: Sendable {
         if removed > 0 {
             logger.notice("removed leftover temp files", metadata: ["count": "\(removed)", "cache": "\(layout.root)"])
         }
-        let pool: DatabasePool
-        do {
-            pool = try Manifest.open(path: layout.manifestPath)
-        } catch {
-            throw mapDatabaseError(error, layout: layout)
-        }
-        return DiskCache(layout: layout, maxAgeSeconds: maxAgeSeconds, pool: pool, files: files,
-                         removedTemporaryFileCount: removed, logger: logger)
+        return DiskCache(maxAgeSeconds: maxAgeSeconds, pool: try Manifest.open(layout), files: files, logger: logger)
     }
 
     /// Folds the WAL into `manifest.sqlite` first (best effort: another process's reader may hold it), so a closed

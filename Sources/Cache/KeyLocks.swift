@@ -3,11 +3,7 @@ import Foundation
 /// Serialises one cache key without serialising different keys, whose stores then fsync in parallel
 /// (bench/findings.md sections 9 and 11): a fixed set of locks, picked by hash.
 final class KeyLocks: Sendable {
-    private let locks: [NSLock]
-
-    init(count: Int = 64) {
-        locks = (0..<max(1, count)).map { _ in NSLock() }
-    }
+    private let locks = (0..<64).map { _ in NSLock() }
 
     /// Never call it while holding another key's lock or the manifest's writer.
     func withLock<T>(for key: String, _ body: () throws(CacheError) -> T) throws(CacheError) -> T {

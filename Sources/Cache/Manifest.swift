@@ -10,18 +10,13 @@ enum Manifest {
                 table.column("variant", .text).notNull()
                 table.primaryKey(["url", "variant"])
                 table.column("productIds", .text).notNull().defaults(to: "[]")
-                table.column("path", .text)
-                table.column("etag", .text)
-                table.column("lastModified", .text)
-                table.column("sourceBytes", .integer)
-                table.column("sourceFormat", .text)
-                table.column("sourceWidth", .integer)
-                table.column("sourceHeight", .integer)
-                table.column("outputBytes", .integer)
-                table.column("outputWidth", .integer)
-                table.column("outputHeight", .integer)
-                table.column("fetchedAt", .double)
-                table.column("expiresAt", .double)
+                let fileColumns: [(String, Database.ColumnType)] = [
+                    ("path", .text), ("etag", .text), ("lastModified", .text), ("sourceBytes", .integer),
+                    ("sourceFormat", .text), ("sourceWidth", .integer), ("sourceHeight", .integer),
+                    ("outputBytes", .integer), ("outputWidth", .integer), ("outputHeight", .integer),
+                    ("fetchedAt", .double), ("expiresAt", .double),
+                ]
+                for (name, type) in fileColumns { table.column(name, type) }
                 table.column("lastAccessAt", .double).notNull()
                 table.column("lastError", .text)
                 table.column("failedAt", .double)
@@ -61,7 +56,7 @@ enum Manifest {
 
     /// WAL mode (`DatabasePool` turns it on), pending migrations applied.
     /// A writer waits up to 10 s for SQLite's write lock before failing.
-    static func open(path: String) throws -> DatabasePool {
+    static func open(_ layout: CacheLayout) throws(CacheError) -> DatabasePool {
         var databaseConfiguration = Configuration()
         databaseConfiguration.label = "warm.cache.manifest"
         databaseConfiguration.busyMode = .timeout(10)
@@ -70,8 +65,12 @@ enum Manifest {
             // Eviction and prune, whose deletions must be durable before files go, commit with FULL.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        let pool = try DatabasePool(path: path, configuration: databaseConfiguration)
-        try migrator.migrate(pool)
-        return pool
+        do {
+            let pool = try DatabasePool(path: layout.manifestPath, configuration: databaseConfiguration)
+            try migrator.migrate(pool)
+            return pool
+        } catch {
+            throw DiskCache.mapDatabaseError(error, layout: layout)
+        }
     }
 }

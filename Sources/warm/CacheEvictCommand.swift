@@ -25,7 +25,7 @@ struct CacheEvictCommand: AsyncParsableCommand {
         if let evicted { print(Self.line(directory: directory, evicted)) }
     }
 
-    static func line(directory: String, _ evicted: EvictionResult) -> String {
+    static func line(directory: String, _ evicted: RemovalResult) -> String {
         "\(directory): evicted \(evicted.removedCount) entries (\(evicted.removedBytes) bytes); \(evicted.remainingBytes) bytes remain"
             + (evicted.unremovedFileCount > 0 ? "; \(evicted.unremovedFileCount) files could not be removed (run warm cache gc)" : "")
     }

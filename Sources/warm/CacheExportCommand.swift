@@ -19,14 +19,12 @@ struct CacheExportCommand: AsyncParsableCommand {
     var out: String?
 
     func run() async throws {
-        let cache = try CacheAccess.open(directory)
-        defer { try? cache.close() }
         if let out {
-            let count = try CacheAccess.reading { try cache.writeAppManifest(to: out) }
+            let count = try CacheAccess.reading(directory) { try $0.writeAppManifest(to: out) }
             Console.error("\(count) images written to \(out)")
             return
         }
-        try CacheAccess.reading {
+        try CacheAccess.reading(directory) { cache in
             try cache.exportAppManifest { image throws(CacheError) in
                 guard let line = try? AppManifestImage.line(image) else { return }
                 FileHandle.standardOutput.write(line)

@@ -25,9 +25,9 @@ struct CacheGetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let cache = try CacheAccess.open(directory, checkingIntegrity: true)
-        defer { try? cache.close() }
-        guard let path = try CacheAccess.reading({ try cache.path(for: url, longestSide: size, format: format?.fileExtension) }) else {
+        guard let path = try CacheAccess.reading(directory, checkingIntegrity: true, {
+            try $0.path(for: url, longestSide: size, format: format?.fileExtension)
+        }) else {
             Console.error("miss: \(url) has no \(size) px \(format.map { $0.rawValue + " " } ?? "")variant in \(directory)")
             throw ExitStatus.failed
         }

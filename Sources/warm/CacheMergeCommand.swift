@@ -34,7 +34,7 @@ struct CacheMergeCommand: AsyncParsableCommand {
     }
 
     /// Holds the tree's lock (no unsharded run or other merge meanwhile) while merging.
-    static func merge(directory: String, maxBytes: Int?, logger: Logger) throws(CacheError) -> (ShardMergeResult, EvictionResult?) {
+    static func merge(directory: String, maxBytes: Int?, logger: Logger) throws(CacheError) -> (ShardMergeResult, RemovalResult?) {
         let lock = try CacheLock.acquire(root: directory)
         defer { lock.release() }
         let cache = try DiskCache.open(root: directory, logger: logger)

@@ -12,9 +12,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let cache = try CacheAccess.open(directory)
-        defer { try? cache.close() }
-        let stats = try cache.stats()
+        let stats = try CacheAccess.reading(directory) { try $0.stats() }
         if json {
             var object: [String: Any] = [
                 "entries": stats.entryCount, "failed": stats.failedCount, "bytes": stats.totalBytes,
@@ -33,10 +31,12 @@ struct CacheStatsCommand: AsyncParsableCommand {
     }
 }
 
-/// Opens an existing cache for the read-only commands: never creates one (a typo should not make an
-/// empty cache), leaves temp files to the run writing them, refuses a damaged manifest when asked.
+/// How the cache commands open a cache and report its errors.
 enum CacheAccess {
-    static func open(_ directory: String, checkingIntegrity: Bool = false) throws -> DiskCache {
+    /// Runs `body` on an existing cache as `reading` does. Never creates one (a typo should not make an empty
+    /// cache), leaves temp files to the run writing them, refuses a damaged manifest when asked.
+    static func reading<T>(_ directory: String, checkingIntegrity: Bool = false,
+                           _ body: (DiskCache) throws -> T) throws -> T {
         let manifest = URL(fileURLWithPath: directory).appendingPathComponent("manifest.sqlite").path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: manifest, isDirectory: &isDirectory) else {
@@ -50,7 +50,8 @@ enum CacheAccess {
             try? cache.close()
             throw Console.failure(CacheError.manifestBroken(path: directory + "/manifest.sqlite", reason: problem))
         }
-        return cache
+        defer { try? cache.close() }
+        return try reading { try body(cache) }
     }
 
     /// Runs `body`, turning a `CacheError` into its sentence and exit status 1

@@ -16,9 +16,9 @@ struct CacheVerifyCommand: AsyncParsableCommand {
     var directory: String
 
     func run() async throws {
-        let cache = try CacheAccess.open(directory, checkingIntegrity: true)
-        defer { try? cache.close() }
-        let report = try CacheAccess.reading { try cache.verify(validator: CachedImageValidator.decodesCompletely) }
+        let report = try CacheAccess.reading(directory, checkingIntegrity: true) {
+            try $0.verify(validator: CachedImageValidator.decodesCompletely)
+        }
         for problem in report.problems { Console.error("problem: \(problem)") }
         for orphan in report.orphanFiles { Console.error("orphan file (no manifest row): \(orphan)") }
         for temporary in report.temporaryFiles { Console.error("temporary file left behind: \(temporary)") }

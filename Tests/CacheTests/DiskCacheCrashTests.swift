@@ -23,7 +23,6 @@ final class DiskCacheCrashTests: CacheTestCase {
         // Not ours to clean, but it must not stop the cache from opening.
         try FileManager.default.createDirectory(atPath: root + "/tmp/stray-directory", withIntermediateDirectories: false)
         let reopened = try openCache()
-        XCTAssertEqual(reopened.removedTemporaryFileCount, 3)
         XCTAssertEqual(contents(ofDirectory: root + "/tmp"), ["stray-directory"])
         let entry = try XCTUnwrap(try reopened.lookup(url: url, variant: variant))
         XCTAssertTrue(entry.fileIsPresent)
@@ -36,7 +35,6 @@ final class DiskCacheCrashTests: CacheTestCase {
         try Data(good.prefix(100)).write(to: URL(fileURLWithPath: root + "/tmp/in-flight.tmp"))
         let reader = try DiskCache.open(root: root, removingTemporaryFiles: false)
         defer { try? reader.close() }
-        XCTAssertEqual(reader.removedTemporaryFileCount, 0)
         XCTAssertEqual(contents(ofDirectory: root + "/tmp"), ["in-flight.tmp"])
     }
 

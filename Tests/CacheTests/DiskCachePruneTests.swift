@@ -25,6 +25,7 @@ final class DiskCachePruneTests: CacheTestCase {
         let result = try cache.prune(listedBefore: 5000)
         XCTAssertEqual(result.removedCount, 1)
         XCTAssertEqual(result.removedBytes, gone.outputBytes ?? -1)
+        XCTAssertEqual(result.remainingBytes, kept.outputBytes ?? -1)
         XCTAssertNil(try cache.lookup(url: url("gone"), variant: variant, recordingAccess: false))
         XCTAssertFalse(fileExists(gone.absolutePath!))
         XCTAssertEqual(try cache.lookup(url: url("kept"), variant: variant, recordingAccess: false)?.fileIsPresent, true)

@@ -51,25 +51,25 @@ extension WarmPipeline {
         let listed = end.listed.keys.filter { owns($0) }
         let (runStartedAt, pruneAfter) = (startedAt.timeIntervalSince1970, configuration.pruneAfterSeconds)
         let logger = logger
-        let pruned = await dependencies.cache.perform { cache -> (result: PruneResult, skippedReason: String?) in
+        let pruned = await dependencies.cache.perform { cache -> (result: RemovalResult, skippedReason: String?) in
             do {
                 try cache.markListed(urls: listed, at: runStartedAt)
             } catch {
                 logger.warning("could not record which images are still listed; pruning nothing",
                                metadata: ["error": "\(error)"])
-                return (PruneResult(), "the listed images could not be recorded: \(error)")
+                return (RemovalResult(), "the listed images could not be recorded: \(error)")
             }
-            guard let pruneAfter else { return (PruneResult(), nil) }
+            guard let pruneAfter else { return (RemovalResult(), nil) }
             if let listIncomplete {
                 logger.notice("not pruning: the run did not see the whole product list",
                               metadata: ["reason": "\(listIncomplete)"])
-                return (PruneResult(), listIncomplete)
+                return (RemovalResult(), listIncomplete)
             }
             do {
                 return (try cache.prune(listedBefore: runStartedAt - pruneAfter), nil)
             } catch {
                 logger.warning("pruning failed", metadata: ["error": "\(error)"])
-                return (PruneResult(), "pruning failed: \(error)")
+                return (RemovalResult(), "pruning failed: \(error)")
             }
         }
         await progress.update {
@@ -81,7 +81,7 @@ extension WarmPipeline {
 
     private func evictToLimit() async {
         guard let maxBytes = configuration.maxCacheBytes else { return }
-        let evicted: EvictionResult
+        let evicted: RemovalResult
         do {
             evicted = try await dependencies.cache.run({ cache throws(CacheError) in try cache.evict(maxBytes: maxBytes) })
         } catch {
