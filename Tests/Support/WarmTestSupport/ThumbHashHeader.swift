@@ -31,6 +31,9 @@ package struct ThumbHashHeader {
 }
 
 extension ThumbHash {
+    /// The longest hash the encoder writes: 5 header bytes, one alpha byte and 19 of varying factors.
+    package static let maxByteCount = 25
+
     /// Width over height as the hash stores it (in whole terms): the reference's `thumbHashToApproximateAspectRatio`.
     package static func approximateAspectRatio(_ hash: [UInt8]) throws(ThumbHashError) -> Double {
         let header = try ThumbHashHeader(hash)
