@@ -67,11 +67,9 @@ extension MemoryReport {
     }
 
     var formatTable: ReportDocument.Table {
-        let c = comparison
-        var formatRows: [[String]] = []
-        for row in c.formats {
-            for s in row.strategies {
-                formatRows.append([
+        let formatRows = comparison.formats.flatMap { row in
+            row.strategies.map { s in
+                [
                     row.format, s.kind.rawValue, ReportFormat.count(row.comparedImages), ReportFormat.count(row.measuredImages),
                     ReportFormat.count(row.failedImages),
                     ReportFormat.megabytes(s.totalRetainedBytes), ReportFormat.megabytes(s.averageRetainedBytes),
@@ -79,7 +77,7 @@ extension MemoryReport {
                     ReportFormat.number(s.cpuMillisecondsP50, decimals: 1), ReportFormat.number(s.cpuMillisecondsP95, decimals: 1),
                     ReportFormat.number(s.ssimP5, decimals: 4), ReportFormat.number(s.ssimMedian, decimals: 4),
                     ReportFormat.number(s.imagesPerSecond, decimals: 1),
-                ])
+                ]
             }
         }
         return ReportDocument.Table(
