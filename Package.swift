@@ -156,17 +156,18 @@ let package = Package(
         .target(
             name: "WarmTestSupport",
             dependencies: [
-                "CatalogServer", "Crawl", "Fetch", "ChildProcesses", "Serving",
+                "CatalogServer", "Crawl", "Fetch", "ChildProcesses", "Serving", "Placeholder",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tests/Support/WarmTestSupport"),
 
         // Unit tests, one target per module; the ones that need a server start it on loopback.
-        .testTarget(name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples", "Placeholder"]),
+        .testTarget(
+            name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples", "Placeholder", "WarmTestSupport"]),
         .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses", "WarmTestSupport"]),
         // Fixtures/: the reference's vectors and the script that makes them, read through #filePath.
-        .testTarget(name: "PlaceholderTests", dependencies: ["Placeholder"], exclude: ["Fixtures"]),
+        .testTarget(name: "PlaceholderTests", dependencies: ["Placeholder", "WarmTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample", "ChildProcesses", "WarmTestSupport"]),
         .testTarget(
             name: "FetchTests",

@@ -7,7 +7,6 @@ import Foundation
 /// downsizes first); costs about terms x pixels cosine products and four Double planes of the input's size.
 public enum ThumbHash {
     public static let maxSide = 100
-    public static let maxByteCount = 25
 
     /// The ThumbHash of an image of 8-bit straight (not premultiplied) RGBA pixels, row by row.
     public static func encode(width: Int, height: Int, rgba: [UInt8]) throws(ThumbHashError) -> [UInt8] {

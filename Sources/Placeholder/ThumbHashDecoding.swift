@@ -1,49 +1,18 @@
-// thumbHashToRGBA, which only the tests need, is in Tests/PlaceholderTests/ThumbHashRendering.swift.
+// The rest of the reference's decoder, which only the tests need, is in Tests/Support and Tests/PlaceholderTests.
 extension ThumbHash {
     /// The average colour as the hash stores it: the reference's `thumbHashToAverageRGBA`.
     public static func averageColor(_ hash: [UInt8]) throws(ThumbHashError) -> PlaceholderColor {
-        let header = try Header(hash)
-        let b = header.lDC - 2 / 3 * header.pDC
-        let r = (3 * header.lDC - b + header.qDC) / 2
-        let g = r - header.qDC
-        return PlaceholderColor(
-            red: max(0, min(1, r)), green: max(0, min(1, g)), blue: max(0, min(1, b)), alpha: header.aDC)
-    }
-
-    /// Width over height as the hash stores it (in whole terms): the reference's `thumbHashToApproximateAspectRatio`.
-    public static func approximateAspectRatio(_ hash: [UInt8]) throws(ThumbHashError) -> Double {
-        let header = try Header(hash)
-        return Double(header.lx) / Double(header.ly)
-    }
-}
-
-/// The constants at the start of a hash (5 bytes, 6 with alpha).
-struct Header {
-    let lDC, pDC, qDC, lScale, pScale, qScale, aDC, aScale: Double
-    let hasAlpha: Bool
-    /// Terms along x and y of the luminance, as stored (before the decoder's minimum of 3).
-    let lx, ly: Int
-
-    init(_ hash: [UInt8]) throws(ThumbHashError) {
         guard hash.count >= 5 else { throw .truncatedHash(byteCount: hash.count, expectedByteCount: 5) }
-        let header24 = Int(hash[0]) | (Int(hash[1]) << 8) | (Int(hash[2]) << 16)
-        let header16 = Int(hash[3]) | (Int(hash[4]) << 8)
-        hasAlpha = header24 >> 23 != 0
+        let constants = Int(hash[0]) | (Int(hash[1]) << 8) | (Int(hash[2]) << 16)
+        let hasAlpha = constants >> 23 != 0
         guard !hasAlpha || hash.count >= 6 else { throw .truncatedHash(byteCount: hash.count, expectedByteCount: 6) }
-        lDC = Double(header24 & 63) / 63
-        pDC = Double((header24 >> 6) & 63) / 31.5 - 1
-        qDC = Double((header24 >> 12) & 63) / 31.5 - 1
-        lScale = Double((header24 >> 18) & 31) / 31
-        pScale = Double((header16 >> 3) & 63) / 63
-        qScale = Double((header16 >> 9) & 63) / 63
-        aDC = hasAlpha ? Double(hash[5] & 15) / 15 : 1
-        aScale = hasAlpha ? Double(hash[5] >> 4) / 15 : 0
-        let longSide = hasAlpha ? 5 : 7
-        let isLandscape = header16 >> 15 != 0
-        lx = isLandscape ? longSide : header16 & 7
-        ly = isLandscape ? header16 & 7 : longSide
-        guard lx > 0, ly > 0 else {
-            throw .malformedHash(reason: "its short side has 0 luminance terms (an encoder writes at least 1)")
-        }
+        let l = Double(constants & 63) / 63
+        let p = Double((constants >> 6) & 63) / 31.5 - 1
+        let q = Double((constants >> 12) & 63) / 31.5 - 1
+        let b = l - 2 / 3 * p
+        let r = (3 * l - b + q) / 2
+        let g = r - q
+        return PlaceholderColor(red: max(0, min(1, r)), green: max(0, min(1, g)), blue: max(0, min(1, b)),
+                                alpha: hasAlpha ? Double(hash[5] & 15) / 15 : 1)
     }
 }

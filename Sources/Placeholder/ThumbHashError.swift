@@ -4,8 +4,6 @@ public enum ThumbHashError: Error, Sendable, Equatable, CustomStringConvertible 
     case tooLarge(width: Int, height: Int, maxSide: Int)
     case wrongPixelByteCount(width: Int, height: Int, byteCount: Int)
     case truncatedHash(byteCount: Int, expectedByteCount: Int)
-    /// The header declares a side of zero coefficients, which no encoder writes.
-    case malformedHash(reason: String)
 
     public var description: String {
         switch self {
@@ -17,8 +15,6 @@ public enum ThumbHashError: Error, Sendable, Equatable, CustomStringConvertible 
             return "a \(width)x\(height) RGBA image has \(width * height * 4) bytes, the buffer has \(byteCount)"
         case .truncatedHash(let byteCount, let expected):
             return "the ThumbHash is \(byteCount) bytes, its header needs \(expected)"
-        case .malformedHash(let reason):
-            return "the ThumbHash is malformed: \(reason)"
         }
     }
 }

@@ -27,13 +27,13 @@ struct CheckCommand: AsyncParsableCommand {
     var updateBaseline = false
 
     @Option(help: "Relative growth allowed for retained and peak bytes (0.10 = +10%).")
-    var tolerance: Double = 0.10
+    var tolerance: Double = RegressionCheck().tolerance
 
     @Option(name: .customLong("min-ssim"), help: "Lowest acceptable thumbnail SSIM against the Lanczos3 reference.")
-    var minSSIM: Double = 0.90
+    var minSSIM: Double = RegressionCheck().minimumSSIM
 
     @Option(help: "Bytes the peak may grow on top of the tolerance, for run-to-run measurement noise.")
-    var peakAllowanceBytes: Int = RegressionCheck.Configuration.defaultPeakAllowanceBytes
+    var peakAllowanceBytes: Int = RegressionCheck().peakAllowanceBytes
 
     func validate() throws {
         guard !metricsFiles.isEmpty else { throw ValidationError("Give at least one --metrics file.") }
@@ -62,8 +62,7 @@ struct CheckCommand: AsyncParsableCommand {
                 }
                 return
             }
-            let outcome = RegressionCheck(configuration: .init(
-                tolerance: tolerance, minimumSSIM: minSSIM, peakAllowanceBytes: peakAllowanceBytes))
+            let outcome = RegressionCheck(tolerance: tolerance, minimumSSIM: minSSIM, peakAllowanceBytes: peakAllowanceBytes)
                 .run(records: records, against: try MetricsBaseline.read(path: baseline))
             for regression in outcome.regressions { print("regression: \(regression)") }
             for note in outcome.notes { print("note: \(note)") }

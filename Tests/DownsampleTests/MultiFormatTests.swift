@@ -2,6 +2,7 @@ import Downsample
 import Foundation
 import ImageSamples
 import Placeholder
+import WarmTestSupport
 import XCTest
 
 /// One decode per size, every format from it: `ThumbnailEncoder(formats:)`.

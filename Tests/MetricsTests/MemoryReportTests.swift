@@ -81,13 +81,13 @@ final class MemoryReportTests: XCTestCase {
         let naive = comparison.column(.naive), thumbnail = comparison.column(.thumbnail)
         XCTAssertEqual(naive.statistics.totalRetainedBytes, 30_000_000 + 3 * 4032 * 3024 * 4)
         XCTAssertEqual(thumbnail.statistics.totalRetainedBytes, 5 * 300 * 225 * 4)
-        XCTAssertEqual(naive.statistics.imageCount, 5)
+        XCTAssertEqual(naive.statistics.averageRetainedBytes, Double(30_000_000 + 3 * 4032 * 3024 * 4) / 5, "over all five")
         // 10 + 48.77 = 58.77 MB fit; the next 48.77 MB would pass 100 MB.
         XCTAssertEqual(naive.imagesFittingInCache, 2)
         XCTAssertEqual(thumbnail.imagesFittingInCache, 5)
         XCTAssertEqual(naive.cacheSimulation.requests, 10, "the LRU simulation replays every image")
 
-        XCTAssertEqual(naive.statistics.measuredCount, 2)
+        XCTAssertEqual(naive.statistics.peakBytesP50, 20_000_000, "the lower of the two measured peaks")
         XCTAssertEqual(naive.statistics.peakBytesMax, 40_000_000, "naive peaks only from the measured images")
         XCTAssertEqual(thumbnail.statistics.peakBytesP50, 1_000_000)
         XCTAssertEqual(thumbnail.statistics.peakBytesMax, 3_000_000)

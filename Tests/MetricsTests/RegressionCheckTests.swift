@@ -90,11 +90,11 @@ final class RegressionCheckTests: XCTestCase {
     }
 
     func testPeakMayGrowByTheToleranceAndTheNoiseAllowanceButNoMore() {
-        let configuration = RegressionCheck.Configuration(tolerance: 0.10, minimumSSIM: 0.9, peakAllowanceBytes: 500_000)
+        let allowing = RegressionCheck(tolerance: 0.10, minimumSSIM: 0.9, peakAllowanceBytes: 500_000)
         let base = MetricsFixtures.record(url: "p", naive: 4_000_000, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000)
         let baseline = MetricsBaseline(records: [base])
         func check(peak: Int) -> RegressionCheck.Outcome {
-            RegressionCheck(configuration: configuration).run(
+            allowing.run(
                 records: [MetricsFixtures.record(url: "p", naive: 4_000_000, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: peak)],
                 against: baseline)
         }

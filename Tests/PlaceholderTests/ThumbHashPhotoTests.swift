@@ -1,4 +1,5 @@
 import Placeholder
+import WarmTestSupport
 import XCTest
 
 /// Issue 26's acceptance test on 20 real photos (Fixtures/photos.json: crops of Debian's

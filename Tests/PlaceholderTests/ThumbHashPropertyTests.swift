@@ -1,4 +1,5 @@
 @testable import Placeholder
+import WarmTestSupport
 import XCTest
 
 /// Properties of every hash, over seeded random images, and the encoder's refusals.
@@ -82,20 +83,5 @@ final class ThumbHashPropertyTests: XCTestCase {
     func testAverageColourIsWrittenAsLowerCaseHashRRGGBB() {
         XCTAssertEqual(PlaceholderColor(red: 1, green: 0, blue: 0.5, alpha: 1).hexRGB, "#ff0080")
         XCTAssertEqual(PlaceholderColor(red: 0.0392, green: 0.6, blue: 0.999, alpha: 0.2).hexRGB, "#0a99ff")
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing round can be rerun.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Placeholder
+import WarmTestSupport
 import XCTest
 
 /// warm's ThumbHash against evanw's reference, on the vectors in Fixtures/vectors.json

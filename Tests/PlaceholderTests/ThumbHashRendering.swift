@@ -1,4 +1,5 @@
 @testable import Placeholder
+import WarmTestSupport
 
 // The reference's thumbHashToRGBA, ported as the encoder is: the shipped product only
 // encodes, the tests render hashes back to check them.
@@ -6,7 +7,7 @@ extension ThumbHash {
     /// The placeholder image the hash renders to, 32 pixels on its long side: the
     /// reference's `thumbHashToRGBA`. Costs a few thousand cosines.
     static func decode(_ hash: [UInt8]) throws(ThumbHashError) -> ThumbHashImage {
-        let header = try Header(hash)
+        let header = try ThumbHashHeader(hash)
         let lx = max(3, header.lx), ly = max(3, header.ly)
         let lTermCount = termCount(nx: lx, ny: ly)
         let alphaTermCount = header.hasAlpha ? termCount(nx: 5, ny: 5) : 0

@@ -3,25 +3,20 @@ import Downsample
 /// Lists every way thumbnail-at-decode got worse than the baseline, image by image (by URL); peaks
 /// are compared only where both sides measured one, beyond a noise allowance.
 public struct RegressionCheck: Sendable {
-    public struct Configuration: Sendable, Hashable {
-        /// Relative growth allowed for retained and peak bytes (0.10: +10%).
-        public var tolerance: Double
-        /// SSIM below this is a regression, whatever the baseline held.
-        public var minimumSSIM: Double
-        /// Absolute growth the peak may have on top of `tolerance`: run-to-run
-        /// noise, which a relative tolerance of a small peak cannot absorb.
-        public var peakAllowanceBytes: Int
+    /// Relative growth allowed for retained and peak bytes (0.10: +10%).
+    public var tolerance: Double
+    /// SSIM below this is a regression, whatever the baseline held.
+    public var minimumSSIM: Double
+    /// Absolute growth the peak may have on top of `tolerance`: run-to-run
+    /// noise, which a relative tolerance of a small peak cannot absorb.
+    public var peakAllowanceBytes: Int
 
-        /// About three times the most a thumbnail peak moved between two runs (bench/findings.md
-        /// section 14); a thumbnail path holding a full bitmap adds megabytes (`ShippedThumbnailTests`).
-        public static let defaultPeakAllowanceBytes = 1024 * 1024
-
-        public init(tolerance: Double = 0.10, minimumSSIM: Double = 0.90,
-                    peakAllowanceBytes: Int = Self.defaultPeakAllowanceBytes) {
-            self.tolerance = tolerance
-            self.minimumSSIM = minimumSSIM
-            self.peakAllowanceBytes = peakAllowanceBytes
-        }
+    /// The peak allowance is about three times the most a thumbnail peak moved between two runs (bench/findings.md
+    /// section 14); a thumbnail path holding a full bitmap adds megabytes (`ShippedThumbnailTests`).
+    public init(tolerance: Double = 0.10, minimumSSIM: Double = 0.90, peakAllowanceBytes: Int = 1024 * 1024) {
+        self.tolerance = tolerance
+        self.minimumSSIM = minimumSSIM
+        self.peakAllowanceBytes = peakAllowanceBytes
     }
 
     public struct Regression: Sendable, Equatable, CustomStringConvertible {
@@ -47,12 +42,6 @@ public struct RegressionCheck: Sendable {
         public var peaksNotCompared: Int
         public var notes: [String]
         public var passed: Bool { regressions.isEmpty }
-    }
-
-    public let configuration: Configuration
-
-    public init(configuration: Configuration = Configuration()) {
-        self.configuration = configuration
     }
 
     public func run(records: [ImageMetricsRecord], against baseline: MetricsBaseline) -> Outcome {
@@ -105,26 +94,26 @@ public struct RegressionCheck: Sendable {
     private func compare(_ base: MetricsBaseline.Image, _ now: ImageMetricsRecord.StrategyMetrics, url: String,
                          comparePeaks: Bool) -> [Regression] {
         var found: [Regression] = []
-        let tolerancePercent = ReportFormat.number(configuration.tolerance * 100, decimals: 0) + "%"
+        let tolerancePercent = ReportFormat.number(tolerance * 100, decimals: 0) + "%"
         if let width = base.outputWidth, let height = base.outputHeight,
            width != now.outputWidth || height != now.outputHeight {
             found.append(Regression(kind: .outputSizeChanged, url: url,
                                     detail: "thumbnail output size changed from \(width)x\(height) to \(now.outputWidth)x\(now.outputHeight)"))
         }
-        if let was = base.retainedBytes, Double(now.retainedBytes) > Double(was) * (1 + configuration.tolerance) {
+        if let was = base.retainedBytes, Double(now.retainedBytes) > Double(was) * (1 + tolerance) {
             found.append(Regression(kind: .retainedGrew, url: url,
                                     detail: "thumbnail retained bytes grew from \(ReportFormat.count(was)) to \(ReportFormat.count(now.retainedBytes)) (\(growth(was, now.retainedBytes)), tolerance \(tolerancePercent))"))
         }
         if comparePeaks, let was = base.peakBytes, let peak = now.peakBytes {
-            let allowed = Int((Double(was) * (1 + configuration.tolerance)).rounded(.down)) + configuration.peakAllowanceBytes
+            let allowed = Int((Double(was) * (1 + tolerance)).rounded(.down)) + peakAllowanceBytes
             if peak > allowed {
                 found.append(Regression(kind: .peakGrew, url: url,
-                                        detail: "thumbnail peak bytes grew from \(ReportFormat.count(was)) to \(ReportFormat.count(peak)) (\(growth(was, peak)); allowed up to \(ReportFormat.count(allowed)): +\(tolerancePercent) and \(ReportFormat.count(configuration.peakAllowanceBytes)) bytes of measurement noise)"))
+                                        detail: "thumbnail peak bytes grew from \(ReportFormat.count(was)) to \(ReportFormat.count(peak)) (\(growth(was, peak)); allowed up to \(ReportFormat.count(allowed)): +\(tolerancePercent) and \(ReportFormat.count(peakAllowanceBytes)) bytes of measurement noise)"))
             }
         }
-        if let ssim = now.ssim, ssim < configuration.minimumSSIM {
+        if let ssim = now.ssim, ssim < minimumSSIM {
             found.append(Regression(kind: .ssimBelowMinimum, url: url,
-                                    detail: "thumbnail SSIM \(ReportFormat.number(ssim, decimals: 4)) is below the minimum \(ReportFormat.number(configuration.minimumSSIM, decimals: 4))" + (base.ssim.map { " (baseline \(ReportFormat.number($0, decimals: 4)))" } ?? "")))
+                                    detail: "thumbnail SSIM \(ReportFormat.number(ssim, decimals: 4)) is below the minimum \(ReportFormat.number(minimumSSIM, decimals: 4))" + (base.ssim.map { " (baseline \(ReportFormat.number($0, decimals: 4)))" } ?? "")))
         }
         return found
     }

@@ -57,8 +57,6 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         /// the same as the cached file's for that image, size, format and quality.
         public var outputSHA256: String?
 
-        public var outputSize: PixelSize { PixelSize(width: outputWidth, height: outputHeight) }
-
         /// True when this run's peak was measured and is below `other`'s (or `other` has none).
         public func hasLowerPeak(than other: StrategyMetrics) -> Bool {
             guard let peakBytes else { return false }

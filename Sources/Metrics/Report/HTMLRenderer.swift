@@ -63,13 +63,9 @@ enum HTMLRenderer {
     static func svg(_ chart: ReportDocument.Chart, records: [ImageMetricsRecord]) -> String {
         switch chart {
         case .retainedDistribution:
-            return SVGChart.distribution(StrategyKind.allCases.map { kind in
-                (kind, records.compactMap { $0.strategies[kind]?.retainedBytes })
-            }, valueName: "retained memory")
+            return SVGChart.distribution(records, { $0.retainedBytes }, valueName: "retained memory")
         case .peakDistribution:
-            return SVGChart.distribution(StrategyKind.allCases.map { kind in
-                (kind, records.compactMap { $0.strategies[kind]?.peakBytes })
-            }, valueName: "peak transient memory")
+            return SVGChart.distribution(records, { $0.peakBytes }, valueName: "peak transient memory")
         case .retainedVersusPixels:
             return SVGChart.scatter(records.flatMap { record in
                 StrategyKind.allCases.compactMap { kind in

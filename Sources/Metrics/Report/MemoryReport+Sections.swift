@@ -18,22 +18,18 @@ extension MemoryReport {
     }
 
     var seedsTable: ReportDocument.Table {
-        let c = comparison
-        let limit = ReportFormat.megabytes(c.cacheLimitBytes)
-        return ReportDocument.Table(
-            header: ["", "naive (`UIImage(data:)`)", "renderer (`UIGraphicsImageRenderer`)", "thumbnail (ImageIO thumbnail-at-decode)"],
-            rows: [
-                ["Total memory-cache use for all N images (sum of retained bytes)"]
-                    + c.columns.map { ReportFormat.megabytes($0.statistics.totalRetainedBytes) },
-                ["Average per image"] + c.columns.map { ReportFormat.megabytes($0.statistics.averageRetainedBytes) },
-                ["Images that fit in a \(limit) memory cache (cumulative, catalog order)"]
-                    + c.columns.map { ReportFormat.count($0.imagesFittingInCache) },
-                ["Improvement over naive: times smaller (naive / strategy)"]
-                    + c.columns.map { $0.timesSmallerThanNaive.map { "x" + ReportFormat.number($0, decimals: 1) + " smaller" } ?? "-" },
-                ["Improvement over naive: less memory ((naive - strategy) / naive)"]
-                    + c.columns.map { $0.reductionFromNaivePercent.map(ReportFormat.change) ?? "-" },
-            ],
-            numericColumns: [1, 2, 3])
+        let limit = ReportFormat.megabytes(comparison.cacheLimitBytes)
+        let names = ["naive (`UIImage(data:)`)", "renderer (`UIGraphicsImageRenderer`)", "thumbnail (ImageIO thumbnail-at-decode)"]
+        return strategyTable("", strategyNames: names, [
+            ("Total memory-cache use for all N images (sum of retained bytes)",
+             { ReportFormat.megabytes($0.statistics.totalRetainedBytes) }),
+            ("Average per image", { ReportFormat.megabytes($0.statistics.averageRetainedBytes) }),
+            ("Images that fit in a \(limit) memory cache (cumulative, catalog order)", { ReportFormat.count($0.imagesFittingInCache) }),
+            ("Improvement over naive: times smaller (naive / strategy)",
+             { $0.timesSmallerThanNaive.map { "x" + ReportFormat.number($0, decimals: 1) + " smaller" } ?? "-" }),
+            ("Improvement over naive: less memory ((naive - strategy) / naive)",
+             { $0.reductionFromNaivePercent.map(ReportFormat.change) ?? "-" }),
+        ])
     }
 
     /// The seeds' own figures, as they state them.
@@ -63,18 +59,17 @@ extension MemoryReport {
     }
 
     /// A table with one column per strategy: each row is a label and how to show that strategy's figure.
-    func strategyTable(_ title: String, _ rows: [(String, (MemoryComparison.Column) -> String)]) -> ReportDocument.Table {
-        ReportDocument.Table(header: [title] + comparison.columns.map(\.kind.rawValue),
+    func strategyTable(_ title: String, strategyNames: [String]? = nil,
+                       _ rows: [(String, (MemoryComparison.Column) -> String)]) -> ReportDocument.Table {
+        ReportDocument.Table(header: [title] + (strategyNames ?? comparison.columns.map(\.kind.rawValue)),
                              rows: rows.map { label, figure in [label] + comparison.columns.map(figure) },
                              numericColumns: [1, 2, 3])
     }
 
     var formatTable: ReportDocument.Table {
-        let c = comparison
-        var formatRows: [[String]] = []
-        for row in c.formats {
-            for s in row.strategies {
-                formatRows.append([
+        let formatRows = comparison.formats.flatMap { row in
+            row.strategies.map { s in
+                [
                     row.format, s.kind.rawValue, ReportFormat.count(row.comparedImages), ReportFormat.count(row.measuredImages),
                     ReportFormat.count(row.failedImages),
                     ReportFormat.megabytes(s.totalRetainedBytes), ReportFormat.megabytes(s.averageRetainedBytes),
@@ -82,7 +77,7 @@ extension MemoryReport {
                     ReportFormat.number(s.cpuMillisecondsP50, decimals: 1), ReportFormat.number(s.cpuMillisecondsP95, decimals: 1),
                     ReportFormat.number(s.ssimP5, decimals: 4), ReportFormat.number(s.ssimMedian, decimals: 4),
                     ReportFormat.number(s.imagesPerSecond, decimals: 1),
-                ])
+                ]
             }
         }
         return ReportDocument.Table(

@@ -8,7 +8,9 @@ enum SVGChart {
 
     /// One row per strategy: every image as a dot (deterministically jittered),
     /// with a box from p25 to p75 and a line at the median.
-    static func distribution(_ valuesByKind: [(StrategyKind, [Int])], valueName: String) -> String {
+    static func distribution(_ records: [ImageMetricsRecord], _ value: (ImageMetricsRecord.StrategyMetrics) -> Int?,
+                             valueName: String) -> String {
+        let valuesByKind = StrategyKind.allCases.map { kind in (kind, records.compactMap { $0.strategies[kind].flatMap(value) }) }
         let all = valuesByKind.flatMap(\.1).filter { $0 > 0 }
         guard !all.isEmpty else { return empty("No \(valueName) to plot.") }
         let width = 1000.0, left = 110.0, right = 30.0, rowHeight = 90.0, top = 20.0

@@ -4,9 +4,6 @@ import Downsample
 /// the measured ones (an unmeasured record has retained bytes only).
 public struct StrategyStatistics: Sendable, Equatable {
     public var kind: StrategyKind
-    public var imageCount: Int
-    /// Images whose peak was measured (the peak, CPU and throughput figures' N).
-    public var measuredCount: Int
     public var totalRetainedBytes: Int
     public var averageRetainedBytes: Double?
     public var peakBytesP50: Int?
@@ -23,11 +20,9 @@ public struct StrategyStatistics: Sendable, Equatable {
 
     public init(kind: StrategyKind, metrics: [ImageMetricsRecord.StrategyMetrics]) {
         self.kind = kind
-        imageCount = metrics.count
         totalRetainedBytes = metrics.reduce(0) { $0 + $1.retainedBytes }
         averageRetainedBytes = metrics.isEmpty ? nil : Double(totalRetainedBytes) / Double(metrics.count)
         let measured = metrics.filter { $0.peakBytes != nil }
-        measuredCount = measured.count
         let peaks = measured.compactMap(\.peakBytes).sorted()
         peakBytesP50 = Percentile.of(peaks, 50)
         peakBytesP95 = Percentile.of(peaks, 95)
