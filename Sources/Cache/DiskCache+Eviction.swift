@@ -26,34 +26,36 @@ extension DiskCache {
     func evict(maxBytes: Int, now: Double, alsoDeletingFrom shardManifests: [(pool: DatabasePool, layout: CacheLayout)])
         throws(CacheError) -> RemovalResult {
         try removeEntries(after: .afterEvictedRowsDeleted, alsoDeletingFrom: shardManifests, removing: "an evicted file",
-                          logging: "evicted least recently used entries") { db in
-            try Self.victims(db, maxBytes: maxBytes, now: now)
+                          logging: "evicted least recently used entries") { db, fileBytes in
+            try Self.victims(db, fileBytes: fileBytes, maxBytes: maxBytes, now: now)
         }
     }
 
-    /// The rows `select` picks go durably (from `shardManifests` first; `alsoEach` runs per row in this manifest's
-    /// transaction), then their files; `fault` fails in between. Shared by eviction and prune.
+    /// The rows `select` picks (given what the manifest's files take) go durably (from `shardManifests` first; `alsoEach`
+    /// runs per row in this manifest's transaction), then their files; `fault` fails in between. Shared by eviction and
+    /// prune.
     func removeEntries(after fault: FaultPoint,
                        alsoDeletingFrom shardManifests: [(pool: DatabasePool, layout: CacheLayout)] = [],
                        removing what: String, logging message: Logger.Message,
-                       select: (Database) throws -> [ManifestRow],
+                       select: (Database, _ fileBytes: Int) throws -> [ManifestRow],
                        alsoEach: (Database, ManifestRow) throws -> Void = { _, _ in })
         throws(CacheError) -> RemovalResult {
         let files = self.files
-        let (deleted, remainingBytes) = try write { db in
-            let victims = try select(db)
+        let (deleted, fileBytes) = try write { db in
+            let fileBytes = try Self.fileBytes(db)
+            let victims = try select(db, fileBytes)
             // A shard's row must not outlive the file (a later merge would bring it back).
             for shard in shardManifests {
                 try Self.using(shard.pool, shard.layout, writing: true) { try Self.deleteDurably(victims, $0) }
             }
             try Self.deleteDurably(victims, db) { try alsoEach(db, $0) }
             if !victims.isEmpty { try files.failIfInjected(fault, path: files.layout.filesDirectory) }
-            return (victims, try Self.fileBytes(db))
+            return (victims, fileBytes)
         }
         var result = RemovalResult()
         result.removedCount = deleted.count
         result.removedBytes = deleted.reduce(0) { $0 + ($1.path == nil ? 0 : $1.outputBytes ?? 0) }
-        result.remainingBytes = remainingBytes
+        result.remainingBytes = fileBytes - result.removedBytes
         result.unremovedFileCount = removeFiles(of: deleted, removing: what)
         if result.removedCount > 0 {
             logger.info(message, metadata: [
@@ -69,8 +71,8 @@ extension DiskCache {
             .select(sum(ManifestRow.Columns.outputBytes), as: Int.self).fetchOne(db) ?? 0
     }
 
-    private static func victims(_ db: Database, maxBytes: Int, now: Double) throws -> [ManifestRow] {
-        var remainingBytes = try fileBytes(db)
+    private static func victims(_ db: Database, fileBytes: Int, maxBytes: Int, now: Double) throws -> [ManifestRow] {
+        var remainingBytes = fileBytes
         guard remainingBytes > max(0, maxBytes) else { return [] }
         let candidates = try ManifestRow.fetchCursor(db, sql: """
             SELECT * FROM entry WHERE path IS NOT NULL

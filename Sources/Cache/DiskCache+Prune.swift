@@ -23,7 +23,7 @@ extension DiskCache {
     public func prune(listedBefore cutoff: Double, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> RemovalResult {
         let sharded = layout.shard != nil
         return try removeEntries(after: .afterPrunedRowsDeleted, removing: "a pruned file",
-                                 logging: "pruned entries no listed product points at any more") { db in
+                                 logging: "pruned entries no listed product points at any more") { db, _ in
             try ManifestRow.filter(ManifestRow.Columns.lastListedAt < cutoff)
                 .order(ManifestRow.Columns.url, ManifestRow.Columns.variant).fetchAll(db)
         } alsoEach: { db, victim in

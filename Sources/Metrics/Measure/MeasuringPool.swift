@@ -4,11 +4,10 @@ import Foundation
 /// The parent's side of `MeasuringServer`: measuring processes started on first use, one job at a time
 /// each; one that dies is started again for the next job.
 public final class MeasuringPool: Sendable {
-    public let processes: Int
     private let pool: WorkerPool
+    public var processes: Int { pool.processes.count }
 
     public init(executablePath: String, processes: Int) {
-        self.processes = max(1, processes)
         pool = WorkerPool(command: [executablePath, MeasuringServer.commandName],
                           environment: MeasuringServer.environment(), count: processes)
     }
