@@ -57,12 +57,10 @@ public enum DecodeWorkerProcess {
             }
         }
         do {
-            try VipsRuntime.ensureStarted()
+            try VipsRuntime.startForOnePipelineAtATime()
         } catch {
             return error
         }
-        // ORC on: this process runs one pipeline at a time (warm_vips_init turns it off for the others).
-        vips_vector_set_enabled(1)
         return nil
     }
 
