@@ -12,8 +12,9 @@ struct CheckCommand: AsyncParsableCommand {
             regression is: retained bytes above baseline x (1 + tolerance); peak bytes above baseline x (1 + tolerance) + \
             the peak allowance (measurement noise); SSIM below --min-ssim, or more than --max-ssim-drop below the \
             baseline's; a different output size; an image that decoded in the baseline and now fails. Over the catalog, \
-            the median and p90 of the per-image ratio now/baseline of the thumbnail peak and of retained bytes must stay \
-            within their limits (docs/measuring.md says how they were measured). The check refuses to pass when it \
+            the median and p90 of the per-image ratio now/baseline of the thumbnail peak and of retained bytes, and the p90 \
+            over the median of the thumbnail CPU ratio, must stay within their limits (docs/measuring.md says how they \
+            were measured). The check refuses to pass when it \
             compared fewer of the baseline's images than --min-compared (default: all), when the baseline measured peaks \
             the metrics did not (unless --sizes-only), or when the target size, format or quality differ from the baseline's.
             --update-baseline writes the baseline from the metrics instead (sorted, stable JSON) and checks nothing.
@@ -48,10 +49,13 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "Limit of the p90 of the per-image thumbnail peak ratio now/baseline.")
     var peakP90Limit: Double = RegressionCheck.RatioLimits.peak.p90
 
+    @Option(help: "Limit of the p90 of the per-image thumbnail CPU ratio now/baseline over its median.")
+    var cpuSpreadLimit: Double = RegressionCheck().cpuSpreadLimit
+
     @Option(help: ArgumentHelp("Baseline images that must be compared (default: all of them).", valueName: "count"))
     var minCompared: Int?
 
-    @Flag(help: "Compare sizes, decoding and SSIM only: peaks are neither compared nor required.")
+    @Flag(help: "Compare sizes, decoding and SSIM only: peaks and CPU time are neither compared nor required.")
     var sizesOnly = false
 
     @Option(help: ArgumentHelp("Also write the result as JUnit XML (a test case per baseline image and per catalog figure).", valueName: "file"))
@@ -68,13 +72,14 @@ struct CheckCommand: AsyncParsableCommand {
         guard peakAllowanceBytes >= 0 else { throw ValidationError("--peak-allowance-bytes cannot be negative.") }
         try OptionCheck.number(peakMedianLimit, in: 1...1000, option: "--peak-median-limit")
         try OptionCheck.number(peakP90Limit, in: 1...1000, option: "--peak-p90-limit")
+        try OptionCheck.number(cpuSpreadLimit, in: 1...1000, option: "--cpu-spread-limit")
         guard (minCompared ?? 0) >= 0 else { throw ValidationError("--min-compared cannot be negative.") }
     }
 
     var check: RegressionCheck {
         RegressionCheck(tolerance: tolerance, minimumSSIM: minSSIM, maximumSSIMDrop: maxSSIMDrop,
                         peakAllowanceBytes: peakAllowanceBytes,
-                        peakRatioLimits: .init(median: peakMedianLimit, p90: peakP90Limit),
+                        peakRatioLimits: .init(median: peakMedianLimit, p90: peakP90Limit), cpuSpreadLimit: cpuSpreadLimit,
                         minimumCompared: minCompared, sizesOnly: sizesOnly)
     }
 

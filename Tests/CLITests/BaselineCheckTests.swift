@@ -30,7 +30,7 @@ final class BaselineCheckTests: XCTestCase {
         let document = try XMLDocument(contentsOf: junit)
         let cases = try document.nodes(forXPath: "//testcase").compactMap { $0 as? XMLElement }
         XCTAssertEqual(cases.filter { $0.attribute(forName: "classname")?.stringValue == "warm.check.images" }.count, 23)
-        XCTAssertEqual(cases.filter { $0.attribute(forName: "classname")?.stringValue == "warm.check.catalog" }.count, 4)
+        XCTAssertEqual(cases.filter { $0.attribute(forName: "classname")?.stringValue == "warm.check.catalog" }.count, 5)
         XCTAssertEqual(try document.nodes(forXPath: "//failure").count, 0)
         let result = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         XCTAssertEqual(result["passed"] as? Bool, true)

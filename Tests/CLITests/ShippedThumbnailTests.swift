@@ -82,7 +82,8 @@ final class ShippedThumbnailTests: XCTestCase {
         XCTAssertTrue(check.stdout.contains("thumbnail peak bytes grew"), check.stdout)
     }
 
-    /// One shrink-on-load step lost moves each peak by less than the per-image allowance; the catalog figures see it.
+    /// One shrink-on-load step lost moves no peak beyond the noise (the direct path streams rows) but triples the CPU of
+    /// the images it hits: the catalog's CPU figure sees it.
     /// Two unplanted runs of the same build pass against each other, and a much lower JPEG quality (SSIM still above
     /// the 0.90 floor) fails through the baseline's SSIM.
     func testPlantedRegressionsFailTheCheckWhileTwoUnplantedRunsPassAgainstEachOther() throws {
@@ -98,8 +99,8 @@ final class ShippedThumbnailTests: XCTestCase {
         let lost = try sample(in: directory.appendingPathComponent("lost"), environment: ["WARM_TEST_PLANT_LOST_SHRINK_STEP": "1"])
         let lostCheck = try WarmBinary.run(["check", "--metrics", lost, "--baseline", baseline])
         XCTAssertEqual(lostCheck.status, 3, lostCheck.stdout + lostCheck.stderr)
-        XCTAssertTrue(lostCheck.stdout.contains("regression: median of the per-image ratio thumbnail peak now/baseline")
-                      || lostCheck.stdout.contains("regression: p90 of the per-image ratio thumbnail peak now/baseline"), lostCheck.stdout)
+        XCTAssertTrue(lostCheck.stdout.contains("regression: p90 over median of the per-image ratio thumbnail CPU time now/baseline is "),
+                      lostCheck.stdout)
         XCTAssertFalse(lostCheck.stdout.contains("thumbnail peak bytes grew"), "no image alone fails:\n\(lostCheck.stdout)")
 
         let blurred = try sample(in: directory.appendingPathComponent("quality"), environment: ["WARM_TEST_PLANT_QUALITY": "\(Self.plantedQuality)"])
@@ -115,7 +116,7 @@ final class ShippedThumbnailTests: XCTestCase {
         XCTAssertFalse(qualityCheck.stdout.contains("below the minimum"), qualityCheck.stdout)
     }
 
-    static let plantedQuality = 40
+    static let plantedQuality = 60
 
     /// The 24-product sample measured in full on a free port; returns its metrics file.
     private func sample(in directory: URL, environment: [String: String] = [:]) throws -> String {

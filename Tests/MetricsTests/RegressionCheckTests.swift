@@ -159,7 +159,7 @@ final class RegressionCheckTests: XCTestCase {
         XCTAssertEqual(object["targetLongestSide"] as? Int, 300)
         let images = try XCTUnwrap(object["images"] as? [[String: Any]])
         XCTAssertEqual(images.map { $0["url"] as? String }, ["https://example.test/a", "https://example.test/m", "https://example.test/z"])
-        XCTAssertEqual(Set(images[0].keys), ["url", "decoded", "retainedBytes", "peakBytes", "outputWidth", "outputHeight", "ssim"])
+        XCTAssertEqual(Set(images[0].keys), ["url", "decoded", "retainedBytes", "peakBytes", "outputWidth", "outputHeight", "ssim", "cpuSeconds"])
         XCTAssertEqual(images[1]["decoded"] as? Bool, false)
     }
 }

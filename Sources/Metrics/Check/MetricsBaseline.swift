@@ -16,6 +16,8 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         public var outputWidth: Int?
         public var outputHeight: Int?
         public var ssim: Double?
+        /// The thumbnail's CPU seconds (process user + system); nil when not measured, and in version 1 baselines.
+        public var cpuSeconds: Double?
         public var errorReason: String?
 
         /// Where the image is in its catalog whatever serves it: the URL's path and query (no scheme, host or port).
@@ -27,7 +29,7 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         }
     }
 
-    /// Version 2 added `sourceSHA256`, `outputFormat` and `outputQuality`; version 1 baselines still read.
+    /// Version 2 added `sourceSHA256`, `cpuSeconds`, `outputFormat` and `outputQuality`; version 1 baselines still read.
     public static let currentVersion = 2
     public static let readableVersions = 1...2
     public var version: Int
@@ -51,7 +53,8 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
             if let thumbnail = record.strategies.thumbnail, record.error == nil {
                 return Image(url: record.url, sourceSHA256: record.sourceSHA256, decoded: true,
                              retainedBytes: thumbnail.retainedBytes, peakBytes: thumbnail.peakBytes,
-                             outputWidth: thumbnail.outputWidth, outputHeight: thumbnail.outputHeight, ssim: thumbnail.ssim)
+                             outputWidth: thumbnail.outputWidth, outputHeight: thumbnail.outputHeight, ssim: thumbnail.ssim,
+                             cpuSeconds: thumbnail.cpuSeconds)
             }
             return Image(url: record.url, sourceSHA256: record.sourceSHA256, decoded: false,
                          errorReason: record.errorReason ?? "unknown")

@@ -23,8 +23,22 @@ extension RegressionCheck {
                 return Double(now) / Double(was)
             }
             all = figures("thumbnail peak", peaks, peakRatioLimits) + all
+            all.append(cpuSpread(pairs))
         }
         return all
+    }
+
+    /// The p90 of the per-image thumbnail CPU ratio now/baseline over its median (section 17 of bench/findings.md:
+    /// 1.012-1.073 between runs of one build; 3.1-3.2 with one shrink-on-load step lost).
+    private func cpuSpread(_ pairs: [(base: MetricsBaseline.Image, now: ImageMetricsRecord.StrategyMetrics)]) -> CheckOutcome.CatalogFigure {
+        let ratios = pairs.compactMap { pair -> Double? in
+            guard let was = pair.base.cpuSeconds, was > 0, let now = pair.now.cpuSeconds else { return nil }
+            return now / was
+        }.sorted()
+        let spread = Percentile.of(ratios, 90).flatMap { p90 in Percentile.of(ratios, 50).map { p90 / $0 } }
+        return CheckOutcome.CatalogFigure(name: "p90 over median of the per-image ratio thumbnail CPU time now/baseline",
+                                          ratio: spread, limit: cpuSpreadLimit, images: ratios.count,
+                                          judged: ratios.count >= catalogMinimumImages)
     }
 
     /// Why `outcome` cannot stand for the baseline, each as a sentence that says what to do.
