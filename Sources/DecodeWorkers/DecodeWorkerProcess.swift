@@ -1,5 +1,4 @@
 import ChildProcesses
-import CWarmVips
 import Downsample
 import Foundation
 #if canImport(Glibc)
