@@ -28,12 +28,13 @@ print("baseline run%s, metrics run%s:" % (sys.argv[2], sys.argv[3]),
 PY
     done
 done | tee "$out/pairs.txt"
-python3 - "$out/pairs.txt" <<'PY'
-import re, sys
-largest = {}
-for line in open(sys.argv[1]):
-    for name, value in re.findall(r"([a-z0-9 ]+?) ([0-9.]+)(?:;|$)", line.split(":", 1)[1].strip()):
-        largest[name.strip()] = max(largest.get(name.strip(), 0), float(value))
-for name, value in largest.items():
-    print("largest %s: %.3f" % (name, value))
+python3 - "$out" <<'PY'
+import glob, json, sys
+ranges = {}
+for path in glob.glob(sys.argv[1] + "/check-*-*.json"):
+    for figure in json.load(open(path))["catalogFigures"]:
+        low, high = ranges.get(figure["name"], (figure["ratio"], figure["ratio"]))
+        ranges[figure["name"]] = (min(low, figure["ratio"]), max(high, figure["ratio"]))
+for name, (low, high) in ranges.items():
+    print("%s: %.3f-%.3f" % (name, low, high))
 PY

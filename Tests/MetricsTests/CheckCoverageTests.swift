@@ -57,10 +57,10 @@ final class CheckCoverageTests: XCTestCase {
 
     func testCatalogMedianCatchesAPeakGrowthEveryImageIsAllowed() {
         let baseline = MetricsBaseline(records: catalog(23))
-        // +60% on each image: within the per-image allowance (+10% and 1 MiB), not within the catalog's.
-        let grown = RegressionCheck().run(records: catalog(23, peak: { _ in 480_000 }), against: baseline)
+        // +80% on each image: within the per-image allowance (+10% and 1 MiB), not within the catalog's.
+        let grown = RegressionCheck().run(records: catalog(23, peak: { _ in 540_000 }), against: baseline)
         XCTAssertEqual(grown.regressions.map(\.kind), [.catalogFigure], "the median; the p90's limit is wider")
-        XCTAssertTrue(grown.regressions[0].detail.hasPrefix("median of the per-image ratio thumbnail peak now/baseline is 1.600 over 23 images, above the limit 1.300"),
+        XCTAssertTrue(grown.regressions[0].detail.hasPrefix("median of the per-image ratio thumbnail peak now/baseline is 1.800 over 23 images, above the limit 1.600"),
                       grown.regressions[0].detail)
         // Noise: a few images up and down by 20%, the median where it was.
         let noisy = RegressionCheck().run(records: catalog(23, peak: { 300_000 + ($0 % 5 == 0 ? 60_000 : $0 % 5 == 1 ? -60_000 : 0) }),

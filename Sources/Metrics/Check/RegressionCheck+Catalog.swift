@@ -29,7 +29,7 @@ extension RegressionCheck {
     }
 
     /// The p90 of the per-image thumbnail CPU ratio now/baseline over its median (section 17 of bench/findings.md:
-    /// 1.012-1.073 between runs of one build; 3.1-3.2 with one shrink-on-load step lost).
+    /// 1.012-1.073 between runs of one build; 3.13-3.28 with one shrink-on-load step lost).
     private func cpuSpread(_ pairs: [(base: MetricsBaseline.Image, now: ImageMetricsRecord.StrategyMetrics)]) -> CheckOutcome.CatalogFigure {
         let ratios = pairs.compactMap { pair -> Double? in
             guard let was = pair.base.cpuSeconds, was > 0, let now = pair.now.cpuSeconds else { return nil }
