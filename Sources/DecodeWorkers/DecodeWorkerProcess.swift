@@ -1,5 +1,4 @@
 import ChildProcesses
-import CWarmVips
 import Downsample
 import Foundation
 #if canImport(Glibc)
@@ -57,12 +56,10 @@ public enum DecodeWorkerProcess {
             }
         }
         do {
-            try VipsRuntime.ensureStarted()
+            try VipsRuntime.startForOnePipelineAtATime()
         } catch {
             return error
         }
-        // ORC on: this process runs one pipeline at a time (warm_vips_init turns it off for the others).
-        vips_vector_set_enabled(1)
         return nil
     }
 

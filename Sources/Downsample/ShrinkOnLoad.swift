@@ -11,11 +11,20 @@ public enum ShrinkOnLoad {
         for factor in [8, 4, 2] {
             let width = (stored.width + factor - 1) / factor, height = (stored.height + factor - 1) / factor
             if Double(width) >= minimumRatio * Double(output.width) && Double(height) >= minimumRatio * Double(output.height) {
+                #if DEBUG
+                // The planted regression: one shrink-on-load step lost, the JPEG decoded at twice the scale it needs.
+                if losesShrinkStep { return factor / 2 }
+                #endif
                 return factor
             }
         }
         return 1
     }
+
+    #if DEBUG
+    /// Debug only: `WARM_TEST_PLANT_LOST_SHRINK_STEP=1` plants the regression `warm check`'s catalog figures must catch.
+    static let losesShrinkStep = ProcessInfo.processInfo.environment["WARM_TEST_PLANT_LOST_SHRINK_STEP"] == "1"
+    #endif
 }
 
 extension ImageSource {

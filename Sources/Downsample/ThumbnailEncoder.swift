@@ -60,6 +60,7 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         // The planted regression: a full-size bitmap held while the shipped path runs.
         let planted = Self.plantsFullDecode ? try NaiveDecode.fullBitmap(source) : nil
         defer { withExtendedLifetime(planted) {} }
+        let quality = Self.plantedQuality ?? self.quality
         #endif
         var made: [OutputFormat: EncodedImage] = [:]
         if formats.contains(.jpeg) {
@@ -106,5 +107,7 @@ public enum ProcessCPUTime {
 extension ThumbnailEncoder {
     /// Debug only: `WARM_TEST_PLANT_FULL_DECODE=1` plants a full-size decode, the regression `warm check` must catch.
     static let plantsFullDecode = ProcessInfo.processInfo.environment["WARM_TEST_PLANT_FULL_DECODE"] == "1"
+    /// Debug only: `WARM_TEST_PLANT_QUALITY=N` encodes at quality N whatever was asked, the SSIM drop `warm check` must catch.
+    static let plantedQuality = ProcessInfo.processInfo.environment["WARM_TEST_PLANT_QUALITY"].flatMap { Int($0) }
 }
 #endif

@@ -14,6 +14,15 @@ public enum VipsRuntime {
         try started.get()
     }
 
+    /// For a process that runs one pipeline at a time (a decode worker, a measuring child): libvips as those run it,
+    /// ORC vector code on. Both call this, so that a measured thumbnail is the cached file byte for byte: ORC's
+    /// resample rounds differently from the C one (a profiled PNG goes through libvips' resize). `warm_vips_init`
+    /// leaves ORC off for the others: Debian 12's ORC 0.4.33 crashes when threads compile at once.
+    public static func startForOnePipelineAtATime() throws(DownsampleError) {
+        try ensureStarted()
+        vips_vector_set_enabled(1)
+    }
+
     /// The libvips error buffer as one line, cleared. It is process-wide, so it may hold another image's message;
     /// callers add which image they were working on.
     static func takeError(or fallback: String = "unknown libvips error") -> String {

@@ -7,12 +7,17 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Fail when thumbnail-at-decode got worse than a baseline: memory, peak, quality, size or decoding.",
         discussion: """
-            Images are matched by URL. A regression is: retained bytes above baseline x (1 + tolerance); peak bytes above \
-            baseline x (1 + tolerance) + the peak allowance (measurement noise); SSIM below --min-ssim; a different output \
-            size (a changed target size shows up here for every image); an image that decoded in the baseline and now fails. \
-            Each regression is printed on its own line with the URL and the numbers.
-            --update-baseline writes the baseline from the metrics instead (sorted, stable JSON holding only what the check \
-            needs, with the target size) and checks nothing.
+            Images are matched by the SHA-256 of their source bytes, else by URL path and query, so the catalog may be \
+            served on any host, port or scheme; other bytes at the same path are "changed", not compared. Per image, a \
+            regression is: retained bytes above baseline x (1 + tolerance); peak bytes above baseline x (1 + tolerance) + \
+            the peak allowance (measurement noise); SSIM below --min-ssim, or more than --max-ssim-drop below the \
+            baseline's; a different output size; an image that decoded in the baseline and now fails. Over the catalog, \
+            the median and p90 of the per-image ratio now/baseline of the thumbnail peak and of retained bytes, and the p90 \
+            over the median of the thumbnail CPU ratio, must stay within their limits (docs/measuring.md says how they \
+            were measured). The check refuses to pass when it \
+            compared fewer of the baseline's images than --min-compared (default: all), when the baseline measured peaks \
+            the metrics did not (unless --sizes-only), or when the target size, format or quality differ from the baseline's.
+            --update-baseline writes the baseline from the metrics instead (sorted, stable JSON) and checks nothing.
             Exit status: \(ExitStatus.checkDocumentation)
             """)
 
@@ -26,20 +31,56 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(help: "Write the baseline from the metrics instead of checking.")
     var updateBaseline = false
 
-    @Option(help: "Relative growth allowed for retained and peak bytes (0.10 = +10%).")
+    @Option(help: "Relative growth allowed for one image's retained and peak bytes (0.10 = +10%).")
     var tolerance: Double = RegressionCheck().tolerance
 
     @Option(name: .customLong("min-ssim"), help: "Lowest acceptable thumbnail SSIM against the Lanczos3 reference.")
     var minSSIM: Double = RegressionCheck().minimumSSIM
 
-    @Option(help: "Bytes the peak may grow on top of the tolerance, for run-to-run measurement noise.")
+    @Option(name: .customLong("max-ssim-drop"), help: "Most an image's SSIM may fall below the baseline's.")
+    var maxSSIMDrop: Double = RegressionCheck().maximumSSIMDrop
+
+    @Option(help: "Bytes one image's peak may grow on top of the tolerance, for run-to-run measurement noise.")
     var peakAllowanceBytes: Int = RegressionCheck().peakAllowanceBytes
+
+    @Option(help: "Limit of the median of the per-image thumbnail peak ratio now/baseline.")
+    var peakMedianLimit: Double = RegressionCheck.RatioLimits.peak.median
+
+    @Option(help: "Limit of the p90 of the per-image thumbnail peak ratio now/baseline.")
+    var peakP90Limit: Double = RegressionCheck.RatioLimits.peak.p90
+
+    @Option(help: "Limit of the p90 of the per-image thumbnail CPU ratio now/baseline over its median.")
+    var cpuSpreadLimit: Double = RegressionCheck().cpuSpreadLimit
+
+    @Option(help: ArgumentHelp("Baseline images that must be compared (default: all of them).", valueName: "count"))
+    var minCompared: Int?
+
+    @Flag(help: "Compare sizes, decoding and SSIM only: peaks and CPU time are neither compared nor required.")
+    var sizesOnly = false
+
+    @Option(help: ArgumentHelp("Also write the result as JUnit XML (a test case per baseline image and per catalog figure).", valueName: "file"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Also write the result as JSON.", valueName: "file"))
+    var json: String?
 
     func validate() throws {
         guard !metricsFiles.isEmpty else { throw ValidationError("Give at least one --metrics file.") }
         try OptionCheck.number(tolerance, in: 0...100, option: "--tolerance")
         guard (0...1).contains(minSSIM) else { throw ValidationError("--min-ssim must be between 0 and 1.") }
+        guard (0...1).contains(maxSSIMDrop) else { throw ValidationError("--max-ssim-drop must be between 0 and 1.") }
         guard peakAllowanceBytes >= 0 else { throw ValidationError("--peak-allowance-bytes cannot be negative.") }
+        try OptionCheck.number(peakMedianLimit, in: 1...1000, option: "--peak-median-limit")
+        try OptionCheck.number(peakP90Limit, in: 1...1000, option: "--peak-p90-limit")
+        try OptionCheck.number(cpuSpreadLimit, in: 1...1000, option: "--cpu-spread-limit")
+        guard (minCompared ?? 0) >= 0 else { throw ValidationError("--min-compared cannot be negative.") }
+    }
+
+    var check: RegressionCheck {
+        RegressionCheck(tolerance: tolerance, minimumSSIM: minSSIM, maximumSSIMDrop: maxSSIMDrop,
+                        peakAllowanceBytes: peakAllowanceBytes,
+                        peakRatioLimits: .init(median: peakMedianLimit, p90: peakP90Limit), cpuSpreadLimit: cpuSpreadLimit,
+                        minimumCompared: minCompared, sizesOnly: sizesOnly)
     }
 
     func run() async throws {
@@ -48,31 +89,29 @@ struct CheckCommand: AsyncParsableCommand {
             guard !records.isEmpty else {
                 throw Console.failure("\(metricsFiles.joined(separator: ", ")) hold no metrics records.")
             }
-            if updateBaseline {
-                let targets = Set(records.map(\.targetLongestSide))
-                guard targets.count == 1 else {
-                    throw Console.failure("the metrics mix target sizes (\(targets.sorted().map { "\($0) px" }.joined(separator: ", "))); a baseline holds one.")
-                }
-                let written = MetricsBaseline(records: records)
-                try written.write(to: baseline)
-                print("wrote \(baseline): \(written.images.count) images at \(written.targetLongestSide) px")
-                let withoutPeak = written.images.filter { $0.decoded && $0.peakBytes == nil }.count
-                if withoutPeak > 0 {
-                    print("note: \(withoutPeak) images were not measured (a sampled run): the baseline keeps their sizes but no peak to guard; measure with --compare all for a baseline of every peak")
-                }
-                return
-            }
-            let outcome = RegressionCheck(tolerance: tolerance, minimumSSIM: minSSIM, peakAllowanceBytes: peakAllowanceBytes)
-                .run(records: records, against: try MetricsBaseline.read(path: baseline))
-            for regression in outcome.regressions { print("regression: \(regression)") }
-            for note in outcome.notes { print("note: \(note)") }
-            if !outcome.missingURLs.isEmpty {
-                print("note: \(outcome.missingURLs.count) baseline images are not in the metrics and were not compared")
-            }
-            print("\(outcome.comparedImages) images compared, \(outcome.regressions.count) regressions, \(outcome.fixedImages) fixed, \(outcome.newImages) new.")
+            if updateBaseline { return try writeBaseline(records) }
+            let outcome = check.run(records: records, against: try MetricsBaseline.read(path: baseline))
+            if let junit { try outcome.writeJUnit(to: junit) }
+            if let json { try outcome.writeJSON(to: json) }
+            for line in outcome.lines() { print(line) }
+            if !outcome.shortfalls.isEmpty { throw ExitStatus.checkIncomparable }
             if !outcome.passed { throw ExitStatus.regressed }
         } catch let error as MetricsFileError {
             throw Console.failure(error)
+        }
+    }
+
+    private func writeBaseline(_ records: [ImageMetricsRecord]) throws {
+        let targets = Set(records.map(\.targetLongestSide))
+        guard targets.count == 1 else {
+            throw Console.failure("the metrics mix target sizes (\(targets.sorted().map { "\($0) px" }.joined(separator: ", "))); a baseline holds one.")
+        }
+        let written = MetricsBaseline(records: records)
+        try written.write(to: baseline)
+        print("wrote \(baseline): \(written.images.count) images at \(written.targetLongestSide) px")
+        let withoutPeak = written.images.filter { $0.decoded && $0.peakBytes == nil }.count
+        if withoutPeak > 0 {
+            print("note: \(withoutPeak) images were not measured (a sampled run): the baseline keeps their sizes but no peak to guard; measure with --compare all for a baseline of every peak")
         }
     }
 }

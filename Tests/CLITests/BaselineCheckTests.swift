@@ -1,41 +1,74 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import WarmTestSupport
 import XCTest
 
-/// The downsampling regression check CI runs: the sample catalog (`warm demo
-/// --products 24 --port 18543`) measured now must match `reports/baseline.json`,
-/// and a raised thumbnail size must fail it.
+/// The downsampling regression check CI runs: the sample catalog (`warm demo --products 24`) measured now, served on
+/// any port, must match `reports/baseline.json` image by image; too few images compared, peaks the baseline holds and
+/// the metrics lack, or another target size fail it with status 7.
 final class BaselineCheckTests: XCTestCase {
     static let baseline = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("reports/baseline.json").path
+    static let sample = ["demo", "--products", "24", "--no-progress", "--compare", "all"]
 
-    func testCommittedBaselinePassesAndARaisedThumbnailSizeFails() throws {
+    func testSampleServedOnAnotherPortIsComparedImageByImageAndPassesAndHalfOfItFails() throws {
         let directory = try makeTemporaryDirectory()
-        // The baseline's URLs name port 18543, so the sample catalog is served there.
-        let sample = ["demo", "--products", "24", "--port", "18543", "--no-progress", "--compare", "all"]
-
         let now = directory.appendingPathComponent("now")
-        let measured = try WarmBinary.run(sample + ["--dir", now.path])
+        let port = try Socket.ephemeralPort()
+        XCTAssertNotEqual(port, 18543, "not the port the baseline was made on")
+        let measured = try WarmBinary.run(Self.sample + ["--port", "\(port)", "--dir", now.path])
         XCTAssertEqual(measured.status, 0, measured.stderr)
-        let check = try WarmBinary.run(["check", "--metrics", now.appendingPathComponent("metrics.jsonl").path,
-                                        "--baseline", Self.baseline])
+        let metrics = now.appendingPathComponent("metrics.jsonl")
+        let junit = directory.appendingPathComponent("check.xml"), json = directory.appendingPathComponent("check.json")
+        let check = try WarmBinary.run(["check", "--metrics", metrics.path, "--baseline", Self.baseline,
+                                        "--junit", junit.path, "--json", json.path])
         XCTAssertEqual(check.status, 0, "the sample catalog regressed against reports/baseline.json:\n\(check.stdout)\(check.stderr)")
+        XCTAssertTrue(check.stdout.contains("23 of 23 baseline images compared (0 missing, 0 changed), 0 regressions"), check.stdout)
+        let document = try XMLDocument(contentsOf: junit)
+        let cases = try document.nodes(forXPath: "//testcase").compactMap { $0 as? XMLElement }
+        XCTAssertEqual(cases.filter { $0.attribute(forName: "classname")?.stringValue == "warm.check.images" }.count, 23)
+        XCTAssertEqual(cases.filter { $0.attribute(forName: "classname")?.stringValue == "warm.check.catalog" }.count, 5)
+        XCTAssertEqual(try document.nodes(forXPath: "//failure").count, 0)
+        let result = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        XCTAssertEqual(result["passed"] as? Bool, true)
+        XCTAssertEqual(result["comparedImages"] as? Int, 23)
 
-        let raised = directory.appendingPathComponent("raised")
-        let bigger = try WarmBinary.run(sample + ["--dir", raised.path, "--size", "360"])
-        XCTAssertEqual(bigger.status, 0, bigger.stderr)
-        let failing = try WarmBinary.run(["check", "--metrics", raised.appendingPathComponent("metrics.jsonl").path,
-                                          "--baseline", Self.baseline])
-        XCTAssertEqual(failing.status, 3, failing.stdout + failing.stderr)
-        XCTAssertTrue(failing.stdout.contains("regression"), failing.stdout)
+        // Half the images gone: status 7, not a pass.
+        let lines = try String(contentsOf: metrics, encoding: .utf8).split(separator: "\n")
+        let half = directory.appendingPathComponent("half.jsonl")
+        try lines.enumerated().filter { $0.offset % 2 == 0 }.map { $0.element + "\n" }.joined()
+            .write(to: half, atomically: true, encoding: .utf8)
+        let halfCheck = try WarmBinary.run(["check", "--metrics", half.path, "--baseline", Self.baseline])
+        XCTAssertEqual(halfCheck.status, 7, halfCheck.stdout + halfCheck.stderr)
+        XCTAssertTrue(halfCheck.stdout.contains("not comparable: compared 1"), halfCheck.stdout)
+        XCTAssertTrue(halfCheck.stdout.contains("fewer than the 23 required (--min-compared)"), halfCheck.stdout)
+        let allowed = try WarmBinary.run(["check", "--metrics", half.path, "--baseline", Self.baseline, "--min-compared", "10"])
+        XCTAssertEqual(allowed.status, 0, allowed.stdout + allowed.stderr)
     }
 
-    func testSampledDemoPassesTheBaselineWithPeaksComparedOnlyForItsSample() throws {
+    func testARaisedThumbnailSizeIsNotComparable() throws {
+        let directory = try makeTemporaryDirectory()
+        let raised = directory.appendingPathComponent("raised")
+        let port = try Socket.ephemeralPort()
+        let bigger = try WarmBinary.run(["demo", "--products", "24", "--no-progress", "--port", "\(port)", "--dir", raised.path,
+                                         "--size", "360"])
+        XCTAssertEqual(bigger.status, 0, bigger.stderr)
+        let failing = try WarmBinary.run(["check", "--metrics", raised.appendingPathComponent("metrics.jsonl").path,
+                                          "--baseline", Self.baseline, "--sizes-only"])
+        XCTAssertEqual(failing.status, 7, failing.stdout + failing.stderr)
+        XCTAssertTrue(failing.stdout.contains("not comparable: the target size is 360 px, the baseline's 300 px"), failing.stdout)
+        XCTAssertTrue(failing.stdout.contains("thumbnail output size changed"), "the images are still compared:\n\(failing.stdout)")
+    }
+
+    func testSampledDemoWithoutPeaksFailsUnlessSizesOnly() throws {
         let directory = try makeTemporaryDirectory()
         let dir = directory.appendingPathComponent("sampled")
         // The demo's default: peaks measured for about one image in five, the others recorded unmeasured.
-        let run = try WarmBinary.run(["demo", "--products", "24", "--port", "18543", "--no-progress", "--dir", dir.path])
+        let port = try Socket.ephemeralPort()
+        let run = try WarmBinary.run(["demo", "--products", "24", "--port", "\(port)", "--no-progress", "--dir", dir.path])
         XCTAssertEqual(run.status, 0, run.stderr)
         let metrics = try String(contentsOf: dir.appendingPathComponent("metrics.jsonl"), encoding: .utf8)
         let lines = metrics.split(separator: "\n")
@@ -45,10 +78,13 @@ final class BaselineCheckTests: XCTestCase {
 
         let check = try WarmBinary.run(["check", "--metrics", dir.appendingPathComponent("metrics.jsonl").path,
                                         "--baseline", Self.baseline])
-        XCTAssertEqual(check.status, 0, "unmeasured images are no regressions:\n\(check.stdout)\(check.stderr)")
-        XCTAssertTrue(check.stdout.contains("note: peaks of \(unmeasured) of \(lines.count) images were not compared"), check.stdout)
-        XCTAssertFalse(check.stdout.contains("are not in the metrics"), "unmeasured images are not missing:\n\(check.stdout)")
-        XCTAssertTrue(check.stdout.contains("\(lines.count) images compared"), check.stdout)
+        XCTAssertEqual(check.status, 7, "a baseline's peaks the metrics lack are no pass:\n\(check.stdout)\(check.stderr)")
+        XCTAssertTrue(check.stdout.contains("not comparable: the baseline holds the thumbnail peak of \(unmeasured) compared images"), check.stdout)
+
+        let sizes = try WarmBinary.run(["check", "--metrics", dir.appendingPathComponent("metrics.jsonl").path,
+                                        "--baseline", Self.baseline, "--sizes-only"])
+        XCTAssertEqual(sizes.status, 0, "unmeasured images are no regressions:\n\(sizes.stdout)\(sizes.stderr)")
+        XCTAssertTrue(sizes.stdout.contains("\(lines.count) of \(lines.count) baseline images compared"), sizes.stdout)
 
         let report = try String(contentsOf: dir.appendingPathComponent("report/memory-comparison.md"), encoding: .utf8)
         XCTAssertTrue(report.contains("Sample: peaks measured for \(lines.count - unmeasured) of \(lines.count) images"), report)

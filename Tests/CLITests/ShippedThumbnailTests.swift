@@ -1,4 +1,6 @@
+import Downsample
 import Foundation
+import ImageSamples
 import WarmSupport
 import WarmTestSupport
 import XCTest
@@ -33,16 +35,95 @@ final class ShippedThumbnailTests: XCTestCase {
         }
     }
 
+    /// Profiled PNGs went through libvips' resize, which the measuring children ran without ORC and the decode workers
+    /// with it: other bytes. A Display P3 and an Adobe-RGB-like ("p3", built into libvips) PNG and JPEG, opaque and
+    /// with alpha, next to plain ones.
+    func testProfiledPNGsAndJPEGsAreMeasuredAsTheyAreCached() throws {
+        let directory = try makeTemporaryDirectory()
+        let pixels = ImageComposer.pattern(width: 928, height: 1238, seed: 7)
+        func odd(_ format: ImageFormat, profile: String?) throws -> Data {
+            try ImageComposer.encode(pixels: pixels, width: 928, height: 1238, bands: 3,
+                                     as: OddEncoding(format: format, iccProfile: profile))
+        }
+        let files: [(name: String, data: Data)] = [
+            ("p3-png", try odd(.png, profile: "p3")), ("p3-jpeg", try odd(.jpeg, profile: "p3")),
+            ("srgb-png", try odd(.png, profile: "srgb")), ("plain-png", try odd(.png, profile: nil)),
+            ("plain-jpeg", try odd(.jpeg, profile: nil)),
+        ]
+        let server = try StaticCatalogServer(files: files, directory: directory)
+        addTeardownBlock { server.stop() }
+        let cache = directory.appendingPathComponent("cache").path
+        let metrics = directory.appendingPathComponent("metrics.jsonl").path
+        let run = try WarmBinary.run(["run", "--api", server.baseURL.absoluteString, "--cache-dir", cache, "--size", "300",
+                                      "--no-progress", "--compare", "--metrics", metrics])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        try assertMeasuredIsCached(metrics: metrics, cache: cache, expected: files.count)
+    }
+
+    private func assertMeasuredIsCached(metrics: String, cache: String, expected: Int,
+                                        file: StaticString = #filePath, line: UInt = #line) throws {
+        let records = try String(contentsOfFile: metrics, encoding: .utf8).split(separator: "\n")
+            .map { try JSONDecoder().decode(Record.self, from: Data($0.utf8)) }
+        let hashed = records.compactMap { record in record.strategies.thumbnail?.outputSHA256.map { (record.url, $0) } }
+        XCTAssertEqual(hashed.count, expected, "every image is measured", file: file, line: line)
+        for (url, measured) in hashed {
+            let get = try WarmBinary.run(["cache", "get", cache, url, "--size", "300"])
+            XCTAssertEqual(get.status, 0, get.stderr, file: file, line: line)
+            let cached = try Data(contentsOf: URL(fileURLWithPath: get.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+            XCTAssertEqual(measured, SHA256Hex.digest(of: cached), url, file: file, line: line)
+        }
+    }
+
     func testAFullSizeDecodePlantedInTheShippedThumbnailPathFailsTheCheck() throws {
         let directory = try makeTemporaryDirectory()
-        // The baseline's URLs name port 18543, so the sample catalog is served there.
-        let demo = try WarmBinary.run(["demo", "--products", "24", "--port", "18543", "--dir", directory.path,
-                                       "--no-progress", "--compare", "all"],
-                                      environment: ["WARM_TEST_PLANT_FULL_DECODE": "1"])
-        XCTAssertEqual(demo.status, 0, demo.stderr)
-        let check = try WarmBinary.run(["check", "--metrics", directory.appendingPathComponent("metrics.jsonl").path,
-                                        "--baseline", BaselineCheckTests.baseline])
+        let demo = try sample(in: directory, environment: ["WARM_TEST_PLANT_FULL_DECODE": "1"])
+        let check = try WarmBinary.run(["check", "--metrics", demo, "--baseline", BaselineCheckTests.baseline])
         XCTAssertEqual(check.status, 3, check.stdout + check.stderr)
         XCTAssertTrue(check.stdout.contains("thumbnail peak bytes grew"), check.stdout)
+    }
+
+    /// One shrink-on-load step lost moves no peak beyond the noise (the direct path streams rows) but triples the CPU of
+    /// the images it hits: the catalog's CPU figure sees it.
+    /// Two unplanted runs of the same build pass against each other, and a much lower JPEG quality (SSIM still above
+    /// the 0.90 floor) fails through the baseline's SSIM.
+    func testPlantedRegressionsFailTheCheckWhileTwoUnplantedRunsPassAgainstEachOther() throws {
+        let directory = try makeTemporaryDirectory()
+        let first = try sample(in: directory.appendingPathComponent("first"))
+        let baseline = directory.appendingPathComponent("baseline.json").path
+        let written = try WarmBinary.run(["check", "--metrics", first, "--baseline", baseline, "--update-baseline"])
+        XCTAssertEqual(written.status, 0, written.stdout + written.stderr)
+        let second = try sample(in: directory.appendingPathComponent("second"))
+        let same = try WarmBinary.run(["check", "--metrics", second, "--baseline", baseline])
+        XCTAssertEqual(same.status, 0, "two runs of one build:\n\(same.stdout)\(same.stderr)")
+
+        let lost = try sample(in: directory.appendingPathComponent("lost"), environment: ["WARM_TEST_PLANT_LOST_SHRINK_STEP": "1"])
+        let lostCheck = try WarmBinary.run(["check", "--metrics", lost, "--baseline", baseline])
+        XCTAssertEqual(lostCheck.status, 3, lostCheck.stdout + lostCheck.stderr)
+        XCTAssertTrue(lostCheck.stdout.contains("regression: p90 over median of the per-image ratio thumbnail CPU time now/baseline is "),
+                      lostCheck.stdout)
+        XCTAssertFalse(lostCheck.stdout.contains("thumbnail peak bytes grew"), "no image alone fails:\n\(lostCheck.stdout)")
+
+        let blurred = try sample(in: directory.appendingPathComponent("quality"), environment: ["WARM_TEST_PLANT_QUALITY": "\(Self.plantedQuality)"])
+        let ssims = try String(contentsOfFile: blurred, encoding: .utf8).split(separator: "\n").compactMap { line in
+            ((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["strategies"] as? [String: Any])
+                .flatMap { ($0["thumbnail"] as? [String: Any])?["ssim"] as? Double }
+        }
+        XCTAssertEqual(ssims.count, 23)
+        XCTAssertGreaterThan(ssims.min() ?? 0, 0.90, "the floor alone would pass it")
+        let qualityCheck = try WarmBinary.run(["check", "--metrics", blurred, "--baseline", baseline])
+        XCTAssertEqual(qualityCheck.status, 3, qualityCheck.stdout + qualityCheck.stderr)
+        XCTAssertTrue(qualityCheck.stdout.contains("thumbnail SSIM fell from"), qualityCheck.stdout)
+        XCTAssertFalse(qualityCheck.stdout.contains("below the minimum"), qualityCheck.stdout)
+    }
+
+    static let plantedQuality = 60
+
+    /// The 24-product sample measured in full on a free port; returns its metrics file.
+    private func sample(in directory: URL, environment: [String: String] = [:]) throws -> String {
+        let port = try Socket.ephemeralPort()
+        let demo = try WarmBinary.run(["demo", "--products", "24", "--port", "\(port)", "--dir", directory.path,
+                                       "--no-progress", "--compare", "all"], environment: environment)
+        XCTAssertEqual(demo.status, 0, demo.stderr)
+        return directory.appendingPathComponent("metrics.jsonl").path
     }
 }

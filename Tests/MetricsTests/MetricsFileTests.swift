@@ -13,8 +13,9 @@ final class MetricsFileTests: XCTestCase {
         XCTAssertEqual(line.last, UInt8(ascii: "\n"))
         XCTAssertEqual(line.filter { $0 == UInt8(ascii: "\n") }.count, 1, "one object per line")
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: line) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["productId", "url", "shard", "format", "sourceBytes", "width", "height", "orientation",
-                                          "targetLongestSide", "peakMethod", "measured", "error", "errorReason", "strategies"])
+        XCTAssertEqual(Set(object.keys), ["productId", "url", "shard", "format", "sourceBytes", "sourceSHA256", "width", "height",
+                                          "orientation", "targetLongestSide", "outputFormat", "outputQuality", "peakMethod",
+                                          "measured", "error", "errorReason", "strategies"])
         XCTAssertEqual(object["format"] as? String, "jpeg")
         XCTAssertTrue(object["error"] is NSNull, "a missing error is an explicit null")
         let strategies = try XCTUnwrap(object["strategies"] as? [String: Any])

@@ -61,8 +61,9 @@ final class RegressionCheckTests: XCTestCase {
 
         let at96 = check.run(records: try await measureCatalog(size: 96), against: baseline)
         XCTAssertFalse(at96.passed)
+        XCTAssertEqual(at96.shortfalls.map(\.kind), [.settingsDiffer])
+        XCTAssertTrue(at96.shortfalls[0].detail.contains("the target size is 96 px, the baseline's 64 px"), at96.shortfalls[0].detail)
         let kinds = at96.regressions.map(\.kind)
-        XCTAssertEqual(kinds.filter { $0 == .targetChanged }.count, 1)
         XCTAssertEqual(kinds.filter { $0 == .outputSizeChanged }.count, 3)
         XCTAssertEqual(kinds.filter { $0 == .retainedGrew }.count, 3)
         let aLine = try XCTUnwrap(at96.regressions.first { $0.kind == .outputSizeChanged && $0.url == "https://example.test/a.jpg" })
@@ -93,7 +94,7 @@ final class RegressionCheckTests: XCTestCase {
         let allowing = RegressionCheck(tolerance: 0.10, minimumSSIM: 0.9, peakAllowanceBytes: 500_000)
         let base = MetricsFixtures.record(url: "p", naive: 4_000_000, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000)
         let baseline = MetricsBaseline(records: [base])
-        func check(peak: Int) -> RegressionCheck.Outcome {
+        func check(peak: Int) -> CheckOutcome {
             allowing.run(
                 records: [MetricsFixtures.record(url: "p", naive: 4_000_000, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: peak)],
                 against: baseline)
@@ -114,11 +115,14 @@ final class RegressionCheckTests: XCTestCase {
         let run = [MetricsFixtures.record(url: "m", naive: 48_771_072, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000),
                    MetricsFixtures.unmeasured(url: "u")]
         let outcome = RegressionCheck().run(records: run, against: baseline)
-        XCTAssertTrue(outcome.passed, outcome.regressions.map(\.description).joined(separator: "; "))
+        XCTAssertEqual(outcome.regressions, [])
         XCTAssertEqual(outcome.comparedImages, 2)
-        XCTAssertEqual(outcome.missingURLs, [])
-        XCTAssertEqual(outcome.peaksNotCompared, 1)
-        XCTAssertTrue(outcome.notes.contains { $0.contains("peaks of 1 of 2 images were not compared") }, "\(outcome.notes)")
+        XCTAssertEqual(outcome.count(.missing), 0)
+        XCTAssertEqual(outcome.shortfalls.map(\.kind), [.peaksNotMeasured], "a baseline's peak the metrics lack is no pass")
+        XCTAssertTrue(outcome.shortfalls[0].detail.contains("the thumbnail peak of 1 compared images that were not compared"),
+                      outcome.shortfalls[0].detail)
+        let sizesOnly = RegressionCheck(sizesOnly: true).run(records: run, against: baseline)
+        XCTAssertTrue(sizesOnly.passed, sizesOnly.lines().joined(separator: "\n"))
 
         // A baseline made from a sampled run keeps the unmeasured image's sizes and no peak:
         // a later fully measured run compares its peak with nothing, and its size with the computed one.
@@ -155,7 +159,7 @@ final class RegressionCheckTests: XCTestCase {
         XCTAssertEqual(object["targetLongestSide"] as? Int, 300)
         let images = try XCTUnwrap(object["images"] as? [[String: Any]])
         XCTAssertEqual(images.map { $0["url"] as? String }, ["https://example.test/a", "https://example.test/m", "https://example.test/z"])
-        XCTAssertEqual(Set(images[0].keys), ["url", "decoded", "retainedBytes", "peakBytes", "outputWidth", "outputHeight", "ssim"])
+        XCTAssertEqual(Set(images[0].keys), ["url", "decoded", "retainedBytes", "peakBytes", "outputWidth", "outputHeight", "ssim", "cpuSeconds"])
         XCTAssertEqual(images[1]["decoded"] as? Bool, false)
     }
 }

@@ -1,11 +1,14 @@
 import Downsample
 import Foundation
 
-/// What `warm check` compares against: per image (by URL) the thumbnail figures the check needs.
+/// What `warm check` compares against: per image the thumbnail figures the check needs, with the image's identity
+/// (source SHA-256, else the URL's path and query) and the run's target size, output format and quality.
 /// Stable JSON (sorted keys and images), so a committed baseline changes only where the numbers do.
 public struct MetricsBaseline: Sendable, Equatable, Codable {
     public struct Image: Sendable, Equatable, Codable {
         public var url: String
+        /// SHA-256 of the source bytes; nil in version 1 baselines and for images made from cache entries.
+        public var sourceSHA256: String?
         /// False when the image failed when the baseline was made.
         public var decoded: Bool
         public var retainedBytes: Int?
@@ -13,12 +16,27 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         public var outputWidth: Int?
         public var outputHeight: Int?
         public var ssim: Double?
+        /// The thumbnail's CPU seconds (process user + system); nil when not measured, and in version 1 baselines.
+        public var cpuSeconds: Double?
         public var errorReason: String?
+
+        /// Where the image is in its catalog whatever serves it: the URL's path and query (no scheme, host or port).
+        public var location: String { Self.location(of: url) }
+
+        public static func location(of url: String) -> String {
+            guard let components = URLComponents(string: url) else { return url }
+            return components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        }
     }
 
-    public static let currentVersion = 1
+    /// Version 2 added `sourceSHA256`, `cpuSeconds`, `outputFormat` and `outputQuality`; version 1 baselines still read.
+    public static let currentVersion = 2
+    public static let readableVersions = 1...2
     public var version: Int
     public var targetLongestSide: Int
+    /// Nil in a version 1 baseline (not recorded then: not compared).
+    public var outputFormat: OutputFormat?
+    public var outputQuality: Int?
     public var peakMethod: PeakMethod
     public var images: [Image]
 
@@ -27,14 +45,19 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
     public init(records: [ImageMetricsRecord]) {
         version = Self.currentVersion
         targetLongestSide = records.last?.targetLongestSide ?? 0
+        outputFormat = records.last { $0.outputFormat != nil }?.outputFormat
+        outputQuality = records.last { $0.outputQuality != nil }?.outputQuality
         // Unmeasured records have no peak method (nor peaks: their images keep sizes only).
         peakMethod = records.last { $0.peakMethod != nil }?.peakMethod ?? .residentHighWaterMark
         images = Self.lastByURL(records).values.map { record in
             if let thumbnail = record.strategies.thumbnail, record.error == nil {
-                return Image(url: record.url, decoded: true, retainedBytes: thumbnail.retainedBytes, peakBytes: thumbnail.peakBytes,
-                             outputWidth: thumbnail.outputWidth, outputHeight: thumbnail.outputHeight, ssim: thumbnail.ssim)
+                return Image(url: record.url, sourceSHA256: record.sourceSHA256, decoded: true,
+                             retainedBytes: thumbnail.retainedBytes, peakBytes: thumbnail.peakBytes,
+                             outputWidth: thumbnail.outputWidth, outputHeight: thumbnail.outputHeight, ssim: thumbnail.ssim,
+                             cpuSeconds: thumbnail.cpuSeconds)
             }
-            return Image(url: record.url, decoded: false, errorReason: record.errorReason ?? "unknown")
+            return Image(url: record.url, sourceSHA256: record.sourceSHA256, decoded: false,
+                         errorReason: record.errorReason ?? "unknown")
         }.sorted { $0.url < $1.url }
     }
 
@@ -62,8 +85,8 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         } catch {
             throw .badBaseline(path: path, reason: JSONLinesReader.reason(error))
         }
-        guard baseline.version == currentVersion else {
-            throw .badBaseline(path: path, reason: "it is version \(baseline.version), this warm reads version \(currentVersion)")
+        guard readableVersions.contains(baseline.version) else {
+            throw .badBaseline(path: path, reason: "it is version \(baseline.version), this warm reads versions \(readableVersions.lowerBound)-\(readableVersions.upperBound)")
         }
         return baseline
     }

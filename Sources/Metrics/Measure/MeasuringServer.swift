@@ -35,7 +35,8 @@ public enum MeasuringServer {
 
     public static func serve() throws(Failure) -> Never {
         do {
-            try VipsRuntime.ensureStarted()
+            // Each child runs one pipeline, as a decode worker does.
+            try VipsRuntime.startForOnePipelineAtATime()
         } catch {
             throw .cannotStart(error.description)
         }

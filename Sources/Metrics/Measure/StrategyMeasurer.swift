@@ -90,6 +90,8 @@ public struct StrategyMeasurer: Sendable {
             productId: productId, url: url, format: ImageFormat.sniff(data), sourceBytes: data.count,
             width: nil, height: nil, orientation: nil, targetLongestSide: configuration.target.longestSide,
             peakMethod: .forkedProcess)
+        record.sourceSHA256 = SHA256Hex.digest(of: data)
+        (record.outputFormat, record.outputQuality) = (configuration.encoder.format, configuration.encoder.quality)
         do {
             let source = try ImageSource(data: data, limits: configuration.limits)
             record.format = source.header.format

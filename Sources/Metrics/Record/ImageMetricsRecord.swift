@@ -11,6 +11,9 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     /// Sniffed from the bytes; nil when they are not a known image format.
     @NullEncoded public var format: ImageFormat? = nil
     public var sourceBytes: Int
+    /// Lowercase hex SHA-256 of the source bytes: the image's identity wherever the catalog is served (`warm check`);
+    /// nil for a record made from a cache entry (its bytes were not read) and in older files.
+    @NullEncoded public var sourceSHA256: String? = nil
     /// As stored, before orientation; nil when the header could not be read.
     @NullEncoded public var width: Int? = nil
     @NullEncoded public var height: Int? = nil
@@ -18,6 +21,10 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     @NullEncoded public var orientation: Int? = nil
     /// The display size the strategies decoded for (longest upright side, pixels).
     public var targetLongestSide: Int
+    /// The thumbnail engine's output format and quality for this run; nil in a record made from a cache entry
+    /// (encoded by an earlier run) and in older files.
+    @NullEncoded public var outputFormat: OutputFormat? = nil
+    @NullEncoded public var outputQuality: Int? = nil
     /// How `peakBytes` was measured (see `PeakMethod`); nil when not measured.
     @NullEncoded public var peakMethod: PeakMethod? = nil
     /// False for an image warmed but not measured (`unmeasured(...)`).

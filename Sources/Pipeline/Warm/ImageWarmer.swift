@@ -126,6 +126,8 @@ struct ImageWarmer: Sendable {
                 sourceBytes: resource.body.count, width: header.width, height: header.height,
                 orientation: header.orientation, targetLongestSide: configuration.measuredLongestSide,
                 thumbnailSize: smallest.size)
+            record.sourceSHA256 = SHA256Hex.digest(of: resource.body)
+            (record.outputFormat, record.outputQuality) = (smallest.format, configuration.quality)
             record.variants = zip(variants, thumbnails.images).map { variant, image in
                 VariantMetrics(format: image.format.rawValue, size: variant.longestSide, width: image.size.width,
                                height: image.size.height, bytes: image.data.count,

@@ -1,0 +1,82 @@
+/// What `warm check` found: each baseline image's result, the catalog-level figures, and why the comparison was
+/// incomplete when it was. Encoded as is for `--json`.
+public struct CheckOutcome: Sendable, Equatable, Codable {
+    public struct Regression: Sendable, Equatable, Codable, CustomStringConvertible {
+        public enum Kind: String, Sendable, Codable {
+            case nowFails, outputSizeChanged, retainedGrew, peakGrew, ssimBelowMinimum, ssimDropped, catalogFigure
+        }
+        public var kind: Kind
+        /// Nil for a catalog-level figure.
+        public var url: String?
+        public var detail: String
+
+        public var description: String { (url.map { "\($0): " } ?? "") + detail }
+    }
+
+    /// Why the metrics cannot stand for the baseline: the check fails without calling it a regression.
+    public struct Shortfall: Sendable, Equatable, Codable, CustomStringConvertible {
+        public enum Kind: String, Sendable, Codable {
+            case tooFewCompared, peaksNotMeasured, settingsDiffer
+        }
+        public var kind: Kind
+        public var detail: String
+
+        public var description: String { detail }
+    }
+
+    public struct ImageResult: Sendable, Equatable, Codable {
+        public enum State: String, Sendable, Codable {
+            case compared
+            /// No record of this image (by source SHA-256 or URL path).
+            case missing
+            /// A record at the same URL path with other source bytes: not compared.
+            case changed
+        }
+        public var url: String
+        public var state: State
+        public var regressions: [Regression]
+    }
+
+    /// A median or p90 of the per-image ratio now / baseline over the compared images.
+    public struct CatalogFigure: Sendable, Equatable, Codable {
+        public var name: String
+        /// Nil when no image had both figures.
+        public var ratio: Double?
+        public var limit: Double
+        public var images: Int
+        /// False over fewer images than `RegressionCheck.catalogMinimumImages`: shown, not judged.
+        public var judged: Bool
+        public var exceeded: Bool { judged && ratio.map { $0 > limit } ?? false }
+
+        public var regression: Regression? {
+            guard exceeded, let ratio else { return nil }
+            return Regression(kind: .catalogFigure, url: nil,
+                              detail: "\(name) is \(ReportFormat.number(ratio, decimals: 3)) over \(images) images, above the limit \(ReportFormat.number(limit, decimals: 3))")
+        }
+    }
+
+    public var images: [ImageResult]
+    public var catalogFigures: [CatalogFigure]
+    public var shortfalls: [Shortfall]
+    public var comparedImages: Int
+    public var newImages: Int
+    public var fixedImages: Int
+    public var notes: [String]
+
+    public var regressions: [Regression] { images.flatMap(\.regressions) + catalogFigures.compactMap(\.regression) }
+    public var passed: Bool { shortfalls.isEmpty && regressions.isEmpty }
+
+    public func count(_ state: ImageResult.State) -> Int { images.filter { $0.state == state }.count }
+
+    /// What `warm check` prints: regressions, shortfalls, catalog figures, notes, then the counts.
+    public func lines() -> [String] {
+        regressions.map { "regression: \($0)" } + shortfalls.map { "not comparable: \($0)" }
+            + catalogFigures.map { figure in
+                let ratio = figure.ratio.map { ReportFormat.number($0, decimals: 3) } ?? "none"
+                let limit = figure.judged ? "limit \(ReportFormat.number(figure.limit, decimals: 3))" : "too few images to judge"
+                return "catalog: \(figure.name) \(ratio) over \(figure.images) images (\(limit))"
+            }
+            + notes.map { "note: \($0)" }
+            + ["\(comparedImages) of \(images.count) baseline images compared (\(count(.missing)) missing, \(count(.changed)) changed), \(regressions.count) regressions, \(fixedImages) fixed, \(newImages) new."]
+    }
+}
