@@ -11,10 +11,18 @@ RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get install -y -q --no-install-recommends libvips-dev libexif-dev libsqlite3-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-# Dependencies first, so that a source change does not refetch them.
-COPY Package.swift Package.resolved ./
+# Dependencies first, so that a source change does not refetch them. No Package.resolved: it is not committed,
+# because the development machines resolve against a local mirror whose commit ids are not GitHub's (a file
+# resolved there would not resolve here, and the reverse). So the image resolves Package.swift's `from:` ranges
+# (the versions tested, or newer within the major version) when it is built; commit a Package.resolved made
+# against GitHub here if images must be reproducible to the commit.
+COPY Package.swift ./
 RUN swift package resolve
+# Package.swift also declares the test targets (Tests/Support and one folder per test target), and SwiftPM checks
+# every target's folder when it loads the manifest: Tests/ comes along, although --product warm builds none of it.
+# scripts/check-docker-context.py checks that these COPY lines are enough, from a clean clone.
 COPY Sources ./Sources
+COPY Tests ./Tests
 # The Swift runtime and Foundation are linked in statically: the runtime image
 # needs no Swift toolchain, only the C libraries below.
 RUN swift build -c release --product warm --static-swift-stdlib \

@@ -39,3 +39,14 @@ public struct ImagePlaceholder: Sendable, Hashable, Codable {
         }
     }
 }
+
+extension ImagePlaceholder {
+    /// From a thumbnail a run already cached, for entries stored before placeholders existed: the same computation
+    /// as a fresh run's when its first variant came from the direct JPEG path (so the same placeholder for the same
+    /// bytes); from a WebP, AVIF or PNG file it is the encoded image's, within encoding noise of the bitmap's.
+    /// Memory: the file and a 32-pixel image. nil when libvips cannot start or read it.
+    public static func make(fromThumbnail data: Data) -> ImagePlaceholder? {
+        guard (try? VipsRuntime.ensureStarted()) != nil else { return nil }
+        return make(fromEncoded: data)
+    }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Downsample
+import Foundation
 
 /// A byte count given as `500000000`, `500MB`, `1.5GiB`, `64k`; refuses what an `Int` cannot hold,
 /// so argument-parser names the option.
@@ -12,6 +13,19 @@ struct ByteCount: ExpressibleByArgument, Sendable {
         guard let value = scaledNumber(argument, units: units), value < Double(Int.max) else { return nil }
         bytes = Int(value)
     }
+
+    init(bytes: Int) {
+        self.bytes = bytes
+    }
+
+    /// `--help` shows a default as a person writes it (`64 MiB`, `100 MB`), not `ByteCount(bytes: 67108864)`:
+    /// the largest unit that divides it, binary before decimal, and a form `init(argument:)` reads back.
+    var defaultValueDescription: String {
+        let units: [(String, Int)] = [("GiB", 1 << 30), ("GB", 1_000_000_000), ("MiB", 1 << 20), ("MB", 1_000_000),
+                                      ("KiB", 1 << 10), ("kB", 1000)]
+        guard let (unit, factor) = units.first(where: { bytes > 0 && bytes % $0.1 == 0 }) else { return "\(bytes)" }
+        return "\(bytes / factor) \(unit)"
+    }
 }
 
 /// A duration as seconds (`3600`) or `90s`, `30m`, `12h`, `7d`; refuses what a later conversion
@@ -23,6 +37,19 @@ struct DurationArgument: ExpressibleByArgument, Sendable {
         let units: [(String, Double)] = [("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
         guard let value = scaledNumber(argument, units: units), value <= OptionCheck.maximumSeconds else { return nil }
         seconds = value
+    }
+
+    init(seconds: Double) {
+        self.seconds = seconds
+    }
+
+    /// `--help` shows `12h`, `7d`, `30s` (the largest unit that divides it), not `DurationArgument(seconds: 43200.0)`.
+    var defaultValueDescription: String {
+        let units: [(String, Double)] = [("d", 86400), ("h", 3600), ("m", 60)]
+        if seconds > 0, let (unit, factor) = units.first(where: { seconds.truncatingRemainder(dividingBy: $0.1) == 0 }) {
+            return "\(Int(seconds / factor))\(unit)"
+        }
+        return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
     }
 }
 
@@ -80,4 +107,10 @@ struct FormatList: ExpressibleByArgument, Sendable {
     }
 
     static var allValueStrings: [String] { OutputFormat.allCases.map(\.rawValue) }
+}
+
+/// Defaults that depend on the machine. Options defaulting to them are optional, so that `--help` says
+/// "(default: the number of cores)" instead of the count of the machine that printed it.
+enum MachineDefault {
+    static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
 }

@@ -19,46 +19,68 @@ struct CacheServeCommand: AsyncParsableCommand {
     @Argument(help: "The cache directory (a warm run's --cache-dir; for shards, the merged tree).")
     var directory: String
 
+    /// Defaults written once, in `OriginConfiguration`.
+    private static let defaults = OriginConfiguration()
+
     @Option(help: "Address to listen on (0.0.0.0 for every interface, e.g. in a pod).")
-    var host: String = "127.0.0.1"
+    var host: String = Self.defaults.host
 
-    @Option(help: "TCP port (0 picks a free one).")
-    var port: Int = 8080
+    @Option(help: "TCP port (0 picks a free one). `warm serve`, the demo catalog, defaults to \(DemoCommand.defaultPort), so both can run at once.")
+    var port: Int = Self.defaults.port
 
-    @Option(help: "Cache-Control max-age of a thumbnail (e.g. 1d).")
-    var maxAge: DurationArgument = DurationArgument(argument: "1d")!
+    // Optional, so that the old spelling below can be told apart; the help states the default itself.
+    @Option(help: "Cache-Control max-age of a thumbnail: how long a CDN or browser keeps it without asking (formerly --max-age, still accepted until the next major release). (default: \(DurationArgument(seconds: Double(Self.defaults.maxAgeSeconds)).defaultValueDescription))")
+    var cacheControlMaxAge: DurationArgument?
 
-    @Option(help: "Cache-Control stale-while-revalidate of a thumbnail (e.g. 7d).")
-    var staleWhileRevalidate: DurationArgument = DurationArgument(argument: "7d")!
+    // The old spelling of --cache-control-max-age, hidden and kept for one release (until 2.0): in `warm run`
+    // --max-age is the cache's freshness, a different thing, so this command gave it up. Remove it then.
+    @Option(name: .customLong("max-age"), help: .hidden)
+    var oldMaxAge: DurationArgument?
 
-    @Option(help: "Cache-Control max-age of a 404 (e.g. 60s).")
-    var missMaxAge: DurationArgument = DurationArgument(argument: "60s")!
+    @Option(help: "Cache-Control stale-while-revalidate of a thumbnail.")
+    var staleWhileRevalidate = DurationArgument(seconds: Double(Self.defaults.staleWhileRevalidateSeconds))
+
+    @Option(help: "Cache-Control max-age of a 404.")
+    var missMaxAge = DurationArgument(seconds: Double(Self.defaults.missMaxAgeSeconds))
 
     @Option(help: "SQLite reader connections, and threads reading files.")
-    var readers: Int = 4
+    var readers: Int = Self.defaults.readerCount
 
     @Option(help: "Open connections at most.")
-    var maxConnections: Int = 1024
+    var maxConnections: Int = Self.defaults.maxConnections
 
-    @Option(help: "Close a keep-alive connection idle this long (e.g. 60s).")
-    var idleTimeout: DurationArgument = DurationArgument(argument: "60s")!
+    @Option(help: "Close a keep-alive connection idle this long.")
+    var idleTimeout = DurationArgument(seconds: Double(Self.defaults.idleTimeoutSeconds))
 
     @Option(help: "On SIGTERM, let requests in flight finish for up to this long.")
-    var gracePeriod: DurationArgument = DurationArgument(argument: "10s")!
+    var gracePeriod = DurationArgument(seconds: Double(Self.defaults.gracePeriodSeconds))
+
+    @OptionGroup var log: LogOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
         guard (1...64).contains(readers) else { throw ValidationError("--readers must be 1-64.") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
         guard idleTimeout.seconds >= 1 else { throw ValidationError("--idle-timeout must be at least 1s.") }
+        if oldMaxAge != nil {
+            guard cacheControlMaxAge == nil else {
+                throw ValidationError("--max-age is the old spelling of --cache-control-max-age: give only --cache-control-max-age.")
+            }
+            Console.error("warning: `warm cache serve --max-age` is now --cache-control-max-age; the old spelling goes in the next major release.")
+        }
+    }
+
+    /// Seconds of `Cache-Control: max-age` for a thumbnail, from either spelling.
+    private var maxAgeSeconds: Int {
+        (cacheControlMaxAge ?? oldMaxAge).map { Int($0.seconds) } ?? Self.defaults.maxAgeSeconds
     }
 
     func run() async throws {
-        let logger = LogSetup.logger("warm.origin")
+        let logger = LogSetup.logger("warm.origin", format: log.logFormat)
         var configuration = OriginConfiguration()
         configuration.host = host
         configuration.port = port
-        configuration.maxAgeSeconds = Int(maxAge.seconds)
+        configuration.maxAgeSeconds = maxAgeSeconds
         configuration.staleWhileRevalidateSeconds = Int(staleWhileRevalidate.seconds)
         configuration.missMaxAgeSeconds = Int(missMaxAge.seconds)
         configuration.readerCount = readers

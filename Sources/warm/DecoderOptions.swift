@@ -14,14 +14,14 @@ struct DecoderOptions: ParsableArguments {
                                valueName: "bytes"))
     var decoderMemoryLimit: ByteCount?
 
-    @Option(help: "Seconds one image may take in a decode worker before it fails and the worker is restarted.")
-    var decodeTimeout: Double = 60
+    @Option(help: "Time one image may take in a decode worker before it fails and the worker is restarted (a number is seconds).")
+    var decodeTimeout = DurationArgument(seconds: 60)
 
     @Option(help: "Refuse images whose header declares more pixels than this.")
     var maxPixels: Int = DecodeLimits.default.maxPixels
 
     func validate() throws {
-        try OptionCheck.seconds(decodeTimeout, option: "--decode-timeout")
+        try OptionCheck.seconds(decodeTimeout.seconds, option: "--decode-timeout")
         try OptionCheck.count(maxPixels, in: 1...OptionCheck.maximumPixels, option: "--max-pixels")
         if let limit = decoderMemoryLimit, limit.bytes < 64 << 20 {
             throw ValidationError("--decoder-memory-limit must be at least 64MiB (a worker's libraries alone take about that much address space).")
@@ -34,7 +34,7 @@ struct DecoderOptions: ParsableArguments {
         if decodeInProcess { return InProcessDecoder(concurrency: workers) }
         return DecodeWorkerPool(configuration: .init(
             command: [ChildProcess.currentExecutablePath(), DecodeWorkerCommand.configuration.commandName!],
-            count: workers, memoryLimitBytes: decoderMemoryLimit?.bytes, timeoutSeconds: decodeTimeout))
+            count: workers, memoryLimitBytes: decoderMemoryLimit?.bytes, timeoutSeconds: decodeTimeout.seconds))
     }
 }
 

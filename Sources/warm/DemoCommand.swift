@@ -14,32 +14,20 @@ struct DemoCommand: AsyncParsableCommand {
             Exit status: \(ExitStatus.documentation)
             """)
 
-    @Option(help: "Where the demo writes everything.")
-    var dir: String = "warm-demo"
-
-    @Option(help: "Products in the generated catalog (the seeds' catalog had 1,336).")
-    var products: Int = 1336
-
-    @Option(help: "Images: seeds (server-side marketplace thumbnails like the seed apps' catalog, about 2.5 MB of naive decode each) or phone (phone uploads, screenshots and large WebP, about 22 MB each). Every product gets an image of its own.")
-    var imageMix: CatalogImageMix = .seeds
-
-    @Option(help: "Loopback port of the demo server. Fixed by default, because thumbnail URLs (the cache keys) include it: a second demo run then finds its cache warm.")
-    var port: Int = 18_080
+    // Titled, because argument-parser lists untitled options after the titled groups.
+    @OptionGroup(title: "Demo") var demo: DemoOptions
 
     @OptionGroup var options: WarmOptions
 
-    @Option(help: ArgumentHelp(
-        "Which images to measure with all three strategies: sample (about one in \(Self.sampleOneIn), chosen by URL hash, so that the demo takes minutes), all, or none.",
-        valueName: "sample|all|none"))
-    var compare: DemoCompare = .sample
+    @OptionGroup(title: "Measuring") var measuring: DemoCompareOptions
 
-    @Flag(help: "Only warm the cache (the same as --compare none).")
-    var noCompare = false
+    /// Also `warm serve`'s, so that a cache warmed from either has the same keys.
+    static let defaultPort = 18_080
 
     /// `--compare`, `--no-compare` and `--compare-one-in` together.
     var selection: CompareSelection {
-        if noCompare { return .none }
-        switch compare {
+        if measuring.noCompare { return .none }
+        switch measuring.compare {
         case .sample: return options.comparing.selection(otherwise: .oneIn(Self.sampleOneIn))
         case .all: return options.comparing.selection(otherwise: .all)
         case .none: return .none
@@ -49,19 +37,15 @@ struct DemoCommand: AsyncParsableCommand {
     /// The default sample: one image in this many.
     static let sampleOneIn = 5
 
-    func validate() throws {
-        try OptionCheck.count(products, in: 1...OptionCheck.maximumProducts, option: "--products")
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
-    }
-
     func run() async throws {
-        let logger = LogSetup.logger()
-        logger.info("starting the demo catalog server (\(products) products, \(imageMix.rawValue) images made on first request)")
-        let server = try await ServerProcess.start(products: products, port: port, imageMix: imageMix)
-        let cacheDirectory = URL(fileURLWithPath: dir).appendingPathComponent("cache").path
+        let logger = options.output.logger()
+        logger.info("starting the demo catalog server (\(demo.products) products, \(demo.imageMix.rawValue) images made on first request)")
+        let server = try await ServerProcess.start(products: demo.products, port: demo.port, imageMix: demo.imageMix,
+                                                logFormat: options.output.log.logFormat)
+        let cacheDirectory = URL(fileURLWithPath: demo.dir).appendingPathComponent("cache").path
         let configuration = options.configuration(
             api: server.baseURL, cacheDirectory: cacheDirectory, compare: selection, shard: nil,
-            defaultMetricsPath: URL(fileURLWithPath: dir).appendingPathComponent("metrics.jsonl").path,
+            defaultMetricsPath: URL(fileURLWithPath: demo.dir).appendingPathComponent("metrics.jsonl").path,
             defaultFormats: [.jpeg, .webp, .avif])
         let summary: WarmSummary
         do {
@@ -72,12 +56,12 @@ struct DemoCommand: AsyncParsableCommand {
         }
         await server.stop()
         print("""
-            catalog:  \(products) products served from \(server.baseURL.absoluteString)/api/products (stopped)
+            catalog:  \(demo.products) products served from \(server.baseURL.absoluteString)/api/products (stopped)
             cache:    \(cacheDirectory)  (warm cache stats \(cacheDirectory))
             summary:  \(configuration.summaryPath ?? "-")
             """)
         if let metricsPath = configuration.metricsPath {
-            let reportDirectory = URL(fileURLWithPath: dir).appendingPathComponent("report").path
+            let reportDirectory = URL(fileURLWithPath: demo.dir).appendingPathComponent("report").path
             let output = try await ReportGenerator.generate(metricsPaths: [metricsPath], outputDirectory: reportDirectory,
                                                             noisePool: configuration.measuringPool)
             print("metrics:  \(metricsPath) (and .csv)")
@@ -86,6 +70,37 @@ struct DemoCommand: AsyncParsableCommand {
         }
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
+}
+
+/// Where the demo's catalog comes from and where it writes.
+struct DemoOptions: ParsableArguments {
+    @Option(help: "Where the demo writes everything.")
+    var dir: String = "warm-demo"
+
+    @Option(help: "Products in the generated catalog (the seeds' catalog had 1,336).")
+    var products: Int = 1336
+
+    @Option(help: "Images: seeds (server-side marketplace thumbnails like the seed apps' catalog, about 2.5 MB of naive decode each) or phone (phone uploads, screenshots and large WebP, about 22 MB each). Every product gets an image of its own.")
+    var imageMix: CatalogImageMix = .seeds
+
+    @Option(help: "Loopback port of the demo server. Fixed by default, because thumbnail URLs (the cache keys) include it: a second demo run then finds its cache warm.")
+    var port: Int = DemoCommand.defaultPort
+
+    func validate() throws {
+        try OptionCheck.count(products, in: 1...OptionCheck.maximumProducts, option: "--products")
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
+    }
+}
+
+/// How much the demo measures.
+struct DemoCompareOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Which images to measure with all three strategies: sample (about one in \(DemoCommand.sampleOneIn), chosen by URL hash, so that the demo takes minutes), all, or none.",
+        valueName: "sample|all|none"))
+    var compare: DemoCompare = .sample
+
+    @Flag(help: "Only warm the cache (the same as --compare none).")
+    var noCompare = false
 }
 
 /// `warm demo --compare`.

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Dispatch
 import Foundation
 
@@ -6,6 +7,13 @@ import Foundation
 @main
 enum Entry {
     static func main() {
+        // Before any command: a mistyped WARM_LOG_LEVEL must not quietly log at the default level.
+        do {
+            _ = try LogSetup.settings(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Console.error("error: \(error)")
+            exit(ExitCode.validationFailure.rawValue)
+        }
         if CommandLine.arguments.dropFirst().first == MeasureServerCommand.configuration.commandName {
             MeasureServerCommand.main(Array(CommandLine.arguments.dropFirst(2)))
         }

@@ -2,9 +2,30 @@ import ArgumentParser
 import Fetch
 import Foundation
 
-/// How `warm run` and `warm demo` talk to servers: timeouts, retries and the
-/// hosts images may come from.
+/// How `warm run` and `warm demo` talk to servers: how much at once, timeouts, retries, sizes and the hosts images
+/// may come from (`--help`'s "Fetching").
 struct FetchOptions: ParsableArguments {
+    @Option(help: "Downloads in flight at once.")
+    var concurrency: Int = 16
+
+    @Option(help: "Products per list page requested from the API.")
+    var itemsPerPage: Int = 100
+
+    @Option(help: "List pages fetched at once.")
+    var pageConcurrency: Int = 4
+
+    @Option(help: "Refuse source images larger than this; a download stops there.")
+    var maxImageSize = ByteCount(bytes: 64 << 20)
+
+    @Option(help: "Time allowed for one HTTP attempt, from request to last body byte (a number is seconds).")
+    var requestTimeout = DurationArgument(seconds: FetchConfiguration().requestTimeoutSeconds)
+
+    @Option(help: "Attempts per URL, the first included (retries: connection errors, timeouts, 429, 5xx).")
+    var maxAttempts: Int = FetchConfiguration().maxAttempts
+
+    @Option(help: "Time allowed for all attempts of one URL, backoff waits included (a number is seconds).")
+    var fetchDeadline = DurationArgument(seconds: FetchConfiguration().deadlineSeconds)
+
     @Option(help: ArgumentHelp(
         "Also fetch images from this host (host, host:port or [v6]:port), even at a loopback or private address; repeatable.",
         discussion: """
@@ -15,33 +36,28 @@ struct FetchOptions: ParsableArguments {
             """))
     var allowHost: [String] = []
 
-    @Option(help: "Seconds allowed for one HTTP attempt, from request to last body byte.")
-    var requestTimeout: Double = FetchConfiguration().requestTimeoutSeconds
-
-    @Option(help: "Attempts per URL, the first included (retries: connection errors, timeouts, 429, 5xx).")
-    var maxAttempts: Int = FetchConfiguration().maxAttempts
-
-    @Option(help: "Seconds allowed for all attempts of one URL, backoff waits included.")
-    var fetchDeadline: Double = FetchConfiguration().deadlineSeconds
-
     func validate() throws {
+        try OptionCheck.count(concurrency, in: 1...10_000, option: "--concurrency")
+        try OptionCheck.count(pageConcurrency, in: 1...1000, option: "--page-concurrency")
+        guard (1...1000).contains(itemsPerPage) else { throw ValidationError("--items-per-page must be between 1 and 1000.") }
+        guard maxImageSize.bytes > 0 else { throw ValidationError("--max-image-size must be positive.") }
         for host in allowHost where HostPattern(parsing: host) == nil {
             throw ValidationError("--allow-host must be a host, host:port or [v6]:port, got '\(host)'.")
         }
-        try OptionCheck.seconds(requestTimeout, option: "--request-timeout")
-        try OptionCheck.seconds(fetchDeadline, option: "--fetch-deadline")
+        try OptionCheck.seconds(requestTimeout.seconds, option: "--request-timeout")
+        try OptionCheck.seconds(fetchDeadline.seconds, option: "--fetch-deadline")
         try OptionCheck.count(maxAttempts, in: 1...1000, option: "--max-attempts")
     }
 
     var allowedHosts: [HostPattern] { allowHost.compactMap(HostPattern.init(parsing:)) }
 
-    /// The fetch settings; a download stops at `maxBodyBytes` (`--max-image-size`, when lower than the default).
-    func configuration(maxBodyBytes: Int) -> FetchConfiguration {
+    /// The fetch settings; a download stops at `--max-image-size` when that is lower than the default body limit.
+    var configuration: FetchConfiguration {
         let defaults = FetchConfiguration()
         return FetchConfiguration(
-            connectTimeoutSeconds: min(defaults.connectTimeoutSeconds, requestTimeout),
-            readTimeoutSeconds: min(defaults.readTimeoutSeconds, requestTimeout),
-            requestTimeoutSeconds: requestTimeout, deadlineSeconds: fetchDeadline, maxAttempts: maxAttempts,
-            maxBodyBytes: min(defaults.maxBodyBytes, maxBodyBytes))
+            connectTimeoutSeconds: min(defaults.connectTimeoutSeconds, requestTimeout.seconds),
+            readTimeoutSeconds: min(defaults.readTimeoutSeconds, requestTimeout.seconds),
+            requestTimeoutSeconds: requestTimeout.seconds, deadlineSeconds: fetchDeadline.seconds, maxAttempts: maxAttempts,
+            maxBodyBytes: min(defaults.maxBodyBytes, maxImageSize.bytes))
     }
 }

@@ -8,7 +8,7 @@ import WarmMetrics
 /// by a measuring process, one measuring process per core.
 struct MeasurementOptions: ParsableArguments {
     @Option(help: "Measuring processes, each measuring one strategy run at a time (default: the number of cores).")
-    var measureProcesses: Int = ProcessInfo.processInfo.activeProcessorCount
+    var measureProcesses: Int?
 
     @Option(help: """
         Runs per image of naive, renderer and thumbnail-at-decode; the lowest peak of each is kept \
@@ -46,7 +46,7 @@ struct MeasurementOptions: ParsableArguments {
         if let measureRepeats, Self.parseRepeats(measureRepeats) == nil {
             throw ValidationError("--measure-repeats takes three positive counts, e.g. 2,1,3 (naive, renderer, thumbnail), or two (naive and renderer, thumbnail).")
         }
-        guard measureProcesses >= 1 else { throw ValidationError("--measure-processes must be at least 1.") }
+        if let measureProcesses, measureProcesses < 1 { throw ValidationError("--measure-processes must be at least 1.") }
         let retired = [(measureInProcess, "--measure-in-process"), (measureExecEach, "--measure-exec-each"),
                        (measureOnceFromPixels != nil, "--measure-once-from-pixels")]
         for (given, option) in retired where given {
@@ -56,6 +56,6 @@ struct MeasurementOptions: ParsableArguments {
 
     /// The measuring processes of this executable (started on first use).
     func pool() -> MeasuringPool {
-        MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: measureProcesses)
+        MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: measureProcesses ?? MachineDefault.cores)
     }
 }

@@ -21,8 +21,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Output directory (created if missing).", valueName: "dir"))
     var out: String
 
-    @Option(help: "Memory-cache limit for the 'fit in the cache' row and the LRU simulation, in bytes (decimal: 100000000 = 100 MB).")
-    var cacheLimitBytes: Int = 100_000_000
+    @Option(help: "Memory-cache limit for the 'fit in the cache' row and the LRU simulation (e.g. 100MB; a number is bytes).")
+    var cacheLimitBytes = ByteCount(bytes: 100_000_000)
 
     @Option(help: "Measure the peak's run-to-run noise this many times on a synthetic JPEG and state it in the report (0: skip).")
     var noiseRepeats: Int = 10
@@ -40,7 +40,7 @@ struct ReportCommand: AsyncParsableCommand {
         guard !metricsFiles.isEmpty || !measure.isEmpty else {
             throw ValidationError("Give at least one --metrics file (or --measure images).")
         }
-        guard cacheLimitBytes > 0 else { throw ValidationError("--cache-limit-bytes must be positive.") }
+        guard cacheLimitBytes.bytes > 0 else { throw ValidationError("--cache-limit-bytes must be positive.") }
         try OptionCheck.count(noiseRepeats, in: 0...10_000, option: "--noise-repeats")
         try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size")
     }
@@ -48,7 +48,7 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let output = try await ReportJob.run(
-                metricsPaths: metricsFiles, measureInputs: measure, outputDirectory: out, cacheLimitBytes: cacheLimitBytes,
+                metricsPaths: metricsFiles, measureInputs: measure, outputDirectory: out, cacheLimitBytes: cacheLimitBytes.bytes,
                 noiseRepeats: noiseRepeats, longestSide: size, repeats: measurement.repeats,
                 pool: measurement.pool()
             ) { record in

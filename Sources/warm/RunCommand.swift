@@ -13,25 +13,17 @@ struct RunCommand: AsyncParsableCommand {
             Exit status: \(ExitStatus.documentation)
             """)
 
-    @Option(help: "Base URL of the API, e.g. http://127.0.0.1:8080 (its /api/products is crawled).")
-    var api: String
-
-    @Option(help: "The cache directory (created if missing).")
-    var cacheDir: String
+    // Titled, because argument-parser lists untitled options after the titled groups.
+    @OptionGroup(title: "Catalog and cache") var target: RunTarget
 
     @OptionGroup var options: WarmOptions
 
-    @Flag(help: "Also decode every image naively and renderer-style and measure all three strategies (costly).")
-    var compare = false
+    @OptionGroup(title: "Measuring") var compareAll: CompareAllFlag
 
-    @OptionGroup var sharding: ShardOptions
+    @OptionGroup(title: "Sharding") var sharding: ShardOptions
 
     func validate() throws {
-        guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              url.host?.isEmpty == false else {
-            throw ValidationError("--api must be an http(s) URL, got '\(api)'.")
-        }
-        if (try? sharding.resolved()) != nil, options.maxCacheSize != nil {
+        if (try? sharding.resolved()) != nil, options.freshness.maxCacheSize != nil {
             throw ValidationError("--max-cache-size cannot be combined with sharding: a shard sees only its share of the cache; "
                                   + "limit the merged tree instead with `warm cache merge DIR --max-cache-size SIZE`.")
         }
@@ -39,11 +31,36 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = options.configuration(
-            api: URL(string: api)!, cacheDirectory: cacheDir, compare: options.comparing.selection(otherwise: compare ? .all : .none),
-            shard: try sharding.resolved())
-        let summary = try await options.warm(configuration, logger: LogSetup.logger())
+            api: target.apiURL, cacheDirectory: target.cacheDir,
+            compare: options.comparing.selection(otherwise: compareAll.compare ? .all : .none), shard: try sharding.resolved())
+        let summary = try await options.warm(configuration, logger: options.output.logger())
         if !summary.succeeded { throw ExitStatus.someFailed }
     }
+}
+
+/// What `warm run` warms from and into.
+struct RunTarget: ParsableArguments {
+    @Option(help: "Base URL of the API, e.g. http://127.0.0.1:18080 (its /api/products is crawled).")
+    var api: String
+
+    @Option(help: "The cache directory (created if missing).")
+    var cacheDir: String
+
+    func validate() throws {
+        guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host?.isEmpty == false else {
+            throw ValidationError("--api must be an http(s) URL, got '\(api)'.")
+        }
+    }
+
+    /// Valid once `validate` passed.
+    var apiURL: URL { URL(string: api)! }
+}
+
+/// `warm run --compare`, in a group of its own so that `--help` lists it under "Measuring".
+struct CompareAllFlag: ParsableArguments {
+    @Flag(help: "Also decode every image naively and renderer-style and measure all three strategies (costly).")
+    var compare = false
 }
 
 /// `warm run --shard I/N` (or `--shards N` with Kubernetes' `JOB_COMPLETION_INDEX`):

@@ -2,6 +2,7 @@ import ArgumentParser
 import CatalogServer
 import Crawl
 import Foundation
+import Origin
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,8 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
             Example: warm serve --faults image-503=5%,image-429=3%x1,image-stall=2%,page-garbage=10% --fault-seed 7
             """)
 
-    @Option(help: "TCP port on 127.0.0.1 (0 picks a free one).")
-    var port: Int = 8080
+    @Option(help: "TCP port on 127.0.0.1 (0 picks a free one). The demo's port, so that thumbnail URLs (cache keys) match the demo's; `warm cache serve`, the origin, defaults to \(OriginConfiguration().port).")
+    var port: Int = DemoCommand.defaultPort
 
     @Option(help: "Number of products in the generated catalog.")
     var products: Int = 1336
@@ -43,6 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seed choosing which URLs --faults hits (same seed, same URLs).")
     var faultSeed: UInt64 = 1
 
+    @OptionGroup var log: LogOptions
+
     @Option(help: ArgumentHelp("Stop when this process is no longer the parent (used by `warm demo`).", visibility: .hidden))
     var parentPid: Int32?
 
@@ -55,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = LogSetup.logger("warm.serve")
+        let logger = LogSetup.logger("warm.serve", format: log.logFormat)
         let configuration = CatalogConfiguration(productCount: products, seed: seed, pageShape: pageShape, imageMix: imageMix)
         let plan = try faults.map { try FaultPlan(parsing: $0, seed: faultSeed) }
         let server = try await CatalogServer.start(configuration: configuration, port: port, faultPlan: plan,

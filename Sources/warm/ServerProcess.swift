@@ -10,11 +10,13 @@ struct ServerProcess {
 
     /// Starts `warm serve` on 127.0.0.1:`port` and waits for the base URL it
     /// prints once it listens.
-    static func start(products: Int, port: Int, imageMix: CatalogImageMix) async throws -> ServerProcess {
+    /// The server logs in `logFormat` (the demo's `--log-format`) when given.
+    static func start(products: Int, port: Int, imageMix: CatalogImageMix, logFormat: LogFormat?) async throws -> ServerProcess {
+        let format = logFormat.map { [LogSettings.formatVariable: $0.rawValue] } ?? [:]
         let child = try ChildProcess.spawn(
             ChildProcess.currentExecutablePath(),
             arguments: ServeCommand.childArguments(products: products, port: port, imageMix: imageMix),
-            environment: ProcessInfo.processInfo.environment, standardOutput: .pipe)
+            environment: ProcessInfo.processInfo.environment.merging(format) { $1 }, standardOutput: .pipe)
         guard let output = child.standardOutput else { preconditionFailure("spawned with a pipe for standard output") }
         let line = await BlockingWork.run { () -> String in
             var bytes: [UInt8] = []

@@ -25,20 +25,20 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var quality: Int = 82
 
     @Option(help: "Files decoded at once, one decode worker process each (default: the number of cores).")
-    var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+    var concurrency: Int?
 
     @OptionGroup var decoder: DecoderOptions
 
     func validate() throws {
         try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size")
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
-        try OptionCheck.count(concurrency, in: 1...1024, option: "--concurrency")
+        if let concurrency { try OptionCheck.count(concurrency, in: 1...1024, option: "--concurrency") }
     }
 
     func run() async throws {
         let files = FileThumbnailer.expandInputs(inputs)
         guard !files.isEmpty else { throw ValidationError("No input files found in \(inputs.joined(separator: ", ")).") }
-        let decoder = decoder.makeDecoder(workers: min(concurrency, files.count))
+        let decoder = decoder.makeDecoder(workers: min(concurrency ?? MachineDefault.cores, files.count))
         let thumbnailer = FileThumbnailer(
             target: DecodeTarget(longestSide: size), outputDirectory: URL(fileURLWithPath: out), format: format,
             quality: quality, limits: DecodeLimits(maxPixels: self.decoder.maxPixels), decoder: decoder)

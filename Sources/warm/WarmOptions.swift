@@ -5,83 +5,27 @@ import Foundation
 import Logging
 import Pipeline
 
-/// The options `warm run` and `warm demo` share: how to warm, where to write.
+/// The options `warm run` and `warm demo` share: how to warm, where to write. `--help` shows them in groups by
+/// purpose, one `@OptionGroup(title:)` each (a title set here overrides any inside the group).
 struct WarmOptions: ParsableArguments {
-    @Option(name: .customLong("size"), help: "Longest side of a cached variant, in pixels; repeat for several variants.")
-    var sizes: [Int] = [300]
-
-    @Option(name: .customLong("format"), help: ArgumentHelp(
-        "Cached thumbnail formats: jpeg, webp, avif or png, comma-separated or repeated (default: jpeg; the demo: jpeg,webp,avif).",
-        discussion: "Every --size is written in every format: WebP, AVIF and PNG from one libvips decode per size, JPEG through the direct libjpeg path when it takes the image.", valueName: "formats"))
-    var formatLists: [FormatList] = []
-
-    @Option(help: "Encoder quality of JPEG and WebP, 1-100 (AVIF uses Q \(OutputFormat.avifQuality)).")
-    var quality: Int = 82
-
-    @Option(help: "Downloads in flight at once.")
-    var concurrency: Int = 16
-
-    @Option(help: "Images decoded at once, one decode worker process each (default: the number of cores).")
-    var decodeConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount
-
-    @OptionGroup var decoder: DecoderOptions
-
-    @OptionGroup var fetch: FetchOptions
-
-    @OptionGroup var comparing: CompareOptions
-
-    @OptionGroup var measurement: MeasurementOptions
-
-    @Option(help: "Products per list page requested from the API.")
-    var itemsPerPage: Int = 100
-
-    @Option(help: "List pages fetched at once.")
-    var pageConcurrency: Int = 4
-
-    @Option(help: "Evict least-recently-used entries after the run until the cache is at most this size (e.g. 500MB).")
-    var maxCacheSize: ByteCount?
-
     @Option(help: ArgumentHelp(
-        "Remove cache entries no listed product has pointed at for longer than this (e.g. 7d; 0: whatever this run did not see).",
-        discussion: "Only a run that saw the whole product list prunes: after a failed page or an early stop nothing is removed."))
-    var pruneAfter: DurationArgument = DurationArgument(argument: "7d")!
-
-    @Option(help: "Freshness lifetime (e.g. 12h): younger entries are skipped, older ones revalidated with a conditional request.")
-    var maxAge: DurationArgument = DurationArgument(argument: "12h")!
-
-    @Option(help: "Refuse source images larger than this (e.g. 64MB).")
-    var maxImageSize: ByteCount = ByteCount(argument: "64MiB")!
-
-    @Option(help: "Write the JSON summary of the run here (default: <cache-dir>/last-run.json).")
-    var summary: String?
-
-    @Option(help: "Write Prometheus text-format metrics here, for node_exporter's textfile collector.")
-    var prometheusFile: String?
-
-    @Option(help: "After the run, write the app manifest here (JSON Lines, as `warm cache export` writes it).")
-    var export: String?
-
-    @Option(help: ArgumentHelp(
-        "On SIGTERM or SIGINT, how long the images in flight may take before they are cancelled (e.g. 20s).",
+        "On SIGTERM or SIGINT, how long the images in flight may take before they are cancelled.",
         discussion: "Keep it under Kubernetes' terminationGracePeriodSeconds (30 s by default); a second signal exits at once."))
-    var stopGrace: DurationArgument = DurationArgument(argument: "20s")!
+    var stopGrace = DurationArgument(seconds: 20)
 
-    @Flag(help: "Never draw a progress bar, even on a terminal.")
-    var noProgress = false
+    @OptionGroup(title: "Thumbnails") var thumbnails: ThumbnailOptions
 
-    func validate() throws {
-        guard !sizes.isEmpty else { throw ValidationError("--size must be a positive number of pixels.") }
-        for size in sizes { try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
-        try OptionCheck.count(concurrency, in: 1...10_000, option: "--concurrency")
-        try OptionCheck.count(decodeConcurrency, in: 1...1024, option: "--decode-concurrency")
-        try OptionCheck.count(pageConcurrency, in: 1...1000, option: "--page-concurrency")
-        guard (1...1000).contains(itemsPerPage) else { throw ValidationError("--items-per-page must be between 1 and 1000.") }
-        guard maxImageSize.bytes > 0 else { throw ValidationError("--max-image-size must be positive.") }
-        if let maxCacheSize, maxCacheSize.bytes == 0 {
-            throw ValidationError("--max-cache-size must be positive (0 would evict everything the run warmed).")
-        }
-    }
+    @OptionGroup(title: "Freshness and pruning") var freshness: FreshnessOptions
+
+    @OptionGroup(title: "Fetching") var fetch: FetchOptions
+
+    @OptionGroup(title: "Decoding") var decoding: WarmDecodeOptions
+
+    @OptionGroup(title: "Measuring") var comparing: CompareOptions
+
+    @OptionGroup(title: "Measuring") var measurement: MeasurementOptions
+
+    @OptionGroup(title: "Output") var output: OutputOptions
 
     /// The run's whole configuration in one value. `defaultMetricsPath`
     /// (nil: the run's state directory) is used when measuring without `--metrics`.
@@ -90,26 +34,26 @@ struct WarmOptions: ParsableArguments {
         // A shard's own state directory, so shards sharing one cache directory never write the same file.
         let state = { (file: String) in CacheLayout(root: cacheDirectory, shard: shard).stateDirectory + "/" + file }
         var configuration = WarmConfiguration(apiURL: api, cacheDirectory: cacheDirectory)
-        configuration.sizes = sizes
-        configuration.formats = formatLists.isEmpty ? defaultFormats : formatLists.flatMap(\.formats)
-        configuration.quality = quality
-        configuration.itemsPerPage = itemsPerPage
-        configuration.pageConcurrency = pageConcurrency
-        configuration.fetchConcurrency = concurrency
-        configuration.decodeConcurrency = decodeConcurrency
-        configuration.limits = DecodeLimits(maxPixels: decoder.maxPixels, maxEncodedBytes: maxImageSize.bytes)
-        configuration.maxAgeSeconds = maxAge.seconds
-        configuration.maxCacheBytes = maxCacheSize?.bytes
+        configuration.sizes = thumbnails.sizes
+        configuration.formats = thumbnails.formatLists.isEmpty ? defaultFormats : thumbnails.formatLists.flatMap(\.formats)
+        configuration.quality = thumbnails.quality
+        configuration.itemsPerPage = fetch.itemsPerPage
+        configuration.pageConcurrency = fetch.pageConcurrency
+        configuration.fetchConcurrency = fetch.concurrency
+        configuration.decodeConcurrency = decoding.workers
+        configuration.limits = DecodeLimits(maxPixels: decoding.decoder.maxPixels, maxEncodedBytes: fetch.maxImageSize.bytes)
+        configuration.maxAgeSeconds = freshness.maxAge.seconds
+        configuration.maxCacheBytes = freshness.maxCacheSize?.bytes
         configuration.compare = compare
         configuration.metricsPath = compare == .none ? nil : comparing.metrics ?? defaultMetricsPath ?? state("metrics.jsonl")
-        configuration.summaryPath = summary ?? state("last-run.json")
-        configuration.prometheusPath = prometheusFile
-        configuration.exportPath = export
+        configuration.summaryPath = output.summary ?? state("last-run.json")
+        configuration.prometheusPath = output.prometheusFile
+        configuration.exportPath = output.export
         configuration.shard = shard
         configuration.allowedHosts = fetch.allowedHosts
         configuration.measuringPool = measurement.pool()
         configuration.measureRepeats = measurement.repeats
-        configuration.pruneAfterSeconds = pruneAfter.seconds
+        configuration.pruneAfterSeconds = freshness.pruneAfter.seconds
         configuration.cacheFaults = CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment)
         return configuration
     }
@@ -121,11 +65,11 @@ extension WarmOptions {
     func warm(_ configuration: WarmConfiguration, logger: Logger) async throws -> WarmSummary {
         let summary: WarmSummary
         do {
-            let fetch = fetch.configuration(maxBodyBytes: maxImageSize.bytes)
-            let decoder = decoder.makeDecoder(workers: configuration.decodeConcurrency)
+            let fetch = fetch.configuration
+            let decoder = decoding.decoder.makeDecoder(workers: configuration.decodeConcurrency)
             summary = try await SignalStop.run(grace: .seconds(stopGrace.seconds), logger: logger) { stop in
                 try await WarmPipeline.run(configuration, fetch: fetch, decoder: decoder, logger: logger,
-                                           progressBar: !noProgress, stop: stop)
+                                           progressBar: !output.noProgress, stop: stop)
             }
         } catch {
             throw Console.failure(error)

@@ -13,10 +13,10 @@ final class OriginProcess: @unchecked Sendable {
 
     typealias Answer = OriginAnswer
 
-    init(cache: String, _ test: XCTestCase) throws {
+    init(cache: String, _ test: XCTestCase, arguments: [String] = []) throws {
         process = Process()
         process.executableURL = WarmBinary.url
-        process.arguments = ["cache", "serve", cache, "--port", "0"]
+        process.arguments = ["cache", "serve", cache, "--port", "0"] + arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -61,7 +61,10 @@ struct ImageWarmer: Sendable {
             cached = usable(try await cacheCall { cache throws(CacheError) in try cache.entries(forURL: url) })
         }
         let complete = cached.count == variants.count && !measuring
-        if complete && isFresh(cached) { return Warmed(outcome: .fresh, record: unmeasuredRecord(job, cached)) }
+        if complete && isFresh(cached) {
+            await fillMissingPlaceholder(job, cached)
+            return Warmed(outcome: .fresh, record: unmeasuredRecord(job, cached))
+        }
         // Revalidate only when every variant is there; a missing one needs the bytes.
         let validators = complete ? cached.first.map { Validators(etag: $0.etag, lastModified: $0.lastModified) } : nil
 
@@ -73,6 +76,7 @@ struct ImageWarmer: Sendable {
         }
         guard case .fetched(let resource) = outcome else {
             try await cacheCall { cache throws(CacheError) in try cache.markRevalidated(url: url) }
+            await fillMissingPlaceholder(job, cached)
             return Warmed(outcome: .notModified, record: unmeasuredRecord(job, cached))
         }
         let (stored, record) = try await decodeAndStore(resource, job, measuring: measuring)

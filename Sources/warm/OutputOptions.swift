@@ -1,0 +1,27 @@
+import ArgumentParser
+import Logging
+
+/// What `warm run` and `warm demo` write besides the cache, and what they say while running (`--help`'s "Output").
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Write the JSON summary of the run here (default: <cache-dir>/last-run.json).")
+    var summary: String?
+
+    @Option(help: "Write Prometheus text-format metrics here, for node_exporter's textfile collector.")
+    var prometheusFile: String?
+
+    @Option(help: "After the run, write the app manifest here (JSON Lines, as `warm cache export` writes it).")
+    var export: String?
+
+    @Flag(help: ArgumentHelp(
+        "No progress bar and no progress lines: a good run prints only its summary line (for cron).",
+        discussion: "Log lines then start at notice unless WARM_LOG_LEVEL says otherwise; warnings and errors (a failed image, a failed page) still reach standard error."))
+    var noProgress = false
+
+    @OptionGroup var log: LogOptions
+
+    /// Progress is logged at info, so a `--no-progress` run starts at notice: cron mails nothing on a good night,
+    /// while `WARM_LOG_LEVEL=info` still brings the lines back for a person who wants them.
+    func logger() -> Logger {
+        LogSetup.logger(format: log.logFormat, defaultLevel: noProgress ? .notice : .info)
+    }
+}
