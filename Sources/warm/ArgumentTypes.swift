@@ -1,5 +1,6 @@
 import ArgumentParser
 import Downsample
+import Pipeline
 
 /// A byte count given as `500000000`, `500MB`, `1.5GiB`, `64k`; refuses what an `Int` cannot hold,
 /// so argument-parser names the option.
@@ -80,4 +81,11 @@ struct FormatList: ExpressibleByArgument, Sendable {
     }
 
     static var allValueStrings: [String] { OutputFormat.allCases.map(\.rawValue) }
+}
+
+/// `--max-failed 5` or `--max-failed 1%`.
+extension FailureBudget: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(argument)
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WarmSupport
 
 struct Warm: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,6 +11,7 @@ struct Warm: AsyncParsableCommand {
             Environment: WARM_LOG_LEVEL (trace, debug, info, notice, warning, error or critical; default info) \
             sets which log lines reach standard error; debug adds one per retried download.
             """,
+        version: WarmVersion.current,
         subcommands: [
             DemoCommand.self, RunCommand.self, ServeCommand.self, CacheCommand.self,
             ReportCommand.self, CheckCommand.self, ThumbnailCommand.self, InspectCommand.self,

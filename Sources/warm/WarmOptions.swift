@@ -66,6 +66,12 @@ struct WarmOptions: ParsableArguments {
         discussion: "Keep it under Kubernetes' terminationGracePeriodSeconds (30 s by default); a second signal exits at once."))
     var stopGrace: DurationArgument = DurationArgument(argument: "20s")!
 
+    @Option(help: ArgumentHelp(
+        "Images that may fail before the run fails (exit 2): a count (5) or a share of the images scheduled (1%).",
+        discussion: "Failed images within it are still listed in the summary (failedImages) and counted by reason. "
+            + "A product list not read whole is not covered: that run exits 6.", valueName: "count|percent"))
+    var maxFailed: FailureBudget = .default
+
     @Flag(help: "Never draw a progress bar, even on a terminal.")
     var noProgress = false
 
@@ -102,7 +108,7 @@ struct WarmOptions: ParsableArguments {
         configuration.maxCacheBytes = maxCacheSize?.bytes
         configuration.compare = compare
         configuration.metricsPath = compare == .none ? nil : comparing.metrics ?? defaultMetricsPath ?? state("metrics.jsonl")
-        configuration.summaryPath = summary ?? state("last-run.json")
+        configuration.summaryPath = summary ?? state(SummaryFile.defaultFileName)
         configuration.prometheusPath = prometheusFile
         configuration.exportPath = export
         configuration.shard = shard
@@ -110,6 +116,7 @@ struct WarmOptions: ParsableArguments {
         configuration.measuringPool = measurement.pool()
         configuration.measureRepeats = measurement.repeats
         configuration.pruneAfterSeconds = pruneAfter.seconds
+        configuration.maxFailed = maxFailed
         configuration.cacheFaults = CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment)
         return configuration
     }
@@ -131,9 +138,8 @@ extension WarmOptions {
             throw Console.failure(error)
         }
         print(summary.oneLine)
-        if summary.stoppedBySignal != nil { throw ExitStatus.stopped }
-        if summary.stoppedEarly { throw ExitStatus.failed }
-        if summary.manifestRebuilt { throw ExitStatus.manifestRebuilt }
+        if !summary.success, let reason = summary.reason { Console.error("error: \(reason)") }
+        if let status = ExitStatus.of(summary.reasonCode) { throw status }
         return summary
     }
 }

@@ -102,6 +102,11 @@ actor SummaryRecorder {
         case .failed(let failure):
             summary.imagesFailed += 1
             summary.failedByReason[failure.reasonCode, default: 0] += 1
+            if summary.failedImages.count < FailedImage.listLimit {
+                summary.failedImages.append(FailedImage(failure))
+            } else {
+                summary.failedImagesNotListed += 1
+            }
             progress.failure(failure.description)
         case .abandoned:
             break

@@ -3,8 +3,8 @@ import Cache
 import Crawl
 
 struct StageEnd: Sendable {
-    /// Page 1 or the API failed.
-    var crawlError: String?
+    /// The list was not read whole: page 1 failed, or later pages or positions were never seen.
+    var listFailure: ListFailure?
     /// Disk full.
     var stopReason: String?
     var listIncompleteReason: String?
@@ -13,7 +13,7 @@ struct StageEnd: Sendable {
 
     /// Keeps the first of each.
     mutating func merge(_ other: StageEnd) {
-        crawlError = crawlError ?? other.crawlError
+        listFailure = listFailure ?? other.listFailure
         stopReason = stopReason ?? other.stopReason
         listIncompleteReason = listIncompleteReason ?? other.listIncompleteReason
         listed = listed.isEmpty ? other.listed : listed
@@ -57,12 +57,12 @@ extension WarmPipeline {
                 end.merge(result)
             }
             // Stopping cancels the crawl; its CancellationError is not a crawl failure.
-            if end.stopReason != nil { end.crawlError = nil }
+            if end.stopReason != nil { end.listFailure = nil }
             return end
         }
         if let reason = stop.reason {
             end.stopReason = reason
-            end.crawlError = nil
+            end.listFailure = nil
             end.listIncompleteReason = end.listIncompleteReason ?? "the run was asked to stop"
         }
         return end
@@ -78,9 +78,11 @@ extension WarmPipeline {
         stop.onRequest { crawling.cancel() }
         do {
             let report = try await withTaskCancellationHandler { try await crawling.value } onCancel: { crawling.cancel() }
-            return StageEnd(listIncompleteReason: StageEnd.incompleteness(of: report))
+            return StageEnd(listFailure: ListFailure(report: report, api: configuration.apiURL),
+                            listIncompleteReason: StageEnd.incompleteness(of: report))
         } catch {
-            return StageEnd(crawlError: "\(error)", listIncompleteReason: "the product list could not be crawled")
+            return StageEnd(listFailure: ListFailure(firstPage: error, api: configuration.apiURL),
+                            listIncompleteReason: "the product list could not be crawled")
         }
     }
 
