@@ -137,6 +137,12 @@ final class RunStatusTests: XCTestCase {
         XCTAssertEqual(try files.map { try Data(contentsOf: $0) }, before)
     }
 
+    func testVersionPrintsTheSemanticVersionAndExitsZero() throws {
+        let result = try WarmBinary.run(["--version"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertNotNil(result.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression), result.stdout)
+    }
+
     func testMaxFailedRefusesWhatIsNeitherACountNorAPercentage() throws {
         for bad in ["-1", "101%", "abc", "1.5", "nan%"] {
             let result = try WarmBinary.run(["run", "--api", "http://127.0.0.1:9", "--cache-dir", "/nonexistent", "--max-failed", bad])
