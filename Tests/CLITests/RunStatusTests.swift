@@ -137,6 +137,22 @@ final class RunStatusTests: XCTestCase {
         XCTAssertEqual(try files.map { try Data(contentsOf: $0) }, before)
     }
 
+    /// A cache directory that cannot be used (here a file): exit 1, and the Prometheus file, which lives elsewhere,
+    /// still says so instead of keeping the last good night's figures.
+    func testACacheThatCannotBeOpenedStillWritesItsPrometheusFile() throws {
+        let directory = try makeTemporaryDirectory()
+        let notADirectory = directory.appendingPathComponent("cache")
+        try Data("not a directory".utf8).write(to: notADirectory)
+        let prometheus = directory.appendingPathComponent("warm.prom")
+        try Data("warm_last_run_success 1\n".utf8).write(to: prometheus)
+        let result = try WarmBinary.run(["run", "--api", "http://127.0.0.1:9", "--cache-dir", notADirectory.path, "--no-progress",
+                                         "--prometheus-file", prometheus.path])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let text = try String(contentsOf: prometheus, encoding: .utf8)
+        XCTAssertTrue(text.contains("warm_last_run_success 0\n"), text)
+        XCTAssertTrue(text.contains("warm_last_run_reason{reason=\"cache-unusable\"} 1\n"), text)
+    }
+
     func testVersionPrintsTheSemanticVersionAndExitsZero() throws {
         let result = try WarmBinary.run(["--version"])
         XCTAssertEqual(result.status, 0, result.stderr)

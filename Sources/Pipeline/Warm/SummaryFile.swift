@@ -17,7 +17,8 @@ public enum SummaryFile {
                 try encoder.encode(summary).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
                 failure = "the summary \(path): \(error)"
-                (summary.success, summary.reasonCode, summary.reason) = (false, .outputUnwritable, failure)
+                // A failure the run already had is the more useful reason; a success is one no more.
+                if summary.success { (summary.success, summary.reasonCode, summary.reason) = (false, .outputUnwritable, failure) }
             }
         }
         if let path = configuration.prometheusPath {

@@ -33,7 +33,7 @@ extension WarmPipeline {
             $0.maxFailedImages = configuration.maxFailed.images(scheduled: $0.imagesScheduled)
         }
         var summary = await progress.summary
-        (summary.reasonCode, summary.reason) = RunOutcome.decide(summary, listFailure: end.listFailure)
+        (summary.reasonCode, summary.reason) = RunOutcome.decide(summary, listFailure: await progress.listFailure)
         summary.success = summary.reasonCode.isSuccess
         summary.lastSuccessAt = summary.success ? finishedAt : previousSuccess
         try SummaryFile.write(summary, configuration: configuration)
