@@ -6,12 +6,15 @@
 # what the fuzzers' link needs (scripts/fuzz.sh, run by .ci/run): clang's
 # -sanitize=fuzzer links libFuzzer with -lstdc++ (libstdc++-12-dev), through ld
 # (binutils) against libc6-dev. Swift's own Debian prerequisites include them.
+# prometheus for promtool (the alert rules' checks and unit tests,
+# PrometheusRulesTests; on a systemd host it also starts a Prometheus service:
+# stop it if unwanted), and pip's kubernetes-validate for check-deploy.py.
 # Swift itself (6.x) is expected on PATH. Safe to run again: it installs only
 # what is missing.
 set -euo pipefail
 
 packages=(libvips-dev libexif-dev libsqlite3-dev pkg-config mate-backgrounds python3-yaml
-          binutils libc6-dev libstdc++-12-dev)
+          binutils libc6-dev libstdc++-12-dev prometheus)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -23,6 +26,14 @@ if ((${#missing[@]})); then
     echo "bootstrap: installing ${missing[*]}" >&2
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+fi
+
+# Not in Debian: from PyPI, for this user, only when missing.
+if ! python3 -c 'import kubernetes_validate' 2>/dev/null; then
+    echo "bootstrap: installing kubernetes-validate (pip)" >&2
+    python3 -m pip --version >/dev/null 2>&1 || { [ "$(id -u)" -eq 0 ] && apt-get install -y -q python3-pip || sudo apt-get install -y -q python3-pip; }
+    python3 -m pip install --user -q kubernetes-validate 2>/dev/null \
+        || python3 -m pip install --user -q --break-system-packages kubernetes-validate
 fi
 
 command -v swift >/dev/null || { echo "bootstrap: swift 6 is not on PATH (see swift.org/install)" >&2; exit 1; }

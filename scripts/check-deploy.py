@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Checks the container and Kubernetes files as far as a machine without Docker
-or a cluster can: the YAML parses, and the fields the sharded job relies on are
-there and agree with each other (the sharded job, the merge step, the origin
-Deployment and its Service); the Dockerfile is multi-stage, runs as a
-non-root user, and its runtime packages exist in Debian (apt-cache show).
+or a cluster can: every manifest passes `kubernetes-validate --strict` (the
+Kubernetes API's own schemas: an unknown or misspelt field fails), the fields
+the sharded job relies on are there and agree with each other (the sharded job
+and its podFailurePolicy, the merge step, the origin Deployment and its
+Service, the image tag and WarmVersion); the Dockerfile is multi-stage, runs as
+a non-root user, and its runtime packages exist in Debian (apt-cache show).
 
 Usage: scripts/check-deploy.py [--no-apt]   (exit 0: fine; 1: each problem printed)
-Needs python3-yaml (scripts/bootstrap.sh installs it).
+Needs python3-yaml and the pip package kubernetes-validate (scripts/bootstrap.sh installs both).
 """
 import re
 import shlex
@@ -103,6 +105,32 @@ script = " ".join(merge_container.get("command", []) + merge_container.get("args
 check("warm cache merge /cache" in script, "cronjob-merge.yaml: does not run `warm cache merge /cache`")
 check(f"/cache/shards/*-of-{completions}/metrics.jsonl" in script, "cronjob-merge.yaml: the report must read every shard's metrics")
 check("warm report" in script, "cronjob-merge.yaml: does not write the report")
+
+
+# Exit 2 (over --max-failed) and 6 (the list not read whole) are verdicts a retry would only repeat after a
+# full re-crawl of the shard; a crash or an eviction is worth a retry.
+rules = job.get("podFailurePolicy", {}).get("rules", [])
+fail_index = [r for r in rules if r.get("action") == "FailIndex" and r.get("onExitCodes", {}).get("operator") == "In"]
+codes = {code for r in fail_index for code in r["onExitCodes"].get("values", [])}
+check({2, 6} <= codes, f"cronjob-warm.yaml: podFailurePolicy must FailIndex on exit codes 2 and 6 (found {sorted(codes)})")
+check(all(r["onExitCodes"].get("containerName", container["name"]) == container["name"] for r in fail_index),
+      "cronjob-warm.yaml: the FailIndex rule must name the warm container")
+disruption = [r for r in rules if any(c.get("type") == "DisruptionTarget" for c in r.get("onPodConditions", []))]
+check(disruption and disruption[0].get("action") in ("Ignore", "Count"),
+      "cronjob-warm.yaml: a DisruptionTarget (eviction, preemption) must be retried (Ignore or Count), not failed")
+check(isinstance(job.get("backoffLimitPerIndex"), int), "cronjob-warm.yaml: FailIndex needs backoffLimitPerIndex")
+
+version = re.search(r'current = "([^"]+)"', (ROOT / "Sources/WarmSupport/WarmVersion.swift").read_text())
+check(version and container["image"].endswith(":" + version.group(1)),
+      f"cronjob-warm.yaml: the image tag of {container['image']} is not WarmVersion.current ({version and version.group(1)})")
+
+manifests = sorted(str(p) for p in (ROOT / "deploy" / "kubernetes").glob("*.yaml"))
+try:
+    validation = subprocess.run([sys.executable, "-m", "kubernetes_validate", "--strict", "--quiet", *manifests],
+                                capture_output=True, text=True)
+    check(validation.returncode == 0, "kubernetes-validate --strict: " + (validation.stdout + validation.stderr).strip())
+except OSError as error:
+    check(False, f"kubernetes-validate could not run ({error}); scripts/bootstrap.sh installs it")
 
 
 def minutes(schedule):

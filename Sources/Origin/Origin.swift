@@ -50,7 +50,7 @@ public final class Origin: Sendable {
         let metrics = self.metrics
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.prometheusText())))
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: await metrics.exposition())))
         }
         return router
     }

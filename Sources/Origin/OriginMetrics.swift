@@ -15,8 +15,21 @@ public final class OriginMetrics: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    /// More text for each scrape (`warm cache serve`: the last runs' figures, read from their summaries).
+    private let appendix = NIOLockedValueBox<(@Sendable () async -> String)?>(nil)
 
     public init() {}
+
+    /// `source` is called on every scrape; its text follows the origin's own.
+    public func append(_ source: @escaping @Sendable () async -> String) {
+        appendix.withLockedValue { $0 = source }
+    }
+
+    /// What `GET /metrics` answers: the origin's counters, then the appended text.
+    public func exposition() async -> String {
+        let source = appendix.withLockedValue { $0 }
+        return prometheusText() + (await source?() ?? "")
+    }
 
     public func record(status: Int, bodyBytes: Int, miss: Bool, latencySeconds: Double) {
         state.withLockedValue { state in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Downsample
 import Foundation
+import Pipeline
 
 /// A byte count given as `500000000`, `500MB`, `1.5GiB`, `64k`; refuses what an `Int` cannot hold,
 /// so argument-parser names the option.
@@ -113,4 +114,11 @@ struct FormatList: ExpressibleByArgument, Sendable {
 /// "(default: the number of cores)" instead of the count of the machine that printed it.
 enum MachineDefault {
     static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
+}
+
+/// `--max-failed 5` or `--max-failed 1%`.
+extension FailureBudget: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(argument)
+    }
 }

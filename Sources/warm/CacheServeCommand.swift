@@ -1,6 +1,8 @@
 import ArgumentParser
+import ChildProcesses
 import Foundation
 import Origin
+import Pipeline
 
 struct CacheServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,7 +13,8 @@ struct CacheServeCommand: AsyncParsableCommand {
             thumbnail with a strong ETag (SHA-256 of the body), Last-Modified and Cache-Control; 304 for a matching \
             If-None-Match or If-Modified-Since. Without format, the best format the cache holds that Accept allows \
             (AVIF, WebP, JPEG, PNG; AVIF and WebP only when named), with Vary: Accept. 404 for what the cache does not \
-            hold (nothing is fetched or decoded), 400 for a malformed request. GET /healthz, GET /metrics (Prometheus).
+            hold (nothing is fetched or decoded), 400 for a malformed request. GET /healthz, GET /metrics (Prometheus: the \
+            origin's counters and the last run's figures from <dir>/last-run.json and every shard's, read on each scrape).
             Prints http://HOST:PORT on standard output once listening; SIGTERM or SIGINT drains requests in flight.
             Exit status: 0 stopped; 1 could not open the cache or listen.
             """)
@@ -93,6 +96,8 @@ struct CacheServeCommand: AsyncParsableCommand {
         } catch {
             throw Console.failure(error)
         }
+        // The nightly runs' figures on /metrics: scraping the origin watches the Job, with no Pushgateway.
+        origin.metrics.append { [directory] in await BlockingWork.run { LastRunMetrics.text(cacheDirectory: directory) } }
         do {
             let running = try await origin.start(handlingSignals: true, logger: logger)
             logger.info("serving \(directory) at \(running.baseURL.absoluteString)/v1/thumbnail (SIGTERM to stop)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WarmSupport
 
 struct Warm: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,6 +13,7 @@ struct Warm: AsyncParsableCommand {
             WARM_LOG_FORMAT (text or json; --log-format overrides it) sets their form: json writes one object a line \
             with timestamp, level, label, source, message and metadata. Any other value of either is a usage error (64).
             """,
+        version: WarmVersion.current,
         subcommands: [
             DemoCommand.self, RunCommand.self, ServeCommand.self, CacheCommand.self,
             ReportCommand.self, CheckCommand.self, ThumbnailCommand.self, InspectCommand.self,

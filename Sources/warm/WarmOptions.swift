@@ -13,6 +13,12 @@ struct WarmOptions: ParsableArguments {
         discussion: "Keep it under Kubernetes' terminationGracePeriodSeconds (30 s by default); a second signal exits at once."))
     var stopGrace = DurationArgument(seconds: 20)
 
+    @Option(help: ArgumentHelp(
+        "Images that may fail before the run fails (exit 2): a count (5) or a share of the images scheduled (1%).",
+        discussion: "Failed images within it are still listed in the summary (failedImages) and counted by reason. "
+            + "A product list not read whole is not covered: that run exits 6.", valueName: "count|percent"))
+    var maxFailed: FailureBudget = .default
+
     @OptionGroup(title: "Thumbnails") var thumbnails: ThumbnailOptions
 
     @OptionGroup(title: "Freshness and pruning") var freshness: FreshnessOptions
@@ -46,7 +52,7 @@ struct WarmOptions: ParsableArguments {
         configuration.maxCacheBytes = freshness.maxCacheSize?.bytes
         configuration.compare = compare
         configuration.metricsPath = compare == .none ? nil : comparing.metrics ?? defaultMetricsPath ?? state("metrics.jsonl")
-        configuration.summaryPath = output.summary ?? state("last-run.json")
+        configuration.summaryPath = output.summary ?? state(SummaryFile.defaultFileName)
         configuration.prometheusPath = output.prometheusFile
         configuration.exportPath = output.export
         configuration.shard = shard
@@ -54,6 +60,7 @@ struct WarmOptions: ParsableArguments {
         configuration.measuringPool = measurement.pool()
         configuration.measureRepeats = measurement.repeats
         configuration.pruneAfterSeconds = freshness.pruneAfter.seconds
+        configuration.maxFailed = maxFailed
         configuration.cacheFaults = CrashRehearsal.injector(environment: ProcessInfo.processInfo.environment)
         return configuration
     }
@@ -75,9 +82,8 @@ extension WarmOptions {
             throw Console.failure(error)
         }
         print(summary.oneLine)
-        if summary.stoppedBySignal != nil { throw ExitStatus.stopped }
-        if summary.stoppedEarly { throw ExitStatus.failed }
-        if summary.manifestRebuilt { throw ExitStatus.manifestRebuilt }
+        if !summary.success, let reason = summary.reason { Console.error("error: \(reason)") }
+        if let status = ExitStatus.of(summary.reasonCode) { throw status }
         return summary
     }
 }

@@ -119,7 +119,7 @@ final class DecodeWorkerTests: XCTestCase {
         let summaryPath = directory.appendingPathComponent("summary.json").path
 
         let run = try WarmBinary.run(["run", "--api", server.baseURL.absoluteString, "--cache-dir", cacheDirectory,
-                                      "--size", "120", "--no-progress", "--summary", summaryPath],
+                                      "--size", "120", "--no-progress", "--summary", summaryPath, "--max-failed", "0"],
                                      environment: Self.crashEnvironment)
 
         XCTAssertEqual(run.status, 2, run.stderr)

@@ -3,8 +3,9 @@ import WarmTestSupport
 import XCTest
 
 /// The Dockerfile and `deploy/kubernetes/` cannot run here (no Docker, no
-/// cluster): `scripts/check-deploy.py` parses them and checks the fields the
-/// sharded job relies on. These tests run it on the real files and on broken copies.
+/// cluster): `scripts/check-deploy.py` validates the manifests against the
+/// Kubernetes API's schemas (`kubernetes-validate --strict`) and checks the fields
+/// the sharded job relies on. These tests run it on the real files and on broken copies.
 final class DeploymentManifestTests: XCTestCase {
     private static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -27,7 +28,8 @@ final class DeploymentManifestTests: XCTestCase {
         let root = try makeTemporaryDirectory()
         for path in ["scripts/check-deploy.py", "Dockerfile", "deploy/kubernetes/pvc.yaml",
                      "deploy/kubernetes/cronjob-warm.yaml", "deploy/kubernetes/cronjob-merge.yaml",
-                     "deploy/kubernetes/deployment-origin.yaml", "deploy/kubernetes/service-origin.yaml"] {
+                     "deploy/kubernetes/deployment-origin.yaml", "deploy/kubernetes/service-origin.yaml",
+                     "Sources/WarmSupport/WarmVersion.swift"] {
             let target = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             var text = try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
@@ -45,6 +47,8 @@ final class DeploymentManifestTests: XCTestCase {
         let result = try check(Self.repository)
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.output.contains("runtime packages libvips42, libexif12"), result.output)
+        let warm = try String(contentsOf: Self.repository.appendingPathComponent("deploy/kubernetes/cronjob-warm.yaml"), encoding: .utf8)
+        XCTAssertTrue(warm.contains("podFailurePolicy:") && warm.contains("action: FailIndex") && warm.contains("backoffLimitPerIndex: 2"))
     }
 
     func testARuntimePackageDebianDoesNotHaveIsCaught() throws {
@@ -72,6 +76,13 @@ final class DeploymentManifestTests: XCTestCase {
             ("deploy/kubernetes/deployment-origin.yaml", "terminationGracePeriodSeconds: 30", "terminationGracePeriodSeconds: 5", "must exceed --grace-period"),
             ("deploy/kubernetes/deployment-origin.yaml", "path: /healthz\n              port: http\n            periodSeconds: 5", "path: /\n              port: http\n            periodSeconds: 5", "readinessProbe must GET /healthz"),
             ("deploy/kubernetes/service-origin.yaml", "targetPort: http", "targetPort: metrics", "targetPort metrics"),
+            // An index over budget (2) or with an unreadable list (6) fails at once; an eviction is retried.
+            ("deploy/kubernetes/cronjob-warm.yaml", "values: [2, 6]", "values: [2]", "must FailIndex on exit codes 2 and 6"),
+            ("deploy/kubernetes/cronjob-warm.yaml", "- action: Ignore\n", "- action: FailJob\n", "DisruptionTarget"),
+            ("deploy/kubernetes/cronjob-warm.yaml", "onExitCodes:", "onExitCode:", "kubernetes-validate --strict"),
+            ("deploy/kubernetes/deployment-origin.yaml", "periodSeconds: 5", "periodSecond: 5", "'periodSecond' was unexpected"),
+            ("deploy/kubernetes/cronjob-warm.yaml", "image: ghcr.io/example/warm:1.0.0", "image: ghcr.io/example/warm:0.9.0",
+             "is not WarmVersion.current"),
         ]
         for broken in cases {
             let root = try copy(editing: broken.file) { $0.replacingOccurrences(of: broken.from, with: broken.to) }

@@ -8,8 +8,8 @@ import XCTest
 
 /// `warm run` (the real binary) against the catalog server's fault mode: with
 /// each fault the run finishes, records every failed image with its reason in
-/// the manifest, the JSON summary and the Prometheus file, exits 2, and a
-/// re-run fetches only what failed.
+/// the manifest, the JSON summary and the Prometheus file, exits 2 (with
+/// `--max-failed 0`; 6 when list pages failed), and a re-run fetches only what failed.
 final class FaultRunTests: XCTestCase {
     /// Each image fault kind, its share of the 40 thumbnails, and the reason the run must report.
     func testEachImageFaultIsRecordedWithItsReasonAndARerunFetchesOnlyWhatFailed() async throws {
@@ -82,7 +82,7 @@ final class FaultRunTests: XCTestCase {
         XCTAssertEqual(thumbnailRequests, failing.count)
     }
 
-    /// Pages that fail for good: the run reports them (exit 2) and the re-run
+    /// Pages that fail for good: the run reports them (exit 6) and the re-run
     /// fetches exactly the thumbnails of the products those pages held.
     func testFailedPagesAreReportedAndTheRerunFetchesTheirProducts() async throws {
         let server = try await FaultCatalog.start()
@@ -100,7 +100,8 @@ final class FaultRunTests: XCTestCase {
             let directory = try makeTemporaryDirectory("pages")
             await server.setFaultPlan(plan)
             let first = try FaultCatalog.run(server, directory, pages: true)
-            XCTAssertEqual(first.status, 2, "\(spec): \(first.stderr)")
+            XCTAssertEqual(first.status, 6, "\(spec): a list not read whole: \(first.stderr)")
+            XCTAssertEqual(first.summary.reasonCode, .listIncomplete, spec)
             let reported = first.summary.pagesFailed
             if spec.hasPrefix("page-repeat") {
                 // Which of two pages showing the same products gets the blame depends on the order they
@@ -186,7 +187,7 @@ enum FaultCatalog {
         let result = try WarmBinary.run([
             "run", "--api", server.baseURL.absoluteString, "--cache-dir", cache, "--size", "48", "--no-progress",
             "--items-per-page", String(pages ? itemsPerPage : 10), "--request-timeout", "5", "--max-attempts", "2",
-            "--max-image-size", "2MB",
+            "--max-image-size", "2MB", "--max-failed", "0",
             "--prometheus-file", prometheus,
         ])
         let decoder = JSONDecoder()

@@ -49,7 +49,7 @@ final class HostPolicyRunTests: XCTestCase {
         let apiServer = try await RunningServer.start(router: apiRouter, port: apiPort)
         let directory = try makeTemporaryDirectory("hosts")
         let cache = directory.appendingPathComponent("cache").path
-        let arguments = ["run", "--api", api, "--cache-dir", cache, "--size", "40", "--no-progress"]
+        let arguments = ["run", "--api", api, "--cache-dir", cache, "--size", "40", "--no-progress", "--max-failed", "0"]
 
         let refused = try WarmBinary.run(arguments)
         let hitsWhileRefused = await backendHits.counts

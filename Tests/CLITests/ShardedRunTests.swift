@@ -147,7 +147,7 @@ final class ShardedRunTests: XCTestCase {
         XCTAssertEqual(locked.status, 75, locked.stderr)
         // Another shard is not blocked: it gets past the lock and fails on the unreachable API instead.
         let other = try WarmBinary.run(run + ["--shard", "2/3"])
-        XCTAssertEqual(other.status, 1, other.stderr)
-        XCTAssertTrue(other.stderr.contains("could not be crawled"), other.stderr)
+        XCTAssertEqual(other.status, 6, other.stderr)
+        XCTAssertTrue(other.stderr.contains("the API at http://127.0.0.1:9 could not be read"), other.stderr)
     }
 }

@@ -62,6 +62,13 @@ final class StaticCatalogServer {
             .write(to: directory.appendingPathComponent("site/fail_pages.json"), options: .atomic)
     }
 
+    /// Every list page answered with `status` and `body` from the next request on (an API that moved, or
+    /// an HTML error page served with 200); nil: the catalog again.
+    func answerList(status: Int, body: String, contentType: String = "text/html") throws {
+        try JSONSerialization.data(withJSONObject: ["status": status, "body": body, "type": contentType])
+            .write(to: directory.appendingPathComponent("site/list_answer.json"), options: .atomic)
+    }
+
     /// The thumbnail URL of the file called `name`.
     func url(of name: String) -> String {
         baseURL.absoluteString + "/img/" + name
@@ -91,6 +98,15 @@ final class StaticCatalogServer {
             q = urllib.parse.parse_qs(url.query)
             page, per = int(q.get("page_no", ["1"])[0]), int(q.get("items_per_page", ["20"])[0])
             names = load("names.json", [])
+            answer = load("list_answer.json", None)
+            if answer:
+                body = answer["body"].encode()
+                self.send_response(answer["status"])
+                self.send_header("Content-Type", answer["type"])
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
             if page in load("fail_pages.json", []):
                 self.send_response(503)
                 self.send_header("Content-Length", "0")

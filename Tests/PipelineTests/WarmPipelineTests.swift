@@ -27,7 +27,8 @@ final class WarmPipelineTests: XCTestCase {
         XCTAssertEqual(summary.imagesFailed, 0)
         XCTAssertEqual(summary.productsWithoutThumbnail, listed.count - listed.compactMap(\.thumbnailURL).count)
         XCTAssertEqual(served.requests(route: "thumbnail"), distinct.count, "shared thumbnail URLs are downloaded once")
-        XCTAssertTrue(summary.succeeded)
+        XCTAssertTrue(summary.success)
+        XCTAssertEqual(summary.reasonCode, .ok)
 
         let cache = try DiskCache.open(root: cacheDirectory.path)
         defer { try? cache.close() }
@@ -121,12 +122,15 @@ final class WarmPipelineTests: XCTestCase {
         let html = try XCTUnwrap(products[7].thumbnailURL)
         await server.failNext(path: missing.path, count: 1, status: 404)
         await server.injectFault(.body("<html><body>Service Unavailable</body></html>", contentType: "text/html"), path: html.path)
-        let configuration = TestCatalog.configuration(server, cache: cacheDirectory)
+        var configuration = TestCatalog.configuration(server, cache: cacheDirectory)
+        configuration.maxFailed = .count(0) // the point: a failure is reported and fails the run
         let first = try await WarmPipeline.run(configuration, fetch: TestCatalog.quickRetries, progressBar: false)
         XCTAssertEqual(first.imagesFailed, 2)
         XCTAssertEqual(first.failedByReason["http-404"], 1)
         XCTAssertEqual(first.failedByReason["not-an-image"], 1)
-        XCTAssertFalse(first.succeeded)
+        XCTAssertFalse(first.success)
+        XCTAssertEqual(first.reasonCode, .overFailureBudget)
+        XCTAssertEqual(Set(first.failedImages.map(\.url)), [missing.absoluteString, html.absoluteString])
         do {
             let cache = try DiskCache.open(root: cacheDirectory.path)
             defer { try? cache.close() }

@@ -24,6 +24,10 @@ actor SummaryRecorder {
     private var measureSelected = 0
     /// Selected but not measured after all (fresh, revalidated or failed).
     private var measureDropped = 0
+    /// Held here, not carried back in `StageEnd`: in a release build (Swift 6.3.1, -O) the failure the crawl's catch put
+    /// in its `StageEnd` did not reach `finish` (its `listIncompleteReason` did), so a run against a dead API ended 0
+    /// with `warm_last_run_success 1`, as the old `crawlError` did; debug builds were right. RunStatusTests pins the end.
+    private(set) var listFailure: ListFailure?
 
     init(summary: WarmSummary, progress: ProgressReporter, measureShare: Double? = nil) {
         self.summary = summary
@@ -102,6 +106,11 @@ actor SummaryRecorder {
         case .failed(let failure):
             summary.imagesFailed += 1
             summary.failedByReason[failure.reasonCode, default: 0] += 1
+            if summary.failedImages.count < FailedImage.listLimit {
+                summary.failedImages.append(FailedImage(failure))
+            } else {
+                summary.failedImagesNotListed += 1
+            }
             progress.failure(failure.description)
         case .abandoned:
             break
@@ -123,6 +132,11 @@ actor SummaryRecorder {
             progress.failure("page \(failure.pageNo) (\(failure.url.absoluteString)): \(failure.description)")
         }
         showProgress()
+    }
+
+    /// The first failure of the list (page 1, or pages never read) decides the run's `reasonCode`.
+    func listFailed(_ failure: ListFailure) {
+        listFailure = listFailure ?? failure
     }
 
     func stop(_ reason: String) {

@@ -45,6 +45,8 @@ public struct WarmConfiguration: Sendable {
     public var measureRepeats = StrategyMeasurer.Repeats()
     /// `--prune-after`, applied only after a complete list (0: whatever this run did not see); nil: never prune.
     public var pruneAfterSeconds: Double? = 7 * 86400
+    /// Image failures a run tolerates before it fails (exit 2).
+    public var maxFailed = FailureBudget.default
     /// Crash rehearsals and tests only.
     public var cacheFaults: FaultInjector?
 

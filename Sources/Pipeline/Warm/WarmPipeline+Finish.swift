@@ -24,17 +24,19 @@ extension WarmPipeline {
         await evictToLimit()
         await exportAppManifest()
         let finishedAt = dependencies.now()
+        let previousSuccess = SummaryFile.lastSuccess(at: configuration.summaryPath)
         await progress.update {
             $0.productsSharingAThumbnail = shared.values.reduce(0) { $0 + $1.count }
             $0.finishedAt = finishedAt
             $0.durationSeconds = (ContinuousClock.now - clock).inSeconds
             $0.peakResidentBytes = ProcessMemory.peakResidentBytes()
+            $0.maxFailedImages = configuration.maxFailed.images(scheduled: $0.imagesScheduled)
         }
-        let summary = await progress.summary
-        if let crawlError = end.crawlError, summary.pagesFetched == 0 {
-            throw .crawl(reason: crawlError)
-        }
-        try writeOutputs(summary)
+        var summary = await progress.summary
+        (summary.reasonCode, summary.reason) = RunOutcome.decide(summary, listFailure: await progress.listFailure)
+        summary.success = summary.reasonCode.isSuccess
+        summary.lastSuccessAt = summary.success ? finishedAt : previousSuccess
+        try SummaryFile.write(summary, configuration: configuration)
         return summary
     }
 
@@ -107,21 +109,5 @@ extension WarmPipeline {
     private func stepFailed(_ failure: String) async {
         logger.error("\(failure)")
         await progress.update { $0.finishStepsFailed.append(failure) }
-    }
-
-    private func writeOutputs(_ summary: WarmSummary) throws(WarmRunError) {
-        do {
-            if let path = configuration.summaryPath {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                encoder.dateEncodingStrategy = .iso8601
-                try encoder.encode(summary).write(to: URL(fileURLWithPath: path), options: .atomic)
-            }
-            if let path = configuration.prometheusPath {
-                try PrometheusTextfile.write(summary, to: path)
-            }
-        } catch {
-            throw .output(reason: "\(error)")
-        }
     }
 }

@@ -3,8 +3,6 @@ import Cache
 import Crawl
 
 struct StageEnd: Sendable {
-    /// Page 1 or the API failed.
-    var crawlError: String?
     /// Disk full.
     var stopReason: String?
     var listIncompleteReason: String?
@@ -13,7 +11,6 @@ struct StageEnd: Sendable {
 
     /// Keeps the first of each.
     mutating func merge(_ other: StageEnd) {
-        crawlError = crawlError ?? other.crawlError
         stopReason = stopReason ?? other.stopReason
         listIncompleteReason = listIncompleteReason ?? other.listIncompleteReason
         listed = listed.isEmpty ? other.listed : listed
@@ -56,13 +53,10 @@ extension WarmPipeline {
                 }
                 end.merge(result)
             }
-            // Stopping cancels the crawl; its CancellationError is not a crawl failure.
-            if end.stopReason != nil { end.crawlError = nil }
             return end
         }
         if let reason = stop.reason {
             end.stopReason = reason
-            end.crawlError = nil
             end.listIncompleteReason = end.listIncompleteReason ?? "the run was asked to stop"
         }
         return end
@@ -78,9 +72,12 @@ extension WarmPipeline {
         stop.onRequest { crawling.cancel() }
         do {
             let report = try await withTaskCancellationHandler { try await crawling.value } onCancel: { crawling.cancel() }
+            if let failure = ListFailure(report: report, api: configuration.apiURL) { await progress.listFailed(failure) }
             return StageEnd(listIncompleteReason: StageEnd.incompleteness(of: report))
         } catch {
-            return StageEnd(crawlError: "\(error)", listIncompleteReason: "the product list could not be crawled")
+            // A stop's CancellationError lands here too; `RunOutcome.decide` puts the stop first.
+            await progress.listFailed(ListFailure(firstPage: error, api: configuration.apiURL))
+            return StageEnd(listIncompleteReason: "the product list could not be crawled")
         }
     }
 

@@ -95,16 +95,24 @@ public struct WarmPipeline: Sendable {
 public enum WarmRunError: Error, Sendable, CustomStringConvertible {
     case locked(path: String, holderPID: Int32?)
     case cache(CacheError)
-    case crawl(reason: String)
     /// The summary, metrics or Prometheus file.
     case output(reason: String)
+
+    /// nil for a held lock: that run writes no summary.
+    public var outcome: RunOutcome? {
+        switch self {
+        case .locked: nil
+        case .cache: .cacheUnusable
+        case .output: .outputUnwritable
+        }
+    }
 
     public var description: String {
         switch self {
         case .locked(let path, let pid):
-            return "another warm run holds \(path)" + (pid.map { " (pid \($0))" } ?? "") + "; try again when it has finished"
+            return "another warm run holds \(path)" + (pid.map { " (pid \($0))" } ?? "")
+                + "; try again when it has finished. This run wrote no summary and no Prometheus file: they are the running job's"
         case .cache(let error): return "the cache cannot be used: \(error)"
-        case .crawl(let reason): return "the product list could not be crawled: \(reason)"
         case .output(let reason): return "an output file could not be written: \(reason)"
         }
     }
@@ -116,12 +124,24 @@ extension WarmPipeline {
                            decoder: (any ThumbnailDecoding)? = nil, logger: Logger = Logger(label: "warm"),
                            progressBar: Bool = true,
                            stop: StopRequest = StopRequest()) async throws(WarmRunError) -> WarmSummary {
-        let dependencies = try WarmDependencies.live(configuration: configuration, fetch: fetch, decoder: decoder,
-                                                     logger: logger)
+        let dependencies: WarmDependencies
+        do throws(WarmRunError) {
+            dependencies = try WarmDependencies.live(configuration: configuration, fetch: fetch, decoder: decoder, logger: logger)
+        } catch {
+            SummaryFile.recordFailure(error, configuration: configuration, logger: logger)
+            throw error
+        }
         let outcome: Result<WarmSummary, WarmRunError>
-        do {
-            outcome = .success(try await WarmPipeline(configuration: configuration, dependencies: dependencies, logger: logger,
-                                                      progressBar: progressBar, stop: stop).run())
+        do throws(WarmRunError) {
+            let pipeline: WarmPipeline
+            do throws(WarmRunError) {
+                pipeline = try WarmPipeline(configuration: configuration, dependencies: dependencies, logger: logger,
+                                            progressBar: progressBar, stop: stop)
+            } catch {
+                SummaryFile.recordFailure(error, configuration: configuration, logger: logger)
+                throw error
+            }
+            outcome = .success(try await pipeline.run())
         } catch {
             outcome = .failure(error)
         }

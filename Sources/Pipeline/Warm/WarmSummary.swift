@@ -1,7 +1,19 @@
 import Foundation
+import WarmSupport
 
 /// What one run did. Field names are part of the documented interface (docs/running-nightly.md).
 public struct WarmSummary: Sendable, Codable, Hashable {
+    /// `warm --version` of the binary that ran.
+    public var version: String = WarmVersion.current
+    /// The run did everything it was asked (image failures within `--max-failed` included): `warm_last_run_success`.
+    public var success = false
+    /// How it ended ("ok", "api-unreachable", "over-failure-budget", ...): `RunOutcome`, and the exit status.
+    public var reasonCode: RunOutcome = .ok
+    /// A sentence saying what went wrong (the API and its answer, the budget, the step); nil when all went well.
+    public var reason: String?
+    /// When the last successful run on this cache directory (or shard) finished: this one, or carried over from the
+    /// summary this run replaced; nil before the first.
+    public var lastSuccessAt: Date?
     public var startedAt: Date = Date()
     public var finishedAt: Date = Date()
     public var durationSeconds: Double = 0
@@ -32,6 +44,12 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     public var imagesMeasured = 0
     /// "http-404", "not-an-image", "page-http-5xx", ...
     public var failedByReason: [String: Int] = [:]
+    /// `--max-failed` as given ("1%", "5") and the images it allowed this run to fail.
+    public var maxFailed: String = FailureBudget.default.description
+    public var maxFailedImages = 0
+    /// The first `FailedImage.listLimit` failed images; `failedImagesNotListed` counts the others.
+    public var failedImages: [FailedImage] = []
+    public var failedImagesNotListed = 0
 
     public var bytesDownloaded = 0
     public var bytesWritten = 0
@@ -65,13 +83,13 @@ public struct WarmSummary: Sendable, Codable, Hashable {
         cacheDirectory = configuration.cacheDirectory
         sizes = configuration.sizes
         shard = configuration.shard?.description
+        maxFailed = configuration.maxFailed.description
     }
-
-    public var succeeded: Bool { imagesFailed == 0 && pagesFailed == 0 && !stoppedEarly && finishStepsFailed.isEmpty }
 
     public var oneLine: String {
         var text = "warm: \(productsUnique) products, \(imagesScheduled) thumbnails: \(imagesDownloaded) downloaded, "
             + "\(imagesNotModified) not modified, \(imagesFresh) fresh, \(imagesFailed) failed"
+        if imagesFailed > 0 { text += " (\(imagesFailed > maxFailedImages ? "over" : "within") --max-failed \(maxFailed))" }
         if pagesFailed > 0 { text += ", \(pagesFailed) pages failed" }
         if let shard { text += ", \(imagesOtherShards) left to other shards (shard \(shard))" }
         if imagesMeasured > 0 { text += ", \(imagesMeasured) measured" }
@@ -81,6 +99,7 @@ public struct WarmSummary: Sendable, Codable, Hashable {
         for failure in finishStepsFailed { text += "; \(failure)" }
         if manifestRebuilt { text += "; the broken cache manifest was rebuilt (moved to \(manifestMovedTo ?? "?"))" }
         if let stopReason { text += "; stopped early: \(stopReason)" }
+        if reasonCode.isListFailure, let reason { return text + "; " + reason }
         return text + "."
     }
 }

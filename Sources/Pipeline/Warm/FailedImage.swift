@@ -1,0 +1,19 @@
+/// One failed image as the summary lists it (`failedImages`, the first `listLimit` of a run).
+public struct FailedImage: Sendable, Codable, Hashable {
+    /// Enough to act on a bad night without making a large catalog's summary large; the counts by reason cover the rest.
+    public static let listLimit = 100
+
+    public var url: String
+    /// The products naming it, as far as the run had seen them when it failed.
+    public var productIds: [Int]
+    /// As in `failedByReason`: "http-404", "not-an-image", ...
+    public var reasonCode: String
+    public var reason: String
+
+    init(_ failure: ImageFailure) {
+        url = failure.url
+        productIds = failure.productIds
+        reasonCode = failure.reasonCode
+        reason = failure.reason
+    }
+}

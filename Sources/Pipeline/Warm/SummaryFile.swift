@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+
+/// A run's two reports: the JSON summary (`--summary`, default `<state directory>/last-run.json`) and the Prometheus
+/// file. Every end that reaches the cache directory writes both, so neither shows an earlier night's figures after a
+/// failure; a run that finds the lock held writes neither, as they are the running job's.
+public enum SummaryFile {
+    /// In the run's state directory (the cache directory, or a shard's), unless `--summary` puts it elsewhere.
+    public static let defaultFileName = "last-run.json"
+
+    /// Both files, each on its own: when the summary cannot be written the Prometheus file still says so.
+    static func write(_ summary: WarmSummary, configuration: WarmConfiguration) throws(WarmRunError) {
+        var summary = summary
+        var failure: String?
+        if let path = configuration.summaryPath {
+            do {
+                try encoder.encode(summary).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                failure = "the summary \(path): \(error)"
+                // A failure the run already had is the more useful reason; a success is one no more.
+                if summary.success { (summary.success, summary.reasonCode, summary.reason) = (false, .outputUnwritable, failure) }
+            }
+        }
+        if let path = configuration.prometheusPath {
+            do {
+                try PrometheusTextfile.write(summary, to: path)
+            } catch {
+                failure = failure ?? "the Prometheus file \(path): \(error)"
+            }
+        }
+        if let failure { throw .output(reason: failure) }
+    }
+
+    /// A run that could not start (the cache unusable, the metrics file unwritable) still reports, as far as it can;
+    /// nothing when the lock was held.
+    static func recordFailure(_ error: WarmRunError, configuration: WarmConfiguration, logger: Logger) {
+        guard let outcome = error.outcome else { return }
+        var summary = WarmSummary(configuration)
+        (summary.reasonCode, summary.reason) = (outcome, error.description)
+        summary.lastSuccessAt = lastSuccess(at: configuration.summaryPath)
+        do {
+            try write(summary, configuration: configuration)
+        } catch {
+            logger.warning("the failed run's summary could not be written either", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// `lastSuccessAt` of the summary at `path`, from an earlier run; nil when there is none or it is unreadable.
+    static func lastSuccess(at path: String?) -> Date? {
+        struct Earlier: Decodable { var lastSuccessAt: Date? }
+        guard let path, let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? decoder.decode(Earlier.self, from: data).lastSuccessAt
+    }
+
+    /// The summary at `path`, as `warm cache serve` reads it for /metrics.
+    public static func read(_ path: String) throws -> WarmSummary {
+        try decoder.decode(WarmSummary.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import WarmTestSupport
+import XCTest
+
+/// The alert rules shipped in deploy/prometheus/: `promtool check rules`, their unit tests (`promtool test rules`),
+/// and that they name only metrics warm writes.
+final class PrometheusRulesTests: XCTestCase {
+    private static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("deploy/prometheus")
+
+    private func rules() throws -> String {
+        try String(contentsOf: Self.directory.appendingPathComponent("warm-rules.yaml"), encoding: .utf8)
+    }
+
+    private func ruleTests() throws -> String {
+        try String(contentsOf: Self.directory.appendingPathComponent("warm-rules.test.yaml"), encoding: .utf8)
+    }
+
+    /// `rules` and `tests` written to a directory, as promtool finds the rule file beside its tests.
+    private func copy(rules: String, tests: String) throws -> URL {
+        let copy = try makeTemporaryDirectory()
+        try rules.write(to: copy.appendingPathComponent("warm-rules.yaml"), atomically: true, encoding: .utf8)
+        try tests.write(to: copy.appendingPathComponent("warm-rules.test.yaml"), atomically: true, encoding: .utf8)
+        return copy
+    }
+
+    func testTheShippedRulesPassPromtoolCheckAndTheirUnitTests() throws {
+        let check = try PromTool.run(["check", "rules", "warm-rules.yaml"], in: Self.directory)
+        XCTAssertEqual(check.status, 0, check.output)
+        XCTAssertTrue(check.output.contains("SUCCESS"), check.output)
+        let test = try PromTool.run(["test", "rules", "warm-rules.test.yaml"], in: Self.directory)
+        XCTAssertEqual(test.status, 0, test.output)
+        XCTAssertTrue(test.output.contains("SUCCESS"), test.output)
+    }
+
+    /// The unit tests must see "the API is unreachable" and "no run for 26 h" fire, not only stay quiet.
+    func testTheRuleTestsWatchTheAPIAlertAndTheHeartbeatFire() throws {
+        let tests = try ruleTests()
+        for alert in ["WarmAPIUnreachable", "WarmNoSuccessfulRun", "WarmFailuresOverBudget", "WarmRunFailed", "WarmOriginErrors"] {
+            XCTAssertTrue(tests.contains("alertname: \(alert)\n        exp_alerts:\n          - exp_labels:"),
+                          "warm-rules.test.yaml has no case where \(alert) fires")
+        }
+        XCTAssertTrue(try rules().contains("time() - min without (instance, pod) (warm_last_success_timestamp_seconds) > 26 * 3600"))
+    }
+
+    /// Each check can fail: a heartbeat moved to 28 h fails the "no run for 26 h" case, a broken expression fails the check.
+    func testPromtoolCatchesAWrongThresholdAndABrokenExpression() throws {
+        let moved = try copy(rules: try rules().replacingOccurrences(of: "> 26 * 3600", with: "> 28 * 3600"), tests: try ruleTests())
+        let test = try PromTool.run(["test", "rules", "warm-rules.test.yaml"], in: moved)
+        XCTAssertNotEqual(test.status, 0, test.output)
+        XCTAssertTrue(test.output.contains("WarmNoSuccessfulRun"), test.output)
+
+        let unreachable = try copy(rules: try rules().replacingOccurrences(of: "api-unreachable|", with: ""), tests: try ruleTests())
+        XCTAssertNotEqual(try PromTool.run(["test", "rules", "warm-rules.test.yaml"], in: unreachable).status, 0)
+
+        let broken = try copy(rules: try rules().replacingOccurrences(of: "min without (instance, pod) (warm_last_run_success) == 0",
+                                                                      with: "min without (instance, pod (warm_last_run_success) == 0"),
+                              tests: try ruleTests())
+        let check = try PromTool.run(["check", "rules", "warm-rules.yaml"], in: broken)
+        XCTAssertNotEqual(check.status, 0, check.output)
+    }
+
+    /// Every `warm_...` metric the rules name (OriginRunMetricsTests finds each on a real /metrics).
+    static func metricNames() throws -> Set<String> {
+        let text = try String(contentsOf: directory.appendingPathComponent("warm-rules.yaml"), encoding: .utf8)
+        let names = try NSRegularExpression(pattern: #"\bwarm_[a-z_]+"#)
+        return Set(names.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range, in: text)!]) })
+    }
+}
