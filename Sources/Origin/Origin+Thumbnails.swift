@@ -21,14 +21,16 @@ extension Origin {
     }
 
     private func answer(_ request: Request, logger: Logger) async -> (Response, miss: Bool) {
+        let filesByURL = index.snapshot.filesByURL
         let query: ThumbnailQuery
         do {
-            query = try ThumbnailQuery(query: request.uri.query, maxQueryBytes: configuration.maxQueryBytes)
+            query = try ThumbnailQuery(query: request.uri.query, maxQueryBytes: configuration.maxQueryBytes,
+                                       isCanonicalKey: { filesByURL[$0] != nil })
         } catch {
             return (text(.badRequest, "bad request: \(error)"), false)
         }
         let negotiated = query.format == nil
-        let held = (index.snapshot.filesByURL[query.url.text] ?? [])
+        let held = (filesByURL[query.url.text] ?? [])
             .filter { $0.variant.longestSide == query.longestSide }
             .compactMap { file in ThumbnailFormat(fileExtension: file.variant.format).map { (format: $0, file: file) } }
         var format = query.format
