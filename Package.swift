@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // gzip of the origin's app manifest (`GET /v1/manifest`): zlib for ByteBuffers, by Hummingbird's author.
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         // Already in the graph through Hummingbird; named here so the servers can stop gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Already in the graph through Hummingbird; AsyncChannel gives the pipeline back-pressure.
@@ -123,6 +125,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]),
         // Composition: crawl -> fetch -> decode -> cache write, with summaries.
         .target(
@@ -151,7 +154,8 @@ let package = Package(
         // libvips calls only tests need (CMYK, profiles, 16 bits, animations).
         .target(name: "CTestImages", dependencies: ["CLibVips"], path: "Tests/Support/CTestImages"),
         // Tests' shorthand for the cache's keyed calls with URL text (shipped code holds CanonicalURLs).
-        .target(name: "CacheTestSupport", dependencies: ["Cache"], path: "Tests/Support/CacheTestSupport"),
+        .target(name: "CacheTestSupport", dependencies: ["Cache", .product(name: "GRDB", package: "GRDB.swift")],
+                path: "Tests/Support/CacheTestSupport"),
         // Helpers more than one test target uses: catalog and fixture servers on loopback, fast fetch
         // settings, temporary directories removed after each test, `ChildProcess.run`.
         .target(

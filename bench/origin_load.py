@@ -381,6 +381,36 @@ def report(results):
           f"images served both before and after their rewrite")
     if c["error_samples"]:
         print("error samples:", c["error_samples"][:5])
+    print(summary_line(results))
+
+
+def ms(text):
+    """wrk's latency text (`812.00us`, `1.62ms`, `1.01s`) in milliseconds."""
+    if not text:
+        return None
+    for unit, scale in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
+        if text.endswith(unit):
+            return float(text[:-len(unit)]) * scale
+    return None
+
+
+def summary_line(results):
+    """One line with the figures the issue's targets name and whether each is met."""
+    c = results["consistency"]
+    parts, met = [], c["errors"] == 0 and c["mismatches"] == 0
+    parts.append(f"under rewrite+eviction: {c['errors']} errors besides 404, {c['mismatches']} ETag mismatches")
+    if "origin_wrk" in results and "nginx_wrk" in results:
+        origin, nginx = results["origin_wrk"], results["nginx_wrk"]
+        ratio = origin["requests_per_second"] / nginx["requests_per_second"] if nginx["requests_per_second"] else 0
+        p99 = ms(origin["p99"])
+        met = met and ratio >= 0.5 and p99 is not None and p99 <= 10
+        parts.insert(0, f"origin {origin['requests_per_second']:.0f} req/s vs nginx {nginx['requests_per_second']:.0f} req/s = "
+                        f"{ratio:.2f}x (target >= 0.5x), origin p99 {origin['p99']} (target <= 10 ms)")
+    else:
+        parts.insert(0, "no wrk/nginx comparison")
+        met = False
+    return f"SUMMARY: {'; '.join(parts)}; load average before {results['load_average_before'][0]:.2f}: " \
+           f"{'targets met' if met else 'targets NOT met'}"
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@
 # what is missing.
 set -euo pipefail
 
-packages=(libvips-dev libexif-dev libsqlite3-dev pkg-config mate-backgrounds python3-yaml
+packages=(libvips-dev libexif-dev libsqlite3-dev zlib1g-dev pkg-config mate-backgrounds python3-yaml
           binutils libc6-dev libstdc++-12-dev prometheus)
 missing=()
 for package in "${packages[@]}"; do

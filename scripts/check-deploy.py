@@ -161,10 +161,11 @@ check(any(origin_mounts.get(v) == "/cache" for v, c in origin_claims.items() if 
 ports = {p.get("name"): p["containerPort"] for p in origin_container.get("ports", [])}
 check(flag(origin_args, "port") is not None and int(flag(origin_args, "port")) in ports.values(),
       f"deployment-origin.yaml: --port ({flag(origin_args, 'port')}) must be a containerPort ({sorted(ports.values())})")
-for probe in ("readinessProbe", "livenessProbe"):
+# /healthz is 503 until a run has made the manifest: right for readiness, a restart loop for liveness.
+for probe, path in (("readinessProbe", "/healthz"), ("livenessProbe", "/metrics")):
     get = origin_container.get(probe, {}).get("httpGet", {})
-    check(get.get("path") == "/healthz" and (get.get("port") in ports or get.get("port") in ports.values()),
-          f"deployment-origin.yaml: the {probe} must GET /healthz on a container port")
+    check(get.get("path") == path and (get.get("port") in ports or get.get("port") in ports.values()),
+          f"deployment-origin.yaml: the {probe} must GET {path} on a container port")
 grace_flag = flag(origin_args, "grace-period") or "10s"
 grace = int(grace_flag.rstrip("s"))
 check(origin_spec.get("terminationGracePeriodSeconds", 30) > grace,

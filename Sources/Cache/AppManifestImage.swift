@@ -19,7 +19,7 @@ public struct AppManifestImage: Sendable, Equatable, Codable {
         public var width: Int
         public var height: Int
         public var bytes: Int
-        /// The ETag `warm cache serve` sends for the file (`CachedFile.etag`).
+        /// The ETag `warm cache serve` sends for the file (`FileValidators.etag`), recorded when the file was stored.
         public var etag: String
         /// width x height x 4: what the variant takes once decoded to RGBA.
         public var decodedBytes: Int

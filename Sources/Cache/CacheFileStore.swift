@@ -34,8 +34,9 @@ struct CacheFileStore: Sendable {
     // MARK: - Writing
 
     /// Writes and fsyncs a new `tmp/<random>.tmp` (`O_EXCL|O_NOFOLLOW`), so after the rename the file is complete
-    /// on disk; removed on failure. Returns its name.
-    func writeTemporaryFile(_ data: Data) throws(CacheError) -> String {
+    /// on disk; removed on failure. Returns its name and its `fstat` after the fsync (`rename` keeps the inode and
+    /// modification time, so these are the installed file's).
+    func writeTemporaryFile(_ data: Data) throws(CacheError) -> (name: String, info: stat) {
         let tmp = try temporaryDirectory()
         let name = UUID().uuidString.lowercased() + ".tmp"
         let tempPath = tmp.path + "/" + name
@@ -51,12 +52,14 @@ struct CacheFileStore: Sendable {
             }
         }
         if failure == nil && fsync(fd) != 0 { failure = .system("fsync", path: tempPath, errno: errno) }
+        var info = stat()
+        if failure == nil && fstat(fd, &info) != 0 { failure = .system("fstat", path: tempPath, errno: errno) }
         if close(fd) != 0 && failure == nil { failure = .system("close", path: tempPath, errno: errno) }
         if let failure {
             _ = try? tmp.removeFile(name)
             throw failure
         }
-        return name
+        return (name, info)
     }
 
     /// Renames a finished temp file over a manifest-relative path, creating its two directory levels when missing (a

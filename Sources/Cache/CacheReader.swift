@@ -3,14 +3,16 @@ import GRDB
 import WarmSupport
 
 /// Read-only cache access for `warm cache serve` beside the writer: WAL mode (checked on open) so readers never block
-/// it. Every method blocks for a few SQLite statements or one small file read; call it off the cooperative pool.
+/// it. Every method blocks for SQLite statements or one small file read; call it off the cooperative pool.
 public final class CacheReader: Sendable {
     public var layout: CacheLayout { files.layout }
     private let pool: DatabasePool
+    private let versionQueue: DatabaseQueue
     private let files: CacheFileStore
 
-    private init(layout: CacheLayout, pool: DatabasePool) {
+    private init(layout: CacheLayout, pool: DatabasePool, versionQueue: DatabaseQueue) {
         self.pool = pool
+        self.versionQueue = versionQueue
         files = CacheFileStore(layout: layout, faults: nil)
     }
 
@@ -33,42 +35,92 @@ public final class CacheReader: Sendable {
                 throw CacheError.database(path: layout.manifestPath,
                                           reason: "it is in \(mode) journal mode, not WAL, so a reader would block the writer")
             }
-            return CacheReader(layout: layout, pool: pool)
+            var single = configuration
+            single.label = "warm.cache.reader.version"
+            return CacheReader(layout: layout, pool: pool, versionQueue: try DatabaseQueue(path: layout.manifestPath, configuration: single))
         } catch {
             throw DiskCache.mapDatabaseError(error, layout: layout)
         }
     }
 
     public func close() throws(CacheError) {
-        do { try pool.close() } catch { throw DiskCache.mapDatabaseError(error, layout: layout) }
+        do {
+            try versionQueue.close()
+            try pool.close()
+        } catch { throw DiskCache.mapDatabaseError(error, layout: layout) }
     }
 
-    /// A row whose path is not the one the layout gives its key (tampered) is left out: no file is ever named by
-    /// anything but the hash.
-    public func storedVariants(of url: CanonicalURL, longestSide: Int) throws(CacheError) -> [CacheVariant] {
-        let rows = try DiskCache.using(pool, layout) { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT variant, path FROM entry WHERE url = ? AND path IS NOT NULL"),
-                             arguments: [url.text])
+    /// Changes whenever another connection commits to the manifest (`PRAGMA data_version`, on one connection kept for
+    /// it, as the value is only comparable on the same connection).
+    public func dataVersion() throws(CacheError) -> Int {
+        do {
+            return try versionQueue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") } ?? 0
+        } catch {
+            throw DiskCache.mapDatabaseError(error, layout: layout)
         }
-        return rows.compactMap { row -> CacheVariant? in
-            guard let name: String = row["variant"], let path: String = row["path"],
-                  let variant = CacheVariant(name: name), variant.longestSide == longestSide,
-                  path == CacheLayout.relativePath(url: url, variant: variant) else { return nil }
-            return variant
-        }.sorted { $0.format < $1.format }
     }
 
-    /// Read and hashed through one descriptor: files are installed by rename, never written in place, so it holds
-    /// one complete file whatever is renamed over its name meanwhile. nil when absent.
-    public func file(of url: CanonicalURL, variant: CacheVariant, maxBytes: Int) throws(CacheError) -> CachedFile? {
-        let file: (bytes: [UInt8], info: stat)
+    /// Every row that names a file, from one snapshot, each with the file's validators when recorded. A row whose path
+    /// is not the one the layout gives its key (tampered) is left out: no file is ever named by anything but the hash.
+    /// Memory: the rows' keys and validators, about the size of the manifest's `url`, `variant` and `path` columns.
+    public func servedFiles() throws(CacheError) -> [ServedFile] {
+        let rows = try DiskCache.using(pool, layout) { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE path IS NOT NULL")
+        }
+        return rows.compactMap(ServedFile.init(row:))
+    }
+
+    /// The current row of one file, for a descriptor that did not match the index's validators.
+    public func servedFile(url: CanonicalURL, variant: CacheVariant) throws(CacheError) -> ServedFile? {
+        try DiskCache.using(pool, layout) { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM entry WHERE url = ? AND variant = ? AND path IS NOT NULL"),
+                             arguments: [url.text, variant.name])
+        }.flatMap(ServedFile.init(row:))
+    }
+
+    /// The app manifest, as `warm cache export` makes it from the same rows, one snapshot per batch.
+    public func exportAppManifest(_ body: (AppManifestImage) throws(CacheError) -> Void) throws(CacheError) {
+        var images = AppManifestImage.Grouping()
+        try DiskCache.forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL AND sha256 IS NOT NULL",
+                                   batchSize: 1_000) { rows throws(CacheError) in
+            for row in rows {
+                if let finished = images.add(row) { try body(finished) }
+            }
+        }
+        if let finished = images.finish() { try body(finished) }
+    }
+
+    /// Read through one descriptor (`fstat` from the same one): files are installed by rename, never written in place,
+    /// so it holds one complete file whatever is renamed over its name meanwhile. nil when absent.
+    public func read(_ file: ServedFile, maxBytes: Int) throws(CacheError) -> (bytes: [UInt8], info: stat)? {
         do throws(CacheError) {
-            file = try files.readFile(relativePath: CacheLayout.relativePath(url: url, variant: variant), maxBytes: maxBytes)
+            return try files.readFile(relativePath: file.relativePath, maxBytes: maxBytes)
         } catch CacheError.fileSystem(_, _, let code) where code == ENOENT {
             return nil
         }
-        let digest = file.bytes.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) }
-        return CachedFile(variant: variant, bytes: file.bytes, sha256Hex: digest,
-                          modifiedAtSeconds: Int(file.info.st_mtim.tv_sec))
+    }
+}
+
+/// A manifest row the origin may serve: its key, path and (when recorded) validators.
+public struct ServedFile: Sendable, Hashable {
+    public var url: CanonicalURL
+    public var variant: CacheVariant
+    public var relativePath: String
+    /// nil for a row stored before v4 and not filled yet: its bytes are hashed when sent.
+    public var validators: FileValidators?
+
+    init?(row: Row) {
+        guard let urlText: String = row["url"], let name: String = row["variant"], let path: String = row["path"],
+              let variant = CacheVariant(name: name), let url = try? CanonicalURL(urlText),
+              path == CacheLayout.relativePath(url: url, variant: variant) else { return nil }
+        self.url = url
+        self.variant = variant
+        relativePath = path
+        // Read by name: a manifest from before v4 has no such columns (nil), and is still served.
+        if let sha256: String = row["sha256"], let bytes: Int = row["outputBytes"], let inode: Int64 = row["fileInode"],
+           let modified: Int64 = row["fileModifiedAtNanoseconds"] {
+            validators = FileValidators(sha256Hex: sha256, byteCount: bytes, inode: UInt64(bitPattern: inode),
+                                        modifiedAtNanoseconds: modified)
+        }
     }
 }

@@ -58,6 +58,11 @@ public struct CanonicalURL: Sendable, Hashable, Codable, CustomStringConvertible
 
     public var description: String { text }
 
+    /// For text known to be a key the cache already holds (canonical by construction), without parsing it again.
+    public init(alreadyCanonical text: String) {
+        self.text = text
+    }
+
     private static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ws": 80, "wss": 443]
 
     /// RFC 3986 5.2.4 over whole segments: `..` never climbs above the root; a final `.`/`..` leaves a trailing slash.

@@ -1,34 +1,19 @@
 import Foundation
 import GRDB
-import WarmSupport
 
 extension DiskCache {
-    /// Every file is read once (one in memory at a time) to count and hash it, so the numbers are the files', whatever
-    /// a row says; a row whose file is missing is left out.
+    /// From the manifest alone (rows in key order, a batch in memory): bytes and ETags are the validators recorded when
+    /// each file was stored, so no cached file is read; a row without them (file missing when they were filled) is
+    /// left out. `verify` is what compares the files with these numbers.
     public func exportAppManifest(_ body: (AppManifestImage) throws(CacheError) -> Void) throws(CacheError) {
-        var current: AppManifestImage?
-        try Self.forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL",
+        var images = AppManifestImage.Grouping()
+        try Self.forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL AND sha256 IS NOT NULL",
                               batchSize: 1_000) { rows throws(CacheError) in
             for row in rows {
-                guard let path = row.path, let variant = CacheVariant(name: row.variant),
-                      let width = row.outputWidth, let height = row.outputHeight,
-                      let bytes = try? files.readFile(relativePath: path).bytes else { continue }
-                if current?.url != row.url {
-                    if let finished = current { try body(finished.sorted()) }
-                    current = AppManifestImage(url: row.url, productIds: [], variants: [])
-                }
-                current!.productIds = Self.merged(current!.productIds, row.productIds)
-                if current!.thumbHash == nil, let hash = row.thumbHash {
-                    current!.thumbHash = hash.base64EncodedString()
-                    current!.averageColor = row.averageColor
-                }
-                let digest = bytes.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) }
-                current!.variants.append(AppManifestImage.Variant(
-                    size: variant.longestSide, format: variant.formatName, width: width, height: height,
-                    bytes: bytes.count, etag: CachedFile.etag(sha256Hex: digest), decodedBytes: width * height * 4))
+                if let finished = images.add(row) { try body(finished) }
             }
         }
-        if let finished = current { try body(finished.sorted()) }
+        if let finished = images.finish() { try body(finished) }
     }
 
     /// Through a temp file beside `path`, fsynced and renamed, so a reader never sees half of it; returns the count.
@@ -70,6 +55,38 @@ extension AppManifestImage {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(image) + Data("\n".utf8)
+    }
+
+    /// Turns manifest rows, in (url, variant) order, into images: `add` returns an image once a row of the next URL
+    /// arrives, `finish` the last one. The one place the app manifest is made (`warm cache export`, `GET /v1/manifest`).
+    public struct Grouping: Sendable {
+        private var current: AppManifestImage?
+
+        public init() {}
+
+        public mutating func add(_ row: ManifestRow) -> AppManifestImage? {
+            guard let variant = CacheVariant(name: row.variant), let validators = FileValidators(row: row),
+                  let width = row.outputWidth, let height = row.outputHeight else { return nil }
+            var finished: AppManifestImage?
+            if current?.url != row.url {
+                finished = finish()
+                current = AppManifestImage(url: row.url, productIds: [], variants: [])
+            }
+            current!.productIds = DiskCache.merged(current!.productIds, row.productIds)
+            if current!.thumbHash == nil, let hash = row.thumbHash {
+                current!.thumbHash = hash.base64EncodedString()
+                current!.averageColor = row.averageColor
+            }
+            current!.variants.append(AppManifestImage.Variant(
+                size: variant.longestSide, format: variant.formatName, width: width, height: height,
+                bytes: validators.byteCount, etag: validators.etag, decodedBytes: width * height * 4))
+            return finished
+        }
+
+        public mutating func finish() -> AppManifestImage? {
+            defer { current = nil }
+            return current?.sorted()
+        }
     }
 
     func sorted() -> AppManifestImage {

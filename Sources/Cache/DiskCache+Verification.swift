@@ -3,8 +3,8 @@ import GRDB
 import WarmSupport
 
 extension DiskCache {
-    /// Reads every file once (one in memory at a time); run it while no store is in flight, or in-flight temp files
-    /// are listed too.
+    /// Reads and hashes every file once (one in memory at a time): the one place that checks the files against the
+    /// validators their rows recorded. Run it while no store is in flight, or in-flight temp files are listed too.
     public func verify(validator: ImageValidator) throws(CacheError) -> VerificationReport {
         let rows = try read { db in
             try ManifestRow.filter(ManifestRow.Columns.path != nil)
@@ -39,6 +39,10 @@ extension DiskCache {
         } catch {
             return .unreadable(reason: error.description)
         }
+        if let recorded = row.sha256 {
+            let digest = bytes.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) }
+            guard digest == recorded else { return .digestMismatch(expectedSHA256: recorded, actualSHA256: digest) }
+        }
         let actual: ImageDimensions
         do {
             actual = try validator(Data(bytes))
@@ -65,6 +69,8 @@ public struct VerificationReport: Sendable, Hashable {
         case unreadable(reason: String)
         case undecodable(reason: String)
         case dimensionMismatch(expected: ImageDimensions, actual: ImageDimensions)
+        /// The bytes changed behind the manifest: the origin's ETag and the app manifest's no longer describe them.
+        case digestMismatch(expectedSHA256: String, actualSHA256: String)
 
         public var description: String {
             switch self {
@@ -76,6 +82,8 @@ public struct VerificationReport: Sendable, Hashable {
             case .undecodable(let reason): return "the file does not decode: \(reason)"
             case .dimensionMismatch(let expected, let actual):
                 return "the image is \(actual), but the manifest says \(expected)"
+            case .digestMismatch(let expected, let actual):
+                return "the file's SHA-256 is \(actual), but the manifest recorded \(expected) when it was stored"
             }
         }
     }

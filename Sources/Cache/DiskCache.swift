@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import Synchronization
+import WarmSupport
 
 /// Not an actor: the state lives in SQLite (GRDB's pool) and atomic renames; an actor would serialise every store's
 /// fsync. Methods block (a store: two fsyncs): call from bounded tasks, holding a `CacheLock` while writing.
@@ -37,7 +38,12 @@ public final class DiskCache: Sendable {
         if removed > 0 {
             logger.notice("removed leftover temp files", metadata: ["count": "\(removed)", "cache": "\(layout.root)"])
         }
-        return DiskCache(maxAgeSeconds: maxAgeSeconds, pool: try Manifest.open(layout), files: files, logger: logger)
+        let cache = DiskCache(maxAgeSeconds: maxAgeSeconds, pool: try Manifest.open(layout), files: files, logger: logger)
+        let filled = try cache.fillMissingValidators()
+        if filled > 0 {
+            logger.notice("recorded the validators of files stored before v4", metadata: ["count": "\(filled)", "cache": "\(layout.root)"])
+        }
+        return cache
     }
 
     /// Folds the WAL into `manifest.sqlite` first (best effort: another process's reader may hold it), so a closed
@@ -115,7 +121,9 @@ public final class DiskCache: Sendable {
             fetchedAt: metadata.fetchedAt, expiresAt: metadata.expiresAt ?? metadata.fetchedAt + maxAgeSeconds,
             lastAccessAt: metadata.fetchedAt, lastListedAt: metadata.fetchedAt,
             thumbHash: metadata.thumbHash, averageColor: metadata.averageColor)
-        let temporaryName = try files.writeTemporaryFile(data)
+        let digest = data.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) }
+        let (temporaryName, info) = try files.writeTemporaryFile(data)
+        row.record(FileValidators(sha256Hex: digest, info: info))
         let files = self.files
         do throws(CacheError) {
             try keyLocks.withLock(for: relativePath) { () throws(CacheError) in

@@ -51,6 +51,14 @@ enum Manifest {
                 table.add(column: "averageColor", .text)
             }
         }
+        migrator.registerMigration("v4: file validators") { db in
+            // NULL in old rows; `DiskCache.open` fills them from the files (`fillMissingValidators`).
+            try db.alter(table: ManifestRow.databaseTableName) { table in
+                table.add(column: "sha256", .text)
+                table.add(column: "fileInode", .integer)
+                table.add(column: "fileModifiedAtNanoseconds", .integer)
+            }
+        }
         return migrator
     }
 

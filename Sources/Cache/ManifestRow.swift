@@ -28,11 +28,24 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
     public var lastListedAt: Double = 0
     public var thumbHash: Data? = nil
     public var averageColor: String? = nil
+    /// The file's validators (`FileValidators`), written with the row that names the file; the byte count is
+    /// `outputBytes`. NULL in rows from before v4 until `DiskCache.open` fills them.
+    public var sha256: String? = nil
+    public var fileInode: Int? = nil
+    public var fileModifiedAtNanoseconds: Int? = nil
 
     public enum Columns: String, ColumnExpression, CaseIterable {
         case url, variant, productIds, path, etag, lastModified, sourceBytes, sourceFormat, sourceWidth,
              sourceHeight, outputBytes, outputWidth, outputHeight, fetchedAt, expiresAt, lastAccessAt,
-             lastError, failedAt, lastListedAt, thumbHash, averageColor
+             lastError, failedAt, lastListedAt, thumbHash, averageColor, sha256, fileInode, fileModifiedAtNanoseconds
+    }
+
+    /// Sets the validator columns.
+    mutating func record(_ validators: FileValidators) {
+        sha256 = validators.sha256Hex
+        outputBytes = validators.byteCount
+        fileInode = Int(Int64(bitPattern: validators.inode))
+        fileModifiedAtNanoseconds = Int(validators.modifiedAtNanoseconds)
     }
 
     var key: [String: any DatabaseValueConvertible] { [Columns.url.rawValue: url, Columns.variant.rawValue: variant] }
@@ -75,7 +88,8 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
     private var columnValues: [(any DatabaseValueConvertible)?] {
         [url, variant, "[" + productIds.map(String.init).joined(separator: ",") + "]", path, etag, lastModified,
          sourceBytes, sourceFormat, sourceWidth, sourceHeight, outputBytes, outputWidth, outputHeight, fetchedAt,
-         expiresAt, lastAccessAt, lastError, failedAt, lastListedAt, thumbHash, averageColor]
+         expiresAt, lastAccessAt, lastError, failedAt, lastListedAt, thumbHash, averageColor, sha256, fileInode,
+         fileModifiedAtNanoseconds]
     }
 }
 

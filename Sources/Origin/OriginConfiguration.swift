@@ -9,7 +9,7 @@ public struct OriginConfiguration: Sendable, Hashable {
     public var staleWhileRevalidateSeconds: Int = 604_800
     /// `max-age` of a 404, so a CDN does not ask again at once for an image the next warm may add.
     public var missMaxAgeSeconds: Int = 60
-    /// SQLite reader connections, and the threads that run them and the file reads.
+    /// SQLite reader connections, and the threads that run them and the file reads of bodies not in memory.
     public var readerCount: Int = 4
     /// Further connections wait in the listen backlog.
     public var maxConnections: Int = 1024
@@ -22,6 +22,11 @@ public struct OriginConfiguration: Sendable, Hashable {
     public var maxFileBytes: Int = 16 << 20
     /// On SIGTERM, requests in progress may finish for this long.
     public var gracePeriodSeconds: Int = 10
+    /// How often the origin asks whether the manifest changed (one `PRAGMA data_version`); a store, eviction or prune
+    /// reaches the answers within about this long.
+    public var refreshIntervalMilliseconds: Int = 100
+    /// Thumbnail bodies kept in memory, checked, so a hot thumbnail costs no system call.
+    public var hotSetBytes: Int = 64 << 20
 
     public init() {}
 

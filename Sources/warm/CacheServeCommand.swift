@@ -13,10 +13,12 @@ struct CacheServeCommand: AsyncParsableCommand {
             thumbnail with a strong ETag (SHA-256 of the body), Last-Modified and Cache-Control; 304 for a matching \
             If-None-Match or If-Modified-Since. Without format, the best format the cache holds that Accept allows \
             (AVIF, WebP, JPEG, PNG; AVIF and WebP only when named), with Vary: Accept. 404 for what the cache does not \
-            hold (nothing is fetched or decoded), 400 for a malformed request. GET /healthz, GET /metrics (Prometheus: the \
-            origin's counters and the last run's figures from <dir>/last-run.json and every shard's, read on each scrape).
+            hold (nothing is fetched or decoded), 400 for a malformed request. GET /v1/manifest: the app manifest \
+            (`warm cache export`'s lines) gzipped, with an ETag. GET /healthz (503 until a run has made a manifest), \
+            GET /metrics (Prometheus: the origin's counters and the last run's figures from <dir>/last-run.json and \
+            every shard's, read on each scrape). Starts on an empty directory and serves once a run has written it.
             Prints http://HOST:PORT on standard output once listening; SIGTERM or SIGINT drains requests in flight.
-            Exit status: 0 stopped; 1 could not open the cache or listen.
+            Exit status: 0 stopped; 1 no such directory, an unreadable manifest, or could not listen.
             """)
 
     @Argument(help: "The cache directory (a warm run's --cache-dir; for shards, the merged tree).")
@@ -48,6 +50,9 @@ struct CacheServeCommand: AsyncParsableCommand {
 
     @Option(help: "SQLite reader connections, and threads reading files.")
     var readers: Int = Self.defaults.readerCount
+
+    @Option(help: "Thumbnail bodies kept in memory (e.g. 64MB; default 64 MiB); 0 reads every body from disk.")
+    var hotSetSize: ByteCount = ByteCount(argument: String(OriginConfiguration().hotSetBytes))!
 
     @Option(help: "Open connections at most.")
     var maxConnections: Int = Self.defaults.maxConnections
@@ -88,6 +93,7 @@ struct CacheServeCommand: AsyncParsableCommand {
         configuration.missMaxAgeSeconds = Int(missMaxAge.seconds)
         configuration.readerCount = readers
         configuration.maxConnections = maxConnections
+        configuration.hotSetBytes = Int(hotSetSize.bytes)
         configuration.idleTimeoutSeconds = Int(idleTimeout.seconds)
         configuration.gracePeriodSeconds = Int(gracePeriod.seconds)
         let origin: Origin

@@ -118,7 +118,8 @@ final class CacheServeCommandTests: XCTestCase {
         XCTAssertEqual(rewrite.terminationStatus, 0)
         let evict = try WarmBinary.run(["cache", "evict", cache, "--max-size", "1"])
         XCTAssertEqual(evict.status, 0, evict.stderr)
-        try await Task.sleep(for: .milliseconds(300))
+        // The origin rereads a changed manifest every 100 ms (`OriginConfiguration.refreshIntervalMilliseconds`).
+        try await Task.sleep(for: .seconds(1))
         clients.cancel()
         _ = await clients.result
 
@@ -133,6 +134,34 @@ final class CacheServeCommandTests: XCTestCase {
         let changedURLs = ledger.etagsByURL.values.filter { $0.count >= 2 }.count
         print("origin under a rewrite: \(ledger.okCount) bodies, \(ledger.bodiesByETag.count) distinct, \(changedURLs) of \(urls.count) URLs seen in two versions, \(ledger.notFoundCount) 404s")
         XCTAssertGreaterThan(changedURLs, 0, "some image was served before and after its rewrite")
+    }
+
+    func testOnAnEmptyVolumeHealthIs503UntilARunHasWrittenThen200WithoutARestart() async throws {
+        let directory = try makeTemporaryDirectory()
+        let files = try images(3)
+        let server = try StaticCatalogServer(files: files, directory: directory)
+        addTeardownBlock { server.stop() }
+        let cache = directory.appendingPathComponent("cache").path
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        let origin = try OriginProcess(cache: cache, self)
+        let url = server.url(of: files[0].name)
+        let before = try await origin.get("/healthz")
+        XCTAssertEqual(before.status, 503)
+        XCTAssertEqual(String(decoding: before.body, as: UTF8.self), "no manifest yet\n")
+        let missing = try await origin.get(OriginProcess.thumbnailQuery(url: url, size: Self.size))
+        XCTAssertEqual(missing.status, 404)
+
+        try warm(server, cache: cache, ["--format", "jpeg"])
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try await origin.get("/healthz").status != 200 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let after = try await origin.get("/healthz")
+        XCTAssertEqual(after.status, 200, "once the run has made a manifest, without a restart")
+        let image = try await origin.get(OriginProcess.thumbnailQuery(url: url, size: Self.size, format: "jpeg"))
+        XCTAssertEqual(image.status, 200)
+        XCTAssertEqual(image.body, try cachedFile(cache, url: url, format: "jpg"))
+        XCTAssertEqual(image.header("ETag"), try OriginRequests.expectedETag(of: image.body))
     }
 
     /// `clients` loops, each asking for every URL in turn until cancelled.

@@ -29,6 +29,12 @@ struct OriginHarness {
                                                     fetchedAt: Date().timeIntervalSince1970))
         }
         try cache.close()
+        return try await serve(test, root: root, configuration: configuration)
+    }
+
+    /// An origin on `root` as it is (no manifest, an old one, ...).
+    static func serve(_ test: XCTestCase, root: String,
+                      configuration: OriginConfiguration = OriginConfiguration()) async throws -> OriginHarness {
         var configuration = configuration
         configuration.port = 0
         let origin = try Origin(cacheDirectory: root, configuration: configuration)
