@@ -135,6 +135,19 @@ def check_libraries(binary, runtime_stage):
           f"({', '.join(sorted(needed))}), all brought by {' '.join(installs)}" if not problems else "")
 
 
+def check_release_status(binary):
+    """The release build, not only the debug one the tests drive, reports a dead API as a failure: a release-only
+    miscompile once lost the crawl's failure and exited 0 with success (bench/findings.md, issue 34)."""
+    with tempfile.TemporaryDirectory(prefix="warm-release-status.") as cache:
+        run = subprocess.run([binary, "run", "--api", "http://127.0.0.1:9", "--cache-dir", cache, "--no-progress",
+                              "--prometheus-file", os.path.join(cache, "warm.prom")], capture_output=True, text=True)
+        summary = Path(cache, "last-run.json").read_text() if Path(cache, "last-run.json").exists() else ""
+        prom = Path(cache, "warm.prom").read_text() if Path(cache, "warm.prom").exists() else ""
+        if run.returncode != 6 or '"success" : false' not in summary or "warm_last_run_success 0" not in prom:
+            problems.append(f"the release build against a dead API exited {run.returncode} (expected 6) with "
+                            f"summary {summary[:200]!r} and {'warm_last_run_success 0' in prom=}")
+
+
 def main():
     dockerfile = Path(argument("--dockerfile", ROOT / "Dockerfile"))
     parsed = stages(dockerfile.read_text())
@@ -168,6 +181,7 @@ def main():
                     path = subprocess.run(["swift", "build", *configuration, "--show-bin-path"], cwd=context,
                                           capture_output=True, text=True).stdout.strip()
                     check_libraries(os.path.join(path, "warm"), runtime_stage)
+                    check_release_status(os.path.join(path, "warm"))
     finally:
         shutil.rmtree(context, ignore_errors=True)
     for problem in problems:
