@@ -80,14 +80,7 @@ public final class CacheReader: Sendable {
 
     /// The app manifest, as `warm cache export` makes it from the same rows, one snapshot per batch.
     public func exportAppManifest(_ body: (AppManifestImage) throws(CacheError) -> Void) throws(CacheError) {
-        var images = AppManifestImage.Grouping()
-        try DiskCache.forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL AND sha256 IS NOT NULL",
-                                   batchSize: 1_000) { rows throws(CacheError) in
-            for row in rows {
-                if let finished = images.add(row) { try body(finished) }
-            }
-        }
-        if let finished = images.finish() { try body(finished) }
+        try DiskCache.exportAppManifest(of: pool, layout: layout, body)
     }
 
     /// Read through one descriptor (`fstat` from the same one): files are installed by rename, never written in place,

@@ -6,9 +6,15 @@ extension DiskCache {
     /// each file was stored, so no cached file is read; a row without them (file missing when they were filled) is
     /// left out. `verify` is what compares the files with these numbers.
     public func exportAppManifest(_ body: (AppManifestImage) throws(CacheError) -> Void) throws(CacheError) {
+        try Self.exportAppManifest(of: pool, layout: layout, body)
+    }
+
+    /// The export over any connection pool: the cache's own, or the origin's read-only `CacheReader`.
+    static func exportAppManifest(of pool: DatabasePool, layout: CacheLayout,
+                                  _ body: (AppManifestImage) throws(CacheError) -> Void) throws(CacheError) {
         var images = AppManifestImage.Grouping()
-        try Self.forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL AND sha256 IS NOT NULL",
-                              batchSize: 1_000) { rows throws(CacheError) in
+        try forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL AND sha256 IS NOT NULL",
+                         batchSize: 1_000) { rows throws(CacheError) in
             for row in rows {
                 if let finished = images.add(row) { try body(finished) }
             }

@@ -11,16 +11,7 @@ final class DeploymentManifestTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     private func check(_ root: URL, apt: Bool = true) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("scripts/check-deploy.py").path] + (apt ? [] : ["--no-apt"])
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try runPythonScript(root.appendingPathComponent("scripts/check-deploy.py"), apt ? [] : ["--no-apt"])
     }
 
     /// A copy of the files the script reads, with `edit` applied to one of them.

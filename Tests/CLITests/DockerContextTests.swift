@@ -10,17 +10,8 @@ final class DockerContextTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     private func check(dockerfile: URL? = nil) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.repository.appendingPathComponent("scripts/check-docker-context.py").path]
-            + (dockerfile.map { ["--dockerfile", $0.path] } ?? [])
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try runPythonScript(Self.repository.appendingPathComponent("scripts/check-docker-context.py"),
+                            dockerfile.map { ["--dockerfile", $0.path] } ?? [])
     }
 
     /// The repository's Dockerfile with `edit` applied, in a temporary file.
