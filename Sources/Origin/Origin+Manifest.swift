@@ -21,10 +21,8 @@ extension Origin {
         if let cached = index.manifestBody(version: version) {
             made = .success(cached)
         } else {
-            made = await BlockingWork.run(on: threadPool) { () -> Result<OriginManifestBody, CacheError> in
-                do throws(CacheError) { return .success(try OriginManifestBody.make(from: reader, version: version)) } catch {
-                    return .failure(error)
-                }
+            made = await BlockingWork.run(on: threadPool) {
+                Result { () throws(CacheError) in try OriginManifestBody.make(from: reader, version: version) }
             }
         }
         switch made {

@@ -45,8 +45,8 @@ extension Origin {
         }
         guard let file = held.first(where: { $0.format == format })?.file else { return (notFound(query), true) }
         if let body = index.hotBody(for: file) { return (found(body, file: file, negotiated: negotiated, request: request), false) }
-        let loaded = await BlockingWork.run(on: threadPool) { () -> Result<OriginIndex.Body?, CacheError> in
-            do throws(CacheError) { return .success(try self.load(file)) } catch { return .failure(error) }
+        let loaded = await BlockingWork.run(on: threadPool) {
+            Result { () throws(CacheError) -> OriginIndex.Body? in try self.load(file) }
         }
         switch loaded {
         case .success(let body?):
