@@ -152,13 +152,17 @@ final class CacheServeCommandTests: XCTestCase {
         XCTAssertEqual(missing.status, 404)
 
         try warm(server, cache: cache, ["--format", "jpeg"])
+        // The index follows the manifest within its refresh interval (100 ms): healthz can turn 200 while the run is
+        // still storing, so wait for the image itself, which the finished run has stored.
+        let query = OriginProcess.thumbnailQuery(url: url, size: Self.size, format: "jpeg")
         let deadline = ContinuousClock.now + .seconds(10)
-        while try await origin.get("/healthz").status != 200 && ContinuousClock.now < deadline {
+        var image = try await origin.get(query)
+        while image.status != 200 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
+            image = try await origin.get(query)
         }
         let after = try await origin.get("/healthz")
         XCTAssertEqual(after.status, 200, "once the run has made a manifest, without a restart")
-        let image = try await origin.get(OriginProcess.thumbnailQuery(url: url, size: Self.size, format: "jpeg"))
         XCTAssertEqual(image.status, 200)
         XCTAssertEqual(image.body, try cachedFile(cache, url: url, format: "jpg"))
         XCTAssertEqual(image.header("ETag"), try OriginRequests.expectedETag(of: image.body))

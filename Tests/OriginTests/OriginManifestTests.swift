@@ -111,7 +111,15 @@ final class OriginManifestTests: XCTestCase {
         XCTAssertEqual(manifest.status, 503)
 
         try store(root)
-        try await eventually("healthz answers 200") { try await origin.get("/healthz").status == 200 }
+        // Healthz can turn 200 while the rows are still being stored; the index follows within its refresh interval.
+        try await eventually("every stored image is served") {
+            for url in images where try await origin.get(OriginHarness.thumbnailPath(url: url, size: 300)).status != 200 {
+                return false
+            }
+            return true
+        }
+        let health200 = try await origin.get("/healthz")
+        XCTAssertEqual(health200.status, 200)
         try await assertEveryETagIsTheSHA256OfTheFile(origin)
         let written = try await origin.get("/v1/manifest")
         XCTAssertEqual(written.status, 200)
