@@ -2,7 +2,14 @@
 """Check README.md and docs/*.md.
 
   python3 scripts/check-docs.py                 every relative link resolves to an existing file,
-                                                and every #anchor to a heading of that file
+                                                and every #anchor to a heading of that file; README.md
+                                                is at most 5,000 characters; neither README.md nor
+                                                docs/*.md holds a /tmp/ path or a commit hash (a
+                                                hexadecimal word of 7-40 characters that git knows as
+                                                a commit: provenance lives in reports/, the lab notes
+                                                in bench/findings.md)
+  python3 scripts/check-docs.py --root DIR      the same on DIR's README.md and docs/ (commits are
+                                                still looked up in this repository)
   python3 scripts/check-docs.py --moved-from REV  also: every heading, every number and every
                                                 paragraph/list item/table row of README.md at REV
                                                 is still in README.md or docs/*.md
@@ -13,6 +20,8 @@ allowed while that page does not exist yet (--allow-missing).
 import argparse, glob, os, re, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPOSITORY = ROOT
+README_LIMIT = 5000
 
 
 def slug(heading):
@@ -58,6 +67,40 @@ def check_links(allow_missing):
 def normalise(text):
     text = re.sub(r'\]\([^)]*\)', ']', text)  # link targets change when text moves
     return re.sub(r'\s+', ' ', text).strip()
+
+
+def known_commits(words):
+    """The words git resolves to a commit of this repository (fails when there is no git checkout)."""
+    if not words:
+        return set()
+    found = subprocess.run(['git', 'rev-parse', '--git-dir'], cwd=REPOSITORY, capture_output=True)
+    if found.returncode != 0:
+        sys.exit('check-docs: cannot look commit hashes up: ' + REPOSITORY + ' is not a git checkout')
+    batch = subprocess.run(['git', 'cat-file', '--batch-check'], cwd=REPOSITORY, capture_output=True, text=True,
+                           input=''.join(w + '^{commit}\n' for w in words)).stdout.splitlines()
+    return {w for w, line in zip(words, batch) if not line.endswith('missing') and 'ambiguous' not in line}
+
+
+def check_provenance():
+    """README.md's length, and no scratch path or commit hash in README.md or docs/."""
+    ok = True
+    size = len(open(os.path.join(ROOT, 'README.md'), encoding='utf-8').read())
+    print(f'README.md: {size} characters (at most {README_LIMIT})')
+    if size > README_LIMIT:
+        print(f'  TOO LONG: README.md has {size - README_LIMIT} characters over {README_LIMIT}')
+        ok = False
+    hits = []
+    for page in pages():
+        for number, line in enumerate(open(page, encoding='utf-8'), start=1):
+            where = f'{os.path.relpath(page, ROOT)}:{number}'
+            hits += [(where, 'a /tmp/ path', m) for m in re.findall(r'/tmp/\S*', line)]
+            hits += [(where, None, w) for w in re.findall(r'\b[0-9a-f]{7,40}\b', line)]
+    commits = known_commits(sorted({w for _, kind, w in hits if kind is None}))
+    bad = [(where, kind or 'a commit hash', w) for where, kind, w in hits if kind or w in commits]
+    print(f'provenance: {len(bad)} /tmp/ paths or commit hashes in README.md and docs/')
+    for where, kind, w in bad:
+        print(f'  SCRATCH: {where}: {kind} ({w})')
+    return ok and not bad
 
 
 def check_moved(rev):
@@ -118,9 +161,14 @@ def check_moved(rev):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--moved-from', metavar='REV')
+    parser.add_argument('--root', metavar='DIR')
     parser.add_argument('--allow-missing', action='append', default=['docs/architecture.md'])
     args = parser.parse_args()
+    if args.root:
+        global ROOT
+        ROOT = os.path.abspath(args.root)
     ok = check_links(set(args.allow_missing))
+    ok &= check_provenance()
     if args.moved_from:
         ok &= check_moved(args.moved_from)
     sys.exit(0 if ok else 1)

@@ -1,0 +1,66 @@
+import Foundation
+import WarmTestSupport
+import XCTest
+
+/// `scripts/check-docs.py` keeps README.md a first page and docs/ free of lab notes: links resolve, README.md is at
+/// most 5,000 characters, and neither holds a /tmp/ path or a commit hash (provenance lives in reports/). These tests
+/// run it on the real pages and on a copy with each fault planted.
+final class DocsCheckTests: XCTestCase {
+    private static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private var script: URL { Self.repository.appendingPathComponent("scripts/check-docs.py") }
+
+    /// README.md, docs/ and reports/ (the pages' link targets) copied into a new folder.
+    private func copyOfThePages() throws -> URL {
+        let root = try makeTemporaryDirectory()
+        for folder in ["docs", "reports"] {
+            try FileManager.default.copyItem(at: Self.repository.appendingPathComponent(folder),
+                                             to: root.appendingPathComponent(folder))
+        }
+        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("README.md"),
+                                         to: root.appendingPathComponent("README.md"))
+        return root
+    }
+
+    private func append(_ text: String, to file: URL) throws {
+        let old = try String(contentsOf: file, encoding: .utf8)
+        try (old + text).write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    private func headCommit() throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-C", Self.repository.path, "rev-parse", "--short=7", "HEAD"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "git rev-parse failed")
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testTheREADMEAndDocsHaveNoBrokenLinkNoScratchPathAndNoCommitHash() throws {
+        let result = try runPythonScript(script)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("provenance: 0 "), result.output)
+    }
+
+    func testAScratchPathACommitHashAndALongREADMEAreEachReported() throws {
+        let clean = try copyOfThePages()
+        let control = try runPythonScript(script, ["--root", clean.path])
+        XCTAssertEqual(control.status, 0, "the unchanged copy must pass: \(control.output)")
+
+        let root = try copyOfThePages()
+        let commit = try headCommit()
+        try append("\nMeasured in `/tmp/scratch-run` on the release build of \(commit).\n",
+                   to: root.appendingPathComponent("docs/measuring.md"))
+        try append("\n" + String(repeating: "padding ", count: 700) + "\n", to: root.appendingPathComponent("README.md"))
+        let result = try runPythonScript(script, ["--root", root.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("TOO LONG: README.md"), result.output)
+        XCTAssertTrue(result.output.contains("a /tmp/ path (/tmp/scratch-run`)"), result.output)
+        XCTAssertTrue(result.output.contains("a commit hash (\(commit))"), result.output)
+        XCTAssertFalse(result.output.contains("0b3f32a"), "an ETag in an example is not a commit: \(result.output)")
+    }
+}
