@@ -3,6 +3,7 @@ import CacheTestSupport
 import CatalogServer
 import Foundation
 import WarmTestSupport
+import WarmSupport
 import XCTest
 
 /// `warm run --shard I/N` as a Kubernetes Indexed Job runs it: N processes at
@@ -109,6 +110,10 @@ final class ShardedRunTests: XCTestCase {
         let fromOne = try WarmBinary.run(["report", "--metrics", single.path + "/metrics.jsonl", "--out", singleReport.path, "--noise-repeats", "0"])
         XCTAssertEqual(fromOne.status, 0, fromOne.stderr)
         XCTAssertEqual(fromShards.stdout.split(separator: "\n").last, fromOne.stdout.split(separator: "\n").last)
+        // The header names the command, the build and the machine: provenance lives in the report.
+        let header = try String(contentsOf: shardedReport.appendingPathComponent("memory-comparison.md"), encoding: .utf8)
+        XCTAssertTrue(header.contains("Written by `warm report --metrics \(metricsFiles[0])"), header)
+        XCTAssertTrue(header.contains("warm \(WarmVersion.current) (debug build), on \(ProcessInfo.processInfo.activeProcessorCount) cores"), header)
         func rows(_ report: URL) throws -> [String] {
             try String(contentsOf: report.appendingPathComponent("memory-comparison.md"), encoding: .utf8)
                 .split(separator: "\n").map(String.init)

@@ -13,7 +13,7 @@ extension MemoryReport {
             \(c.isSampled ? "Of those, \(ReportFormat.count(c.measuredCount)) were measured (peaks, CPU time, quality); the other \(ReportFormat.count(c.comparedCount - c.measuredCount)) were warmed but not measured, and their retained bytes are computed from the header and the stored thumbnail (see How this was measured). " : "")\
             Target: longest upright side \(sizes.isEmpty ? "-" : sizes). \
             Memory is in decimal megabytes: 1 MB = 1,000,000 bytes (the metrics files keep exact bytes). \
-            Generated \(ISO8601DateFormatter().string(from: context.generatedAt)).
+            Generated \(ISO8601DateFormatter().string(from: context.generatedAt)). \(context.provenance.sentence)
             """
     }
 

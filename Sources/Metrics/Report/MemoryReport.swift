@@ -7,6 +7,7 @@ public struct MemoryReport: Sendable {
     public struct Context: Sendable {
         public var metricsPaths: [String]
         public var generatedAt = Date()
+        public var provenance = ReportProvenance.current
         /// Run-to-run peak variation measured while writing the report, if any.
         public var noise: PeakNoise?
     }
