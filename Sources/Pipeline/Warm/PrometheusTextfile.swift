@@ -1,4 +1,5 @@
 import Foundation
+import WarmSupport
 
 /// The summary as Prometheus gauges: the file for node_exporter's textfile collector (written atomically, as it may
 /// read at any time) and the run figures on `warm cache serve`'s /metrics. By hand, not swift-prometheus: a handful of
@@ -42,7 +43,7 @@ public enum PrometheusTextfile {
     }
 
     public static func write(_ summary: WarmSummary, to path: String) throws {
-        try Data(render(summary).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try AtomicFile.write(Data(render(summary).utf8), to: path)
     }
 
     /// The same families in the same order for every summary, so `render` can interleave them.
