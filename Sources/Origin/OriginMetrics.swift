@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// The origin's counters as Prometheus text for `GET /metrics`. Hand-written (one lock, a few integers):
 /// swift-prometheus is not in the graph, and swift-metrics alone would still need this exporter.
@@ -14,25 +14,25 @@ public final class OriginMetrics: Sendable {
         var latencySumSeconds = 0.0
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
     /// More text for each scrape (`warm cache serve`: the last runs' figures, read from their summaries).
-    private let appendix = NIOLockedValueBox<(@Sendable () async -> String)?>(nil)
+    private let appendix = Mutex<(@Sendable () async -> String)?>(nil)
 
     public init() {}
 
     /// `source` is called on every scrape; its text follows the origin's own.
     public func append(_ source: @escaping @Sendable () async -> String) {
-        appendix.withLockedValue { $0 = source }
+        appendix.withLock { $0 = source }
     }
 
     /// What `GET /metrics` answers: the origin's counters, then the appended text.
     public func exposition() async -> String {
-        let source = appendix.withLockedValue { $0 }
+        let source = appendix.withLock { $0 }
         return prometheusText() + (await source?() ?? "")
     }
 
     public func record(status: Int, bodyBytes: Int, miss: Bool, latencySeconds: Double) {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.requestsByStatus[status, default: 0] += 1
             state.bodyBytes += bodyBytes
             if miss { state.misses += 1 }
@@ -46,7 +46,7 @@ public final class OriginMetrics: Sendable {
 
     /// Prometheus text exposition format, version 0.0.4.
     public func prometheusText() -> String {
-        let snapshot = state.withLockedValue { $0 }
+        let snapshot = state.withLock { $0 }
         var lines = [
             "# HELP warm_origin_requests_total Thumbnail requests answered, by HTTP status.",
             "# TYPE warm_origin_requests_total counter",
