@@ -1,5 +1,5 @@
 import Foundation
-import SystemPackage
+import WarmSupport
 
 /// The file half of the cache (temp files, atomic installs, removal; no manifest). Every path below the root is
 /// reached through `DirectoryHandle`, never re-resolved by a following `open(2)`.
@@ -33,33 +33,26 @@ struct CacheFileStore: Sendable {
 
     // MARK: - Writing
 
-    /// Writes and fsyncs a new `tmp/<random>.tmp` (`O_EXCL|O_NOFOLLOW`), so after the rename the file is complete
-    /// on disk; removed on failure. Returns its name and its `fstat` after the fsync (`rename` keeps the inode and
-    /// modification time, so these are the installed file's).
+    /// Writes and fsyncs a new `tmp/<random>.tmp` (`AtomicFile.writeNewFile`: `O_EXCL|O_NOFOLLOW`), so after the rename
+    /// the file is complete on disk; removed on failure. Returns its name and its `fstat` after the fsync (`rename` keeps
+    /// the inode and modification time, so these are the installed file's).
     func writeTemporaryFile(_ data: Data) throws(CacheError) -> (name: String, info: stat) {
         let tmp = try temporaryDirectory()
         let name = UUID().uuidString.lowercased() + ".tmp"
-        let tempPath = tmp.path + "/" + name
-        let fd = try tmp.createFile(name, permissions: Self.filePermissions)
-        var failure: CacheError?
-        if let injected = faults?(.temporaryWrite) {
-            failure = .system("write", path: tempPath, errno: injected)
-        } else {
-            do {
-                _ = try FileDescriptor(rawValue: fd).writeAll(data)  // retries EINTR and short writes
-            } catch {
-                failure = .system("write", path: tempPath, errno: (error as? Errno)?.rawValue ?? EIO)
+        do {
+            let info = try AtomicFile.writeNewFile(named: name, in: tmp.fd, directoryPath: tmp.path,
+                                                   permissions: Self.filePermissions) { sink in
+                if let injected = faults?(.temporaryWrite) {
+                    throw AtomicFileError(operation: "write", path: tmp.path + "/" + name, code: injected)
+                }
+                try sink.write(data)
             }
+            return (name, info)
+        } catch let error as AtomicFileError {
+            throw .system(error.operation, path: error.path, errno: error.code)
+        } catch {
+            throw .system("write", path: tmp.path + "/" + name, errno: EIO)  // the producer throws only AtomicFileError
         }
-        if failure == nil && fsync(fd) != 0 { failure = .system("fsync", path: tempPath, errno: errno) }
-        var info = stat()
-        if failure == nil && fstat(fd, &info) != 0 { failure = .system("fstat", path: tempPath, errno: errno) }
-        if close(fd) != 0 && failure == nil { failure = .system("close", path: tempPath, errno: errno) }
-        if let failure {
-            _ = try? tmp.removeFile(name)
-            throw failure
-        }
-        return (name, info)
     }
 
     /// Renames a finished temp file over a manifest-relative path, creating its two directory levels when missing (a

@@ -52,18 +52,6 @@ final class DirectoryHandle {
         guard fsync(fd) == 0 else { throw CacheError.system("fsync directory", path: path, errno: errno) }
     }
 
-    /// Creates a new file for writing: `O_EXCL|O_NOFOLLOW`, so an existing
-    /// file or a planted link with this name is an error, never a target.
-    func createFile(_ name: String, permissions: mode_t) throws(CacheError) -> Int32 {
-        let fileFD = retryingOnInterrupt {
-            openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
-        }
-        guard fileFD >= 0 else { throw CacheError.system("create", path: path + "/" + name, errno: errno) }
-        // The umask may have narrowed the mode; readers (web servers) need it exact.
-        _ = fchmod(fileFD, permissions)
-        return fileFD
-    }
-
     /// Reads a whole regular file through one descriptor opened without following a link,
     /// with its `fstat` taken from that descriptor; refuses a file over `maxBytes`.
     func readFile(_ name: String, maxBytes: Int = .max) throws(CacheError) -> (bytes: [UInt8], info: stat) {

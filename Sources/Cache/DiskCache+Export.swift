@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import WarmSupport
 
 extension DiskCache {
     /// From the manifest alone (rows in key order, a batch in memory): bytes and ETags are the validators recorded when
@@ -22,47 +23,36 @@ extension DiskCache {
         if let finished = images.finish() { try body(finished) }
     }
 
-    /// Through a temp file beside `path`, fsynced and renamed, so a reader never sees half of it; returns the count.
+    /// Through `AtomicFile` (a temp file beside `path`, fsynced, renamed, the directory fsynced), so a reader never
+    /// sees half of it and a failed export leaves the previous one; returns the count.
     @discardableResult
     public func writeAppManifest(to path: String) throws(CacheError) -> Int {
-        let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw .fileSystem(operation: "create the app manifest", path: temporary, errno: errno)
-        }
         var count = 0
-        do throws(CacheError) {
-            defer { try? handle.close() }
-            try exportAppManifest { image throws(CacheError) in
-                do {
-                    try handle.write(contentsOf: try AppManifestImage.line(image))
-                } catch {
-                    throw .fileSystem(operation: "write the app manifest (\(error))", path: temporary, errno: EIO)
+        do {
+            try AtomicFile.write(to: path) { sink in
+                try exportAppManifest { image throws(CacheError) in
+                    let line: Data
+                    do { line = try JSONLines.line(image) } catch {
+                        throw .fileSystem(operation: "encode the app manifest (\(error))", path: path, errno: EINVAL)
+                    }
+                    do throws(AtomicFileError) { try sink.write(line) } catch {
+                        throw .system(error.operation, path: error.path, errno: error.code)
+                    }
+                    count += 1
                 }
-                count += 1
             }
-            do {
-                try handle.synchronize()
-            } catch {
-                throw .fileSystem(operation: "fsync the app manifest (\(error))", path: temporary, errno: EIO)
-            }
-            guard rename(temporary, path) == 0 else { throw .system("rename", path: path, errno: errno) }
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
+        } catch let error as CacheError {
             throw error
+        } catch let error as AtomicFileError {
+            throw .system(error.operation, path: error.path, errno: error.code)
+        } catch {
+            throw .fileSystem(operation: "write the app manifest (\(error))", path: path, errno: EIO)
         }
         return count
     }
 }
 
 extension AppManifestImage {
-    /// The image as one JSON line (keys sorted, slashes unescaped), newline included.
-    public static func line(_ image: AppManifestImage) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(image) + Data("\n".utf8)
-    }
-
     /// Turns manifest rows, in (url, variant) order, into images: `add` returns an image once a row of the next URL
     /// arrives, `finish` the last one. The one place the app manifest is made (`warm cache export`, `GET /v1/manifest`).
     public struct Grouping: Sendable {

@@ -26,9 +26,12 @@ public final class DiskCache: Sendable {
         self.logger = logger
     }
 
+    /// The freshness lifetime of a stored entry unless the run says otherwise (`warm run --max-age`).
+    public static let defaultMaxAgeSeconds: Double = 12 * 3600
+
     /// Clearing `tmp/` is only safe for the lock holder: pass `removingTemporaryFiles: false` without the
     /// `CacheLock` (`warm cache stats/get/verify` while a run may write). A shard's lock is its own.
-    public static func open(root: String, shard: CacheShard? = nil, maxAgeSeconds: Double = 12 * 3600,
+    public static func open(root: String, shard: CacheShard? = nil, maxAgeSeconds: Double = defaultMaxAgeSeconds,
                             logger: Logger = Logger(label: "warm.cache"), faults: FaultInjector? = nil,
                             removingTemporaryFiles: Bool = true) throws(CacheError) -> DiskCache {
         let layout = CacheLayout(root: root, shard: shard)

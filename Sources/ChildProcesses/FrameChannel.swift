@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,18 +25,25 @@ package struct FrameChannel: Sendable {
 
     /// Each `Data` in `message` is written as a JSON blob index, its bytes after the JSON.
     package func send<Message: Encodable>(_ message: Message) throws(Failure) {
-        let blobs = NIOLockedValueBox<[Data]>([])
+        let blobs = Blobs()
         let encoder = JSONEncoder()
         encoder.dataEncodingStrategy = .custom { data, encoder in
             var index = encoder.singleValueContainer()
-            try index.encode(blobs.withLockedValue { $0.append(data); return $0.count - 1 })
+            try index.encode(blobs.list.withLock { $0.append(data); return $0.count - 1 })
         }
         guard let json = try? encoder.encode(message) else { throw .malformed }
-        try write(Self.littleEndian(UInt32(json.count)) + json + Self.littleEndian(UInt32(blobs.withLockedValue(\.count))))
-        for blob in blobs.withLockedValue({ $0 }) {
+        let all = blobs.list.withLock { $0 }
+        try write(Self.littleEndian(UInt32(json.count)) + json + Self.littleEndian(UInt32(all.count)))
+        for blob in all {
             try write(Self.littleEndian(UInt64(blob.count)))
             try write(blob)
         }
+    }
+
+    /// The `Data` values of one message, in order; a class, as the encoder's `@Sendable` hook captures it (a `Mutex`
+    /// alone cannot be captured by an escaping closure).
+    private final class Blobs: Sendable {
+        let list = Mutex<[Data]>([])
     }
 
     /// `deadline` bounds the whole read (nil: wait forever); nil for a well-framed message that does not decode.

@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 import NIOPosix
 #if canImport(Glibc)
 import Glibc
@@ -10,23 +10,23 @@ import Glibc
 package final class WorkerPool: Sendable {
     package let processes: [WorkerProcess]
     private let threads: NIOThreadPool
-    private let idle: NIOLockedValueBox<[WorkerProcess]>
+    private let idle: Mutex<[WorkerProcess]>
 
     package init(command: [String], environment: [String: String], count: Int) {
         // A process that dies between jobs must not kill the parent writing to its pipe: EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
         processes = (0..<max(1, count)).map { _ in WorkerProcess(command: command, environment: environment) }
-        idle = NIOLockedValueBox(processes)
+        idle = Mutex(processes)
         threads = NIOThreadPool(numberOfThreads: processes.count)
         threads.start()
     }
 
     /// `body` on a thread of the pool with an idle process; `ifShutDown` once the pool is shut down.
     package func run<T: Sendable>(ifShutDown: T, _ body: @escaping @Sendable (WorkerProcess) -> T) async -> T {
-        await BlockingWork.run(on: threads, ifShutDown: ifShutDown) { [idle] in
+        await BlockingWork.run(on: threads, ifShutDown: ifShutDown) { [self] in
             // As many threads as processes: a running job always finds one idle.
-            guard let process = idle.withLockedValue({ $0.popLast() }) else { return ifShutDown }
-            defer { idle.withLockedValue { $0.append(process) } }
+            guard let process = idle.withLock({ $0.popLast() }) else { return ifShutDown }
+            defer { idle.withLock { $0.append(process) } }
             return body(process)
         }
     }

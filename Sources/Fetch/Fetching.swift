@@ -1,6 +1,7 @@
 import Foundation
 
-/// Conditional GETs: `HTTPFetcher`, or a `CoalescingFetcher` (or a test's fake) in front of one.
+/// Conditional GETs: `HTTPFetcher`, or a test's fake. No coalescing layer: `JobAdmission` admits each image URL once
+/// a run, and the crawl asks for each page once.
 public protocol Fetching: Sendable {
     /// `validators` are sent as `If-None-Match` / `If-Modified-Since`.
     func get(_ url: URL, validators: Validators?) async throws(FetchError) -> FetchOutcome

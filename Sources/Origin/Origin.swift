@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
-import NIOConcurrencyHelpers
+import Synchronization
 import NIOCore
 import NIOPosix
 import Serving
@@ -17,7 +17,7 @@ public final class Origin: Sendable {
     public let metrics = OriginMetrics()
     let index: OriginIndex
     let threadPool: NIOThreadPool
-    private let refresher = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    private let refresher = Mutex<Task<Void, Never>?>(nil)
 
     /// Throws when the directory is missing, or when its manifest exists but cannot be read (not WAL, broken).
     public init(cacheDirectory: String, configuration: OriginConfiguration = OriginConfiguration()) throws(CacheError) {
@@ -48,7 +48,7 @@ public final class Origin: Sendable {
     }
 
     public func close() async {
-        refresher.withLockedValue { $0 }?.cancel()
+        refresher.withLock { $0 }?.cancel()
         try? await threadPool.shutdownGracefully()
         index.close()
     }
@@ -70,7 +70,7 @@ public final class Origin: Sendable {
                 lastFailure = failure
             }
         }
-        refresher.withLockedValue { $0 = task }
+        refresher.withLock { $0 = task }
     }
 
     private func router(logger: Logger) -> Router<BasicRequestContext> {

@@ -1,7 +1,7 @@
 import Cache
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
+import Synchronization
 import NIOCore
 import WarmSupport
 
@@ -46,7 +46,7 @@ final class OriginIndex: Sendable {
     let root: String
     let hotSetBytes: Int
     private let readerCount: Int
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
 
     init(root: String, readerCount: Int, hotSetBytes: Int) {
         self.root = root
@@ -54,8 +54,8 @@ final class OriginIndex: Sendable {
         self.hotSetBytes = hotSetBytes
     }
 
-    var snapshot: Snapshot { state.withLockedValue { $0.snapshot } }
-    var reader: CacheReader? { state.withLockedValue { $0.reader } }
+    var snapshot: Snapshot { state.withLock { $0.snapshot } }
+    var reader: CacheReader? { state.withLock { $0.reader } }
 
     /// Blocks (SQLite, `stat`): opens the manifest once it exists (again when it was replaced), and reloads the rows
     /// when another connection has committed since the last load. Throws what kept it from reading the manifest.
@@ -63,26 +63,26 @@ final class OriginIndex: Sendable {
         let layout = CacheLayout(root: root)
         var info = stat()
         guard stat(layout.manifestPath, &info) == 0 else {
-            let old = state.withLockedValue { state in
+            let old = state.withLock { state in
                 defer { state = State() }
                 return state.reader
             }
             try? old?.close()
             return
         }
-        let (current, inode) = state.withLockedValue { ($0.reader, $0.readerInode) }
+        let (current, inode) = state.withLock { ($0.reader, $0.readerInode) }
         var reader = current
         if reader == nil || inode != UInt64(info.st_ino) {
             try? current?.close()
             do throws(CacheError) {
                 reader = try CacheReader.open(root: root, readerCount: readerCount)
             } catch {
-                state.withLockedValue { state in
+                state.withLock { state in
                     (state.reader, state.snapshot) = (nil, Snapshot(status: .unreadable(error.description)))
                 }
                 throw error
             }
-            state.withLockedValue { state in
+            state.withLock { state in
                 (state.reader, state.readerInode, state.snapshot.version) = (reader, UInt64(info.st_ino), nil)
             }
         }
@@ -101,7 +101,7 @@ final class OriginIndex: Sendable {
         for key in filesByURL.keys {
             filesByURL[key]!.sort { Self.preference($0.variant) < Self.preference($1.variant) }
         }
-        state.withLockedValue { state in
+        state.withLock { state in
             state.snapshot = Snapshot(status: .ready, version: version, filesByURL: filesByURL)
             // Bodies of files evicted or rewritten since go now, not when the budget pushes them out.
             state.hot = state.hot.filter { path, body in paths[path].map { $0 == body.validators } ?? false }
@@ -117,7 +117,7 @@ final class OriginIndex: Sendable {
     /// The body sent last for `file`, if it is still the file the index describes.
     func hotBody(for file: ServedFile) -> Body? {
         guard let validators = file.validators else { return nil }
-        return state.withLockedValue { state in
+        return state.withLock { state in
             state.hot[file.relativePath].flatMap { $0.validators == validators ? $0 : nil }
         }
     }
@@ -127,7 +127,7 @@ final class OriginIndex: Sendable {
     func remember(_ body: Body, for file: ServedFile) {
         let size = body.buffer.readableBytes
         guard body.validators != nil, size <= hotSetBytes else { return }
-        state.withLockedValue { state in
+        state.withLock { state in
             if let old = state.hot.removeValue(forKey: file.relativePath) { state.hotBytes -= old.buffer.readableBytes }
             while state.hotBytes + size > hotSetBytes, let victim = state.hot.first {
                 state.hot.removeValue(forKey: victim.key)
@@ -140,15 +140,15 @@ final class OriginIndex: Sendable {
 
     /// The compressed app manifest of `version`, or nil when it must be made again.
     func manifestBody(version: Int) -> OriginManifestBody? {
-        state.withLockedValue { $0.manifest?.version == version ? $0.manifest : nil }
+        state.withLock { $0.manifest?.version == version ? $0.manifest : nil }
     }
 
     func rememberManifest(_ body: OriginManifestBody) {
-        state.withLockedValue { $0.manifest = body }
+        state.withLock { $0.manifest = body }
     }
 
     func close() {
-        let reader = state.withLockedValue { state in
+        let reader = state.withLock { state in
             defer { state = State() }
             return state.reader
         }

@@ -18,7 +18,7 @@ struct OriginManifestBody: Sendable {
         var lines = ByteBuffer()
         var count = 0
         try reader.exportAppManifest { image throws(CacheError) in
-            guard let line = try? AppManifestImage.line(image) else { return }
+            guard let line = try? JSONLines.line(image) else { return }
             lines.writeBytes(line)
             count += 1
         }

@@ -1,7 +1,8 @@
-import NIOConcurrencyHelpers
+import Synchronization
+import WarmSupport
 
-/// The origin's counters as Prometheus text for `GET /metrics`. Hand-written (one lock, a few integers):
-/// swift-prometheus is not in the graph, and swift-metrics alone would still need this exporter.
+/// The origin's counters as Prometheus text for `GET /metrics`, under one lock, written with `PrometheusText` (which
+/// says why not swift-prometheus).
 public final class OriginMetrics: Sendable {
     private static let latencyBucketsSeconds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
@@ -14,25 +15,25 @@ public final class OriginMetrics: Sendable {
         var latencySumSeconds = 0.0
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
     /// More text for each scrape (`warm cache serve`: the last runs' figures, read from their summaries).
-    private let appendix = NIOLockedValueBox<(@Sendable () async -> String)?>(nil)
+    private let appendix = Mutex<(@Sendable () async -> String)?>(nil)
 
     public init() {}
 
     /// `source` is called on every scrape; its text follows the origin's own.
     public func append(_ source: @escaping @Sendable () async -> String) {
-        appendix.withLockedValue { $0 = source }
+        appendix.withLock { $0 = source }
     }
 
     /// What `GET /metrics` answers: the origin's counters, then the appended text.
     public func exposition() async -> String {
-        let source = appendix.withLockedValue { $0 }
+        let source = appendix.withLock { $0 }
         return prometheusText() + (await source?() ?? "")
     }
 
     public func record(status: Int, bodyBytes: Int, miss: Bool, latencySeconds: Double) {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.requestsByStatus[status, default: 0] += 1
             state.bodyBytes += bodyBytes
             if miss { state.misses += 1 }
@@ -44,36 +45,30 @@ public final class OriginMetrics: Sendable {
         }
     }
 
-    /// Prometheus text exposition format, version 0.0.4.
+    /// Prometheus text exposition format, version 0.0.4 (`PrometheusText`).
     public func prometheusText() -> String {
-        let snapshot = state.withLockedValue { $0 }
-        var lines = [
-            "# HELP warm_origin_requests_total Thumbnail requests answered, by HTTP status.",
-            "# TYPE warm_origin_requests_total counter",
-        ]
+        let snapshot = state.withLock { $0 }
+        var text = PrometheusText()
+        text.family("warm_origin_requests_total", type: "counter", help: "Thumbnail requests answered, by HTTP status.")
         for status in snapshot.requestsByStatus.keys.sorted() {
-            lines.append("warm_origin_requests_total{status=\"\(status)\"} \(snapshot.requestsByStatus[status]!)")
+            text.sample("warm_origin_requests_total", [("status", "\(status)")], "\(snapshot.requestsByStatus[status]!)")
         }
-        lines += [
-            "# HELP warm_origin_response_body_bytes_total Body bytes of thumbnail answers (HEAD and 304 send none).",
-            "# TYPE warm_origin_response_body_bytes_total counter",
-            "warm_origin_response_body_bytes_total \(snapshot.bodyBytes)",
-            "# HELP warm_origin_misses_total Thumbnail requests for an image, size or format the cache does not hold.",
-            "# TYPE warm_origin_misses_total counter",
-            "warm_origin_misses_total \(snapshot.misses)",
-            "# HELP warm_origin_request_duration_seconds Time from a thumbnail request's head to its answer.",
-            "# TYPE warm_origin_request_duration_seconds histogram",
-        ]
+        text.family("warm_origin_response_body_bytes_total", type: "counter",
+                    help: "Body bytes of thumbnail answers (HEAD and 304 send none).")
+        text.sample("warm_origin_response_body_bytes_total", "\(snapshot.bodyBytes)")
+        text.family("warm_origin_misses_total", type: "counter",
+                    help: "Thumbnail requests for an image, size or format the cache does not hold.")
+        text.sample("warm_origin_misses_total", "\(snapshot.misses)")
+        let duration = "warm_origin_request_duration_seconds"
+        text.family(duration, type: "histogram", help: "Time from a thumbnail request's head to its answer.")
         var cumulative = 0
         for (bound, count) in zip(Self.latencyBucketsSeconds, snapshot.bucketCounts) {
             cumulative += count
-            lines.append("warm_origin_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)")
+            text.sample(duration + "_bucket", [("le", "\(bound)")], "\(cumulative)")
         }
-        lines += [
-            "warm_origin_request_duration_seconds_bucket{le=\"+Inf\"} \(snapshot.latencyCount)",
-            "warm_origin_request_duration_seconds_sum \(snapshot.latencySumSeconds)",
-            "warm_origin_request_duration_seconds_count \(snapshot.latencyCount)",
-        ]
-        return lines.joined(separator: "\n") + "\n"
+        text.sample(duration + "_bucket", [("le", "+Inf")], "\(snapshot.latencyCount)")
+        text.sample(duration + "_sum", "\(snapshot.latencySumSeconds)")
+        text.sample(duration + "_count", "\(snapshot.latencyCount)")
+        return text.text
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Cache
 import Foundation
+import WarmSupport
 
 struct CacheExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +27,7 @@ struct CacheExportCommand: AsyncParsableCommand {
         }
         try CacheAccess.reading(directory) { cache in
             try cache.exportAppManifest { image throws(CacheError) in
-                guard let line = try? AppManifestImage.line(image) else { return }
+                guard let line = try? JSONLines.line(image) else { return }
                 FileHandle.standardOutput.write(line)
             }
         }

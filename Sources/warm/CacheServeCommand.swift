@@ -51,8 +51,8 @@ struct CacheServeCommand: AsyncParsableCommand {
     @Option(help: "SQLite reader connections, and threads reading files.")
     var readers: Int = Self.defaults.readerCount
 
-    @Option(help: "Thumbnail bodies kept in memory (e.g. 64MB; default 64 MiB); 0 reads every body from disk.")
-    var hotSetSize: ByteCount = ByteCount(argument: String(OriginConfiguration().hotSetBytes))!
+    @Option(help: "Thumbnail bodies kept in memory (e.g. 64MB); 0 reads every body from disk.")
+    var hotSetSize = ByteCount(bytes: Self.defaults.hotSetBytes)
 
     @Option(help: "Open connections at most.")
     var maxConnections: Int = Self.defaults.maxConnections

@@ -1,21 +1,22 @@
 import ArgumentParser
 import Fetch
 import Foundation
+import Pipeline
 
 /// How `warm run` and `warm demo` talk to servers: how much at once, timeouts, retries, sizes and the hosts images
 /// may come from (`--help`'s "Fetching").
 struct FetchOptions: ParsableArguments {
     @Option(help: "Downloads in flight at once.")
-    var concurrency: Int = 16
+    var concurrency: Int = WarmConfiguration.defaults.fetchConcurrency
 
     @Option(help: "Products per list page requested from the API.")
-    var itemsPerPage: Int = 100
+    var itemsPerPage: Int = WarmConfiguration.defaults.itemsPerPage
 
     @Option(help: "List pages fetched at once.")
-    var pageConcurrency: Int = 4
+    var pageConcurrency: Int = WarmConfiguration.defaults.pageConcurrency
 
     @Option(help: "Refuse source images larger than this; a download stops there.")
-    var maxImageSize = ByteCount(bytes: 64 << 20)
+    var maxImageSize = ByteCount(bytes: WarmConfiguration.defaults.limits.maxEncodedBytes)
 
     @Option(help: "Time allowed for one HTTP attempt, from request to last body byte (a number is seconds).")
     var requestTimeout = DurationArgument(seconds: FetchConfiguration().requestTimeoutSeconds)

@@ -17,11 +17,6 @@ struct MeasurementOptions: ParsableArguments {
         """)
     var measureRepeats: String?
 
-    // Retired ways of measuring: still accepted so that no command line breaks, ignored with a warning.
-    @Flag(help: .hidden) var measureInProcess = false
-    @Flag(help: .hidden) var measureExecEach = false
-    @Option(help: .hidden) var measureOnceFromPixels: Int?
-
     static var defaultRepeats: String {
         let repeats = StrategyMeasurer.Repeats()
         return "\(repeats.naive),\(repeats.renderer),\(repeats.thumbnail)"
@@ -47,11 +42,6 @@ struct MeasurementOptions: ParsableArguments {
             throw ValidationError("--measure-repeats takes three positive counts, e.g. 2,1,3 (naive, renderer, thumbnail), or two (naive and renderer, thumbnail).")
         }
         if let measureProcesses, measureProcesses < 1 { throw ValidationError("--measure-processes must be at least 1.") }
-        let retired = [(measureInProcess, "--measure-in-process"), (measureExecEach, "--measure-exec-each"),
-                       (measureOnceFromPixels != nil, "--measure-once-from-pixels")]
-        for (given, option) in retired where given {
-            Console.error("warning: \(option) is ignored: measuring now always uses children forked by measuring processes.")
-        }
     }
 
     /// The measuring processes of this executable (started on first use).

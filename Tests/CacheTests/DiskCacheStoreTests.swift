@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import Cache
 import CacheTestSupport
@@ -282,10 +283,8 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 }
 
 /// Collects messages from concurrent work.
-final class FailureLog: @unchecked Sendable {
-    // @unchecked: every access to `items` goes through `lock`.
-    private let lock = NSLock()
-    private var items: [String] = []
-    func append(_ message: String) { lock.withLock { items.append(message) } }
-    var messages: [String] { lock.withLock { items } }
+final class FailureLog: Sendable {
+    private let items = Mutex<[String]>([])
+    func append(_ message: String) { items.withLock { $0.append(message) } }
+    var messages: [String] { items.withLock { $0 } }
 }

@@ -23,25 +23,4 @@ final class CancelledFetchTests: XCTestCase {
             XCTAssertLessThan(clock.now - cancelled, .seconds(2), "the stalled body held the cancelled fetch")
         }
     }
-
-    func testACancelledCallerOfACoalescedDownloadLeavesItToTheOthers() async throws {
-        try await withCatalog { server, fetcher in
-            let url = try await firstThumbnail(server)
-            await server.injectFault(.delay(seconds: 3), path: url.path, count: 1)
-            let coalescing = CoalescingFetcher(upstream: fetcher)
-            let leaving = Task { try await coalescing.get(url) }
-            let staying = Task { try await coalescing.get(url) }
-            try await Task.sleep(for: .milliseconds(200))
-            let clock = ContinuousClock()
-            let cancelled = clock.now
-            leaving.cancel()
-            let error = await caught(FetchError.self) { _ = try await leaving.value }
-            XCTAssertEqual(error, .cancelled(url: url))
-            XCTAssertLessThan(clock.now - cancelled, .seconds(1), "the cancelled caller waited for the download")
-            let body = try await staying.value.resource?.body
-            XCTAssertGreaterThan(body?.count ?? 0, 100, "the caller that stayed gets the body")
-            let requests = await server.stats.snapshot().requests(path: url.path)
-            XCTAssertEqual(requests, 1, "one download for both callers")
-        }
-    }
 }

@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import WarmSupport
 @testable import WarmMetrics
 import XCTest
 
@@ -185,7 +186,7 @@ final class MemoryReportTests: XCTestCase {
         old.peakMethod = .residentHighWaterMark
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("old-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let line = String(decoding: JSONLinesWriter.line(for: old), as: UTF8.self)
+        let line = String(decoding: try JSONLines.line(old), as: UTF8.self)
         XCTAssertTrue(line.contains("\"peakMethod\":\"vmhwm\""), line)
         try line.write(toFile: file, atomically: true, encoding: .utf8)
         let read = try JSONLinesReader.read(path: file)

@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import WarmSupport
 import WarmMetrics
 import XCTest
 
@@ -9,7 +10,7 @@ final class MetricsFileTests: XCTestCase {
         first.shard = "worker-1"
         let second = MetricsFixtures.failed(url: "https://example.test/broken")
 
-        let line = JSONLinesWriter.line(for: first)
+        let line = try JSONLines.line(first)
         XCTAssertEqual(line.last, UInt8(ascii: "\n"))
         XCTAssertEqual(line.filter { $0 == UInt8(ascii: "\n") }.count, 1, "one object per line")
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: line) as? [String: Any])
@@ -26,7 +27,7 @@ final class MetricsFileTests: XCTestCase {
         XCTAssertTrue(naive["ssim"] is NSNull)
         XCTAssertEqual(naive["retainedBytes"] as? Int, 4_000)
 
-        let failedObject = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONLinesWriter.line(for: second)) as? [String: Any])
+        let failedObject = try XCTUnwrap(JSONSerialization.jsonObject(with: try JSONLines.line(second)) as? [String: Any])
         XCTAssertTrue((failedObject["strategies"] as? [String: Any])?["thumbnail"] is NSNull)
 
         let directory = try MetricsFixtures.temporaryDirectory()
@@ -44,7 +45,7 @@ final class MetricsFileTests: XCTestCase {
         let directory = try MetricsFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("bad.jsonl").path
-        var data = JSONLinesWriter.line(for: MetricsFixtures.failed(url: "ok"))
+        var data = try JSONLines.line(MetricsFixtures.failed(url: "ok"))
         data.append(Data("\n{\"url\": \"no other field\"}\n".utf8))
         try data.write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try JSONLinesReader.read(path: path)) { error in

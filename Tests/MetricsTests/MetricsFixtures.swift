@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import WarmSupport
 @testable import WarmMetrics
 
 /// Images and records the Metrics tests make for themselves.
@@ -78,9 +79,14 @@ enum MetricsFixtures {
     }
 }
 
+extension PeakMethod {
+    /// A method older versions wrote (VmHWM in the measuring process itself), as their metrics files name it.
+    static let residentHighWaterMark = PeakMethod(rawValue: "vmhwm")
+}
+
 extension JSONLinesWriter {
     /// Writes all `records` to `path` at once, as a run would have appended them.
-    static func write(_ records: [ImageMetricsRecord], to path: String) throws(MetricsFileError) {
-        try MetricsFileError.write(Data(records.flatMap { line(for: $0) }), to: path)
+    static func write(_ records: [ImageMetricsRecord], to path: String) throws {
+        try MetricsFileError.write(Data(records.map { try JSONLines.line($0) }.joined()), to: path)
     }
 }

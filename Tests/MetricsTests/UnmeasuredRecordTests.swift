@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import WarmSupport
 import WarmMetrics
 import XCTest
 
@@ -9,7 +10,7 @@ import XCTest
 final class UnmeasuredRecordTests: XCTestCase {
     func testUnmeasuredRecordHasNullPeaksAndSaysSoInItsLine() throws {
         let record = MetricsFixtures.unmeasured(url: "https://example.test/u.jpg")
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONLinesWriter.line(for: record)) as? [String: Any])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: try JSONLines.line(record)) as? [String: Any])
         XCTAssertEqual(object["measured"] as? Bool, false)
         XCTAssertTrue(object["peakMethod"] is NSNull)
         let thumbnail = try XCTUnwrap((object["strategies"] as? [String: Any])?["thumbnail"] as? [String: Any])
@@ -21,7 +22,7 @@ final class UnmeasuredRecordTests: XCTestCase {
         XCTAssertEqual(naive["retainedBytes"] as? Int, 4032 * 3024 * 4)
 
         let measured = try XCTUnwrap(JSONSerialization.jsonObject(
-            with: JSONLinesWriter.line(for: MetricsFixtures.record(url: "m", naive: 1, renderer: 1, thumbnail: 1))) as? [String: Any])
+            with: try JSONLines.line(MetricsFixtures.record(url: "m", naive: 1, renderer: 1, thumbnail: 1))) as? [String: Any])
         XCTAssertEqual(measured["measured"] as? Bool, true)
 
         let directory = try MetricsFixtures.temporaryDirectory()

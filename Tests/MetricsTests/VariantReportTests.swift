@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import WarmSupport
 @testable import WarmMetrics
 import XCTest
 
@@ -122,8 +123,7 @@ final class VariantReportTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         func writeAndRead(_ records: [ImageMetricsRecord], _ name: String) throws -> [ImageMetricsRecord] {
             let path = directory.appendingPathComponent(name).path
-            let text = records.map { String(decoding: JSONLinesWriter.line(for: $0), as: UTF8.self) }.joined()
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try JSONLinesWriter.write(records, to: path)
             return try JSONLinesReader.read(path: path)
         }
         let plainRead = try writeAndRead(Self.plainRecords, "plain.jsonl")

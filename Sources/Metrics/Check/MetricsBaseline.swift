@@ -48,7 +48,7 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         outputFormat = records.last { $0.outputFormat != nil }?.outputFormat
         outputQuality = records.last { $0.outputQuality != nil }?.outputQuality
         // Unmeasured records have no peak method (nor peaks: their images keep sizes only).
-        peakMethod = records.last { $0.peakMethod != nil }?.peakMethod ?? .residentHighWaterMark
+        peakMethod = records.last { $0.peakMethod != nil }?.peakMethod ?? .forkedProcess
         images = Self.lastByURL(records).values.map { record in
             if let thumbnail = record.strategies.thumbnail, record.error == nil {
                 return Image(url: record.url, sourceSHA256: record.sourceSHA256, decoded: true,

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Downsample
 import Foundation
 
@@ -10,10 +11,11 @@ public enum FileMeasurement {
         var records: [ImageMetricsRecord] = []
         for file in files {
             let record: ImageMetricsRecord
-            do {
-                let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            let read = await BlockingWork.run { Result { try Data(contentsOf: URL(fileURLWithPath: file)) } }
+            switch read {
+            case .success(let data):
                 record = await measurer.measure(data: data, productId: nil, url: file)
-            } catch {
+            case .failure(let error):
                 record = ImageMetricsRecord(productId: nil, url: file, format: nil, sourceBytes: 0, width: nil, height: nil,
                                             orientation: nil, targetLongestSide: configuration.target.longestSide,
                                             peakMethod: .forkedProcess,

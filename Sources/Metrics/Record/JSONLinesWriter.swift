@@ -1,42 +1,54 @@
+import ChildProcesses
 import Foundation
+import Synchronization
+import WarmSupport
 
-/// Appends records, flushed one by one (a crashed run keeps every finished row); an actor because
-/// the pipeline's tasks share one file.
-public actor JSONLinesWriter {
-    private let handle: FileHandle
-    public nonisolated let path: String
+/// Appends records, written one by one (a crashed run keeps every finished row). The writes run on NIO's thread pool
+/// (`BlockingWork`), never on the cooperative pool; one lock keeps the pipeline's tasks to one write at a time.
+public final class JSONLinesWriter: Sendable {
+    public let path: String
+    /// nil once closed.
+    private let handle: Mutex<FileHandle?>
 
+    /// Creates (or empties) the file and its directory: one `open`, made before the run's tasks start.
     public init(path: String) throws(MetricsFileError) {
         self.path = path
         let url = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data().write(to: url)
-            handle = try FileHandle(forWritingTo: url)
+            handle = Mutex(try FileHandle(forWritingTo: url))
         } catch {
             throw .unwritable(path: path, reason: error.localizedDescription)
         }
     }
 
-    public func append(_ record: ImageMetricsRecord) throws(MetricsFileError) {
+    public func append(_ record: ImageMetricsRecord) async throws(MetricsFileError) {
+        let line: Data
         do {
-            try handle.write(contentsOf: Self.line(for: record))
+            line = try JSONLines.line(record)
         } catch {
-            throw .unwritable(path: path, reason: error.localizedDescription)
+            throw .unwritable(path: path, reason: "a record cannot be encoded: \(error)")
         }
+        let failure = await BlockingWork.run { [self] in
+            handle.withLock { handle -> String? in
+                guard let handle else { return "the file is already closed" }
+                do { try handle.write(contentsOf: line) } catch { return error.localizedDescription }
+                return nil
+            }
+        }
+        if let failure { throw .unwritable(path: path, reason: failure) }
     }
 
     /// Closes the file; call once when the run ends.
-    public func close() throws(MetricsFileError) {
-        do { try handle.close() } catch { throw .unwritable(path: path, reason: error.localizedDescription) }
-    }
-
-    public static func line(for record: ImageMetricsRecord) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // A record holds only strings, integers and finite doubles: encoding cannot fail.
-        var data = (try? encoder.encode(record)) ?? Data("{}".utf8)
-        data.append(UInt8(ascii: "\n"))
-        return data
+    public func close() async throws(MetricsFileError) {
+        let failure = await BlockingWork.run { [self] in
+            handle.withLock { handle -> String? in
+                defer { handle = nil }
+                do { try handle?.close() } catch { return error.localizedDescription }
+                return nil
+            }
+        }
+        if let failure { throw .unwritable(path: path, reason: failure) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WarmSupport
 
 /// Why a metrics or baseline file could not be read or written.
 public enum MetricsFileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -30,13 +31,15 @@ extension MetricsFileError {
         }
     }
 
-    /// Writes `data` to `path` atomically (readers never see half a file),
-    /// creating the parent directory when missing.
+    /// Writes `data` to `path` through `AtomicFile` (readers never see half a file, a failure leaves the old one),
+    /// creating the parent directory when missing. Blocking.
     static func write(_ data: Data, to path: String) throws(MetricsFileError) {
         let url = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
+            try AtomicFile.write(data, to: path)
+        } catch let error as AtomicFileError {
+            throw .unwritable(path: path, reason: error.description)
         } catch {
             throw .unwritable(path: path, reason: error.localizedDescription)
         }

@@ -52,7 +52,7 @@ public struct MemoryComparison: Sendable {
             .sorted { $0.count != $1.count ? $0.count > $1.count : $0.reason < $1.reason }
         failureExamples = failed.prefix(5).map { (url: $0.url, error: $0.error ?? "unknown error") }
         targetLongestSides = Set(records.map(\.targetLongestSide)).sorted()
-        peakMethods = PeakMethod.allCases.filter { method in records.contains { $0.peakMethod == method } }
+        peakMethods = Set(records.compactMap(\.peakMethod)).sorted { $0.rawValue < $1.rawValue }
 
         let naiveTotal = compared.reduce(0) { $0 + ($1.strategies.naive?.retainedBytes ?? 0) }
         columns = StrategyKind.allCases.map { kind in

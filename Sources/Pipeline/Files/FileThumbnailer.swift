@@ -1,6 +1,7 @@
 import ChildProcesses
 import Downsample
 import Foundation
+import WarmSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -119,19 +120,15 @@ public struct FileThumbnailer: Sendable {
         return .success(Written(output: output, size: thumbnail.size, outputBytes: thumbnail.data.count))
     }
 
-    /// Temp file, then rename, so no reader sees half a file; no fsync (a run writes lost outputs again) nor `.atomic`
+    /// Through `AtomicFile` without its fsyncs: no reader sees half a file, and a run writes lost outputs again
     /// (bench/findings.md section 7). Blocking. Nil when the file is in place, else the call that failed and why.
     private static func replaceOutput(_ path: String, with data: Data) -> String? {
-        let failure = { (call: String) in "\(call): \(String(cString: strerror(errno)))" }
-        let temporary = "\(path).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return failure("open") }
-        var failed: String?
-        if !FileDescriptorIO.writeAll(fd, data) { failed = failure("write") }
-        if close(fd) != 0, failed == nil { failed = failure("close") }
-        if failed == nil, rename(temporary, path) != 0 { failed = failure("rename") }
-        if failed != nil { unlink(temporary) }
-        return failed
+        do throws(AtomicFileError) {
+            try AtomicFile.write(data, to: path, durable: false)
+            return nil
+        } catch {
+            return "\(error.operation): \(String(cString: strerror(error.code)))"
+        }
     }
 }
 

@@ -33,16 +33,9 @@ struct ImageWarmer: Sendable {
         } catch {
             return try await fail(error, job)
         }
-        guard let metrics else { return warmed.outcome }
+        guard let metrics, let image = warmed.image else { return warmed.outcome }
         do throws(MetricsFileError) {
-            if measuring {
-                guard let source = warmed.source, case .written = warmed.outcome else { return warmed.outcome }
-                try await metrics.submit(source, productId: job.productIds.first, url: job.fetchURL.absoluteString,
-                                         variants: warmed.record?.variants)
-            } else if let record = warmed.record {
-                // Not in the sample: a record all the same, with what the warm already knows.
-                try await metrics.record(unmeasured: record)
-            }
+            try await metrics.record(image, measure: measuring)
         } catch {
             // The metrics file is unusable: the image is warmed, its record is missing.
             return .failed(job.failure(.metrics(reason: "\(error)")))
@@ -50,7 +43,7 @@ struct ImageWarmer: Sendable {
         return warmed.outcome
     }
 
-    /// Returns the downloaded bytes too when `measuring`: they are measured after the shared section.
+    /// Returns what was done for the measuring stage too; the downloaded bytes are measured after the shared section.
     private func attempt(_ job: ImageJob, measuring: Bool) async throws(ImageFailure.Cause) -> Warmed {
         let url = job.canonicalURL
         let cached: [CacheEntry]
@@ -63,7 +56,7 @@ struct ImageWarmer: Sendable {
         let complete = cached.count == variants.count && !measuring
         if complete && isFresh(cached) {
             await fillMissingPlaceholder(job, cached)
-            return Warmed(outcome: .fresh, record: unmeasuredRecord(job, cached))
+            return Warmed(outcome: .fresh, image: warmedImage(job, .cached(cached)))
         }
         // Revalidate only when every variant is there; a missing one needs the bytes.
         let validators = complete ? cached.first.map { Validators(etag: $0.etag, lastModified: $0.lastModified) } : nil
@@ -77,10 +70,15 @@ struct ImageWarmer: Sendable {
         guard case .fetched(let resource) = outcome else {
             try await cacheCall { cache throws(CacheError) in try cache.markRevalidated(url: url) }
             await fillMissingPlaceholder(job, cached)
-            return Warmed(outcome: .notModified, record: unmeasuredRecord(job, cached))
+            return Warmed(outcome: .notModified, image: warmedImage(job, .cached(cached)))
         }
-        let (stored, record) = try await decodeAndStore(resource, job, measuring: measuring)
-        return Warmed(outcome: stored, source: measuring ? resource.body : nil, record: record)
+        return try await decodeAndStore(resource, job, measuring: measuring)
+    }
+
+    /// Built only when a measuring stage takes it.
+    private func warmedImage(_ job: ImageJob, _ work: WarmedImage.Work) -> WarmedImage? {
+        guard metrics != nil else { return nil }
+        return WarmedImage(productId: job.productIds.first, url: job.fetchURL.absoluteString, variants: variants, work: work)
     }
 
     /// A cache call whose error fails the image (and a full disk, the run).
@@ -105,7 +103,7 @@ struct ImageWarmer: Sendable {
     }
 
     private func decodeAndStore(_ resource: FetchedResource, _ job: ImageJob,
-                                measuring: Bool) async throws(ImageFailure.Cause) -> (ImageOutcome, ImageMetricsRecord?) {
+                                measuring: Bool) async throws(ImageFailure.Cause) -> Warmed {
         let started = ContinuousClock.now
         let decoded = await decoder.thumbnails(of: .bytes(resource.body), request)
         let decodeSeconds = (ContinuousClock.now - started).inSeconds
@@ -124,43 +122,10 @@ struct ImageWarmer: Sendable {
             }
             written += data.count
         }
-        let record = thumbnails.images.first.map { smallest in
-            var record = ImageMetricsRecord.unmeasured(
-                productId: job.productIds.first, url: job.fetchURL.absoluteString, format: header.format,
-                sourceBytes: resource.body.count, width: header.width, height: header.height,
-                orientation: header.orientation, targetLongestSide: configuration.measuredLongestSide,
-                thumbnailSize: smallest.size)
-            record.sourceSHA256 = SHA256Hex.digest(of: resource.body)
-            (record.outputFormat, record.outputQuality) = (smallest.format, configuration.quality)
-            record.variants = zip(variants, thumbnails.images).map { variant, image in
-                VariantMetrics(format: image.format.rawValue, size: variant.longestSide, width: image.size.width,
-                               height: image.size.height, bytes: image.data.count,
-                               encodeCPUSeconds: image.encodeCPUSeconds)
-            }
-            return record
-        }
-        return (.written(sourceBytes: resource.body.count, variants: thumbnails.images.count, outputBytes: written,
-                         decodeSeconds: decodeSeconds, measured: measuring), record)
-    }
-
-    /// From this run's variants' entries (the first is the smallest); nil when the first lacks a size. The manifest
-    /// keeps no orientation, and encode CPU is known only for variants encoded by this run.
-    private func unmeasuredRecord(_ job: ImageJob, _ entries: [CacheEntry]) -> ImageMetricsRecord? {
-        guard let entry = entries.first, let sourceBytes = entry.sourceBytes, let width = entry.sourceWidth,
-              let height = entry.sourceHeight, let outputWidth = entry.outputWidth,
-              let outputHeight = entry.outputHeight else { return nil }
-        var record = ImageMetricsRecord.unmeasured(
-            productId: job.productIds.first, url: job.fetchURL.absoluteString,
-            format: entry.sourceFormat.flatMap(ImageFormat.init(rawValue:)), sourceBytes: sourceBytes, width: width,
-            height: height, orientation: nil, targetLongestSide: configuration.measuredLongestSide,
-            thumbnailSize: PixelSize(width: outputWidth, height: outputHeight))
-        record.variants = entries.compactMap { entry -> VariantMetrics? in
-            guard let format = OutputFormat(fileExtension: entry.variant.format), let width = entry.outputWidth,
-                  let height = entry.outputHeight, let bytes = entry.outputBytes else { return nil }
-            return VariantMetrics(format: format.rawValue, size: entry.variant.longestSide, width: width, height: height,
-                                  bytes: bytes, encodeCPUSeconds: nil)
-        }
-        return record
+        let outcome = ImageOutcome.written(sourceBytes: resource.body.count, variants: thumbnails.images.count,
+                                           outputBytes: written, decodeSeconds: decodeSeconds, measured: measuring)
+        return Warmed(outcome: outcome, image: warmedImage(job, .thumbnailed(
+            source: resource.body, header: header, thumbnails: thumbnails.images, quality: configuration.quality)))
     }
 
     private var request: ThumbnailRequest {
@@ -190,7 +155,6 @@ struct ImageWarmer: Sendable {
 
 private struct Warmed {
     var outcome: ImageOutcome
-    var source: Data? = nil
-    /// What the warm knows without measuring; nil when it knows no size.
-    var record: ImageMetricsRecord? = nil
+    /// For the measuring stage; nil without one.
+    var image: WarmedImage?
 }

@@ -19,11 +19,10 @@ public enum LastRunMetrics {
                 unreadable += 1
             }
         }
-        return PrometheusTextfile.render(summaries, originVersion: WarmVersion.current) + """
-            # HELP warm_last_run_summaries_unreadable Summaries (last-run.json) in the cache directory that could not be read.
-            # TYPE warm_last_run_summaries_unreadable gauge
-            warm_last_run_summaries_unreadable \(unreadable)
-
-            """
+        var text = PrometheusText()
+        text.family("warm_last_run_summaries_unreadable", type: "gauge",
+                    help: "Summaries (last-run.json) in the cache directory that could not be read.")
+        text.sample("warm_last_run_summaries_unreadable", "\(unreadable)")
+        return PrometheusTextfile.render(summaries, originVersion: WarmVersion.current) + text.text
     }
 }

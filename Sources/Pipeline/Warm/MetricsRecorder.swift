@@ -9,6 +9,8 @@ final class MetricsRecorder: Sendable {
     let path: String
     private let writer: JSONLinesWriter
     private let shard: String?
+    /// The smallest `--size`: what the records' thumbnail figures are of.
+    private let targetLongestSide: Int
     private let queue: MeasuringQueue
     private let measurers: Task<Void, Never>
 
@@ -17,6 +19,7 @@ final class MetricsRecorder: Sendable {
         self.path = path
         let shard = configuration.shard?.description
         self.shard = shard
+        targetLongestSide = configuration.measuredLongestSide
         let writer = try JSONLinesWriter(path: path)
         self.writer = writer
         let pool = configuration.measuringPool ?? MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: 1)
@@ -50,15 +53,27 @@ final class MetricsRecorder: Sendable {
         }
     }
 
+    /// What the warm did with one image: measured when `measure` (the image is in the sample and was downloaded),
+    /// else recorded with the sizes the warm knows (none known: no record). Throws when the metrics file can no longer
+    /// be written.
+    func record(_ image: WarmedImage, measure: Bool) async throws(MetricsFileError) {
+        if measure {
+            guard let source = image.source else { return }
+            try await submit(source, productId: image.productId, url: image.url, variants: image.variantMetrics)
+        } else if let unmeasured = image.unmeasuredRecord(targetLongestSide: targetLongestSide) {
+            try await record(unmeasured: unmeasured)
+        }
+    }
+
     /// Throws when the metrics file can no longer be written.
-    func submit(_ data: Data, productId: Int?, url: String, variants: [VariantMetrics]?) async throws(MetricsFileError) {
+    private func submit(_ data: Data, productId: Int?, url: String, variants: [VariantMetrics]?) async throws(MetricsFileError) {
         if let failure = await queue.put(MeasuringQueue.Item(data: data, productId: productId, url: url, variants: variants)) {
             throw .unwritable(path: path, reason: failure)
         }
     }
 
     /// Throws when the metrics file can no longer be written.
-    func record(unmeasured: ImageMetricsRecord) async throws(MetricsFileError) {
+    private func record(unmeasured: ImageMetricsRecord) async throws(MetricsFileError) {
         if let failure = await queue.failure { throw .unwritable(path: path, reason: failure) }
         var record = unmeasured
         record.shard = shard
@@ -70,14 +85,17 @@ final class MetricsRecorder: Sendable {
         }
     }
 
-    /// Waits for every queued measurement, then writes `<name>.csv` beside the records.
+    /// Waits for every queued measurement, then writes `<name>.csv` beside the records (read and written on NIO's
+    /// thread pool).
     func finish() async throws(MetricsFileError) {
         await queue.close()
         await measurers.value
         try await writer.close()
         if let failure = await queue.failure { throw .unwritable(path: path, reason: failure) }
-        let records = try JSONLinesReader.read(path: path)
-        try CSVWriter.write(records, to: URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("csv").path)
+        let path = path, csv = URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("csv").path
+        try await BlockingWork.run {
+            Result { () throws(MetricsFileError) in try CSVWriter.write(JSONLinesReader.read(path: path), to: csv) }
+        }.get()
     }
 }
 

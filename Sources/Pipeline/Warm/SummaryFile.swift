@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WarmSupport
 
 /// A run's two reports: the JSON summary (`--summary`, default `<state directory>/last-run.json`) and the Prometheus
 /// file. Every end that reaches the cache directory writes both, so neither shows an earlier night's figures after a
@@ -14,7 +15,7 @@ public enum SummaryFile {
         var failure: String?
         if let path = configuration.summaryPath {
             do {
-                try encoder.encode(summary).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try AtomicFile.write(encoder.encode(summary), to: path)
             } catch {
                 failure = "the summary \(path): \(error)"
                 // A failure the run already had is the more useful reason; a success is one no more.

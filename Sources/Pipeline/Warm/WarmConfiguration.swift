@@ -25,7 +25,7 @@ public struct WarmConfiguration: Sendable {
     public var decodeConcurrency = ProcessInfo.processInfo.activeProcessorCount
     public var limits = DecodeLimits.default
     /// Younger entries are skipped without a request; older ones are revalidated.
-    public var maxAgeSeconds: Double = 12 * 3600
+    public var maxAgeSeconds: Double = DiskCache.defaultMaxAgeSeconds
     /// Enforced by LRU eviction after the run.
     public var maxCacheBytes: Int?
     public var compare = CompareSelection.none
@@ -54,6 +54,10 @@ public struct WarmConfiguration: Sendable {
         self.apiURL = apiURL
         self.cacheDirectory = cacheDirectory
     }
+
+    /// The defaults, as `warm run`'s options read them for their own (`--help` shows them): each written once, above.
+    /// The API and the directory are placeholders; no option reads them.
+    public static var defaults: WarmConfiguration { WarmConfiguration(apiURL: URL(fileURLWithPath: "/"), cacheDirectory: "") }
 
     public var measures: Bool { compare != .none && metricsPath != nil }
 

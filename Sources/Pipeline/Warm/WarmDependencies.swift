@@ -55,7 +55,7 @@ public struct WarmDependencies: Sendable {
             try? cache.close()
             lock.release()
         }
-        var dependencies = WarmDependencies(fetcher: CoalescingFetcher(upstream: http), hostGate: hostGate,
+        var dependencies = WarmDependencies(fetcher: http, hostGate: hostGate,
                                             cache: CacheIO(cache: cache, pool: pool), decoder: decoder, release: release)
         dependencies.manifestRepair = repair
         return dependencies

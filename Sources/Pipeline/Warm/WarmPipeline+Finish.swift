@@ -1,4 +1,5 @@
 import Cache
+import ChildProcesses
 import Foundation
 import WarmMetrics
 import WarmSupport
@@ -36,8 +37,11 @@ extension WarmPipeline {
         (summary.reasonCode, summary.reason) = RunOutcome.decide(summary, listFailure: await progress.listFailure)
         summary.success = summary.reasonCode.isSuccess
         summary.lastSuccessAt = summary.success ? finishedAt : previousSuccess
-        try SummaryFile.write(summary, configuration: configuration)
-        return summary
+        let (settings, finished) = (configuration, summary)
+        try await BlockingWork.run {
+            Result { () throws(WarmRunError) in try SummaryFile.write(finished, configuration: settings) }
+        }.get()
+        return finished
     }
 
     private func owns(_ url: CanonicalURL) -> Bool {

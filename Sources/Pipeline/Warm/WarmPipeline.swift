@@ -1,5 +1,6 @@
 import AsyncAlgorithms
 import Cache
+import ChildProcesses
 import Crawl
 import Downsample
 import Fetch
@@ -128,7 +129,7 @@ extension WarmPipeline {
         do throws(WarmRunError) {
             dependencies = try WarmDependencies.live(configuration: configuration, fetch: fetch, decoder: decoder, logger: logger)
         } catch {
-            SummaryFile.recordFailure(error, configuration: configuration, logger: logger)
+            await BlockingWork.run { SummaryFile.recordFailure(error, configuration: configuration, logger: logger) }
             throw error
         }
         let outcome: Result<WarmSummary, WarmRunError>
@@ -138,7 +139,7 @@ extension WarmPipeline {
                 pipeline = try WarmPipeline(configuration: configuration, dependencies: dependencies, logger: logger,
                                             progressBar: progressBar, stop: stop)
             } catch {
-                SummaryFile.recordFailure(error, configuration: configuration, logger: logger)
+                await BlockingWork.run { SummaryFile.recordFailure(error, configuration: configuration, logger: logger) }
                 throw error
             }
             outcome = .success(try await pipeline.run())

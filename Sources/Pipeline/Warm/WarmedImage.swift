@@ -1,0 +1,73 @@
+import Cache
+import Downsample
+import Foundation
+import WarmMetrics
+import WarmSupport
+
+/// What `ImageWarmer` did with one image, handed to the measuring stage (`MetricsRecorder`), which makes the metrics
+/// record from it: the warm itself builds no record. Lives for one image.
+struct WarmedImage: Sendable {
+    var productId: Int?
+    var url: String
+    /// This run's variants, in the order of `thumbnailed`'s images.
+    var variants: [CacheVariant]
+    var work: Work
+
+    enum Work: Sendable {
+        /// Downloaded and thumbnailed by this run (every variant written): the source, its header, one image per variant.
+        case thumbnailed(source: Data, header: ImageHeader, thumbnails: [EncodedImage], quality: Int)
+        /// Fresh or revalidated: this run's variants' cache rows, the first the smallest.
+        case cached([CacheEntry])
+    }
+
+    /// The downloaded bytes, for the measuring processes; nil when this run did not download the image.
+    var source: Data? {
+        guard case .thumbnailed(let source, _, _, _) = work else { return nil }
+        return source
+    }
+
+    /// The record of an image outside the sample, with what the warm knows; nil when it knows no size. From the cache
+    /// rows, no orientation (the manifest keeps none) and no encode CPU (known only for variants this run encoded).
+    func unmeasuredRecord(targetLongestSide: Int) -> ImageMetricsRecord? {
+        switch work {
+        case .thumbnailed(let source, let header, let thumbnails, let quality):
+            guard let smallest = thumbnails.first else { return nil }
+            var record = ImageMetricsRecord.unmeasured(
+                productId: productId, url: url, format: header.format, sourceBytes: source.count, width: header.width,
+                height: header.height, orientation: header.orientation, targetLongestSide: targetLongestSide,
+                thumbnailSize: smallest.size)
+            record.sourceSHA256 = SHA256Hex.digest(of: source)
+            (record.outputFormat, record.outputQuality) = (smallest.format, quality)
+            record.variants = variantMetrics
+            return record
+        case .cached(let entries):
+            guard let entry = entries.first, let sourceBytes = entry.sourceBytes, let width = entry.sourceWidth,
+                  let height = entry.sourceHeight, let outputWidth = entry.outputWidth,
+                  let outputHeight = entry.outputHeight else { return nil }
+            var record = ImageMetricsRecord.unmeasured(
+                productId: productId, url: url, format: entry.sourceFormat.flatMap(ImageFormat.init(rawValue:)),
+                sourceBytes: sourceBytes, width: width, height: height, orientation: nil,
+                targetLongestSide: targetLongestSide, thumbnailSize: PixelSize(width: outputWidth, height: outputHeight))
+            record.variants = variantMetrics
+            return record
+        }
+    }
+
+    /// Each variant's size and bytes, as the report's variant table reads them.
+    var variantMetrics: [VariantMetrics] {
+        switch work {
+        case .thumbnailed(_, _, let thumbnails, _):
+            return zip(variants, thumbnails).map { variant, image in
+                VariantMetrics(format: image.format.rawValue, size: variant.longestSide, width: image.size.width,
+                               height: image.size.height, bytes: image.data.count, encodeCPUSeconds: image.encodeCPUSeconds)
+            }
+        case .cached(let entries):
+            return entries.compactMap { entry -> VariantMetrics? in
+                guard let format = OutputFormat(fileExtension: entry.variant.format), let width = entry.outputWidth,
+                      let height = entry.outputHeight, let bytes = entry.outputBytes else { return nil }
+                return VariantMetrics(format: format.rawValue, size: entry.variant.longestSide, width: width,
+                                      height: height, bytes: bytes, encodeCPUSeconds: nil)
+            }
+        }
+    }
+}
