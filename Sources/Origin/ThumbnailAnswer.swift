@@ -24,7 +24,8 @@ struct ThumbnailAnswer: Sendable {
 
     /// A HEAD answer keeps the headers, `Content-Length` among them, and sends no body.
     func response(head: Bool) -> Response {
-        var response = Response(status: status, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: body))
+        let sent = head || body.readableBytes == 0 ? ResponseBody() : ResponseBody(byteBuffer: body)
+        var response = Response(status: status, headers: headers, body: sent)
         if status == .notModified { response.headers[.contentLength] = nil }  // Response adds one for an empty body
         return response
     }
