@@ -23,15 +23,18 @@ extension Origin {
     /// Runs no system call and takes no lock for long: safe on the event loop.
     func decide(query rawQuery: Substring?, headers: HTTPFields) -> ThumbnailDecision {
         let filesByURL = index.snapshot.filesByURL
+        var files: [ServedFile]?  // the files of a url that is already a key: one lookup, not two
         let query: ThumbnailQuery
         do {
-            query = try ThumbnailQuery(query: rawQuery, maxQueryBytes: configuration.maxQueryBytes,
-                                       isCanonicalKey: { filesByURL[$0] != nil })
+            query = try ThumbnailQuery(query: rawQuery, maxQueryBytes: configuration.maxQueryBytes, isCanonicalKey: { key in
+                files = filesByURL[key]
+                return files != nil
+            })
         } catch {
             return .answer(text(.badRequest, "bad request: \(error)"))
         }
         let negotiated = query.format == nil
-        let held = (filesByURL[query.url.text] ?? [])
+        let held = (files ?? filesByURL[query.url.text] ?? [])
             .filter { $0.variant.longestSide == query.longestSide }
             .compactMap { file in ThumbnailFormat(fileExtension: file.variant.format).map { (format: $0, file: file) } }
         var format = query.format
