@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Already in the graph through Hummingbird; AsyncChannel gives the pipeline back-pressure.
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        // Already in the graph through Hummingbird; NIOHTTPTypes: the HTTP parts the origin answers below the router.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Already in the graph through swift-nio; FileDescriptor and Errno for ChildProcesses' pipe I/O.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -126,6 +128,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]),
         // Composition: crawl -> fetch -> decode -> cache write, with summaries.
         .target(

@@ -12,10 +12,11 @@ extension Origin {
     func appManifest(_ request: Request, logger: Logger) async -> Response {
         let snapshot = index.snapshot
         guard snapshot.status == .ready, let version = snapshot.version, let reader = index.reader else {
-            return text(.serviceUnavailable, "no manifest yet: no run has written this cache")
+            return text(.serviceUnavailable, "no manifest yet: no run has written this cache").response(head: false)
         }
         guard Self.acceptsGzip(request.headers[values: .acceptEncoding]) else {
             return text(.notAcceptable, "the app manifest is sent gzip-compressed only; Accept-Encoding excludes gzip")
+                .response(head: false)
         }
         let made: Result<OriginManifestBody, CacheError>
         if let cached = index.manifestBody(version: version) {
@@ -28,7 +29,7 @@ extension Origin {
         switch made {
         case .failure(let error):
             logger.error("app manifest failed", metadata: ["error": "\(error)"])
-            return text(.internalServerError, "the app manifest could not be made")
+            return text(.internalServerError, "the app manifest could not be made").response(head: false)
         case .success(let body):
             index.rememberManifest(body)
             var headers: HTTPFields = [.eTag: body.etag, .cacheControl: "public, no-cache", .vary: "Accept-Encoding"]

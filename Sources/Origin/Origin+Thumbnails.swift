@@ -6,56 +6,85 @@ import NIOCore
 import NIOPosix
 import WarmSupport
 
-/// A thumbnail request: the index picks the file, the hot set sends its checked body with no system call; otherwise
-/// the file is read on the origin's threads through one descriptor checked against the validators (`load`).
-/// Not sendfile: Hummingbird's response body writes buffers, and its file path opens by name, which may be renamed
-/// over between the check and the send.
+/// A thumbnail request: the index picks the file, the hot set holds its checked body and its headers made once, so
+/// the answer is made in memory (`decide`) and sent from the event loop by `ThumbnailChannelHandler`. Otherwise the
+/// request reaches Hummingbird's route, and the file is read on the origin's threads through one descriptor checked
+/// against the validators (`load`), then kept in the hot set.
+/// Not sendfile: the descriptor read is the one checked, and a hot body is sent from memory with no system call.
 extension Origin {
-    func respond(to request: Request, head: Bool, logger: Logger) async -> Response {
-        let started = ContinuousClock.now
-        let (response, miss) = await answer(request, logger: logger)
-        let bodyBytes = head ? 0 : (response.body.contentLength ?? 0)
-        metrics.record(status: response.status.code, bodyBytes: bodyBytes, miss: miss,
-                       latencySeconds: (ContinuousClock.now - started).inSeconds)
-        return head ? response.createHeadResponse() : response
+    /// What a request needs: an answer made from memory, or a file read from disk first.
+    enum ThumbnailDecision {
+        case answer(ThumbnailAnswer)
+        case read(ServedFile, negotiated: Bool, query: ThumbnailQuery)
     }
 
-    private func answer(_ request: Request, logger: Logger) async -> (Response, miss: Bool) {
+    static let thumbnailPath = "/v1/thumbnail"
+
+    /// Runs no system call and takes no lock for long: safe on the event loop.
+    func decide(query rawQuery: Substring?, headers: HTTPFields) -> ThumbnailDecision {
         let filesByURL = index.snapshot.filesByURL
+        var files: [ServedFile]?  // the files of a url that is already a key: one lookup, not two
         let query: ThumbnailQuery
         do {
-            query = try ThumbnailQuery(query: request.uri.query, maxQueryBytes: configuration.maxQueryBytes,
-                                       isCanonicalKey: { filesByURL[$0] != nil })
+            query = try ThumbnailQuery(query: rawQuery, maxQueryBytes: configuration.maxQueryBytes, isCanonicalKey: { key in
+                files = filesByURL[key]
+                return files != nil
+            })
         } catch {
-            return (text(.badRequest, "bad request: \(error)"), false)
+            return .answer(text(.badRequest, "bad request: \(error)"))
         }
         let negotiated = query.format == nil
-        let held = (filesByURL[query.url.text] ?? [])
+        let held = (files ?? filesByURL[query.url.text] ?? [])
             .filter { $0.variant.longestSide == query.longestSide }
             .compactMap { file in ThumbnailFormat(fileExtension: file.variant.format).map { (format: $0, file: file) } }
         var format = query.format
         if negotiated && !held.isEmpty {
-            let accept = Self.joined(request.headers[values: .accept])
+            let accept = Self.joined(headers[values: .accept])
             format = FormatNegotiation.choose(accept: accept, held: held.map(\.format))
             guard format != nil else {
-                var response = text(.notAcceptable, "none of the formats the cache holds for \(query.url) is acceptable: \(accept ?? "")")
-                response.headers[.vary] = "Accept"
-                return (response, false)
+                var answer = text(.notAcceptable, "none of the formats the cache holds for \(query.url) is acceptable: \(accept ?? "")")
+                answer.headers[.vary] = "Accept"
+                return .answer(answer)
             }
         }
-        guard let file = held.first(where: { $0.format == format })?.file else { return (notFound(query), true) }
-        if let body = index.hotBody(for: file) { return (found(body, file: file, negotiated: negotiated, request: request), false) }
+        guard let file = held.first(where: { $0.format == format })?.file else { return .answer(notFound(query)) }
+        if let body = index.hotBody(for: file) { return .answer(found(body, negotiated: negotiated, headers: headers)) }
+        return .read(file, negotiated: negotiated, query: query)
+    }
+
+    /// The route under `ThumbnailChannelHandler`: requests it passed up (a body to read from disk, or one behind a
+    /// request still answered here on a pipelined connection).
+    func respond(to request: Request, head: Bool, logger: Logger) async -> Response {
+        let started = ContinuousClock.now
+        let answer: ThumbnailAnswer
+        switch decide(query: request.uri.query.map { Substring($0) }, headers: request.headers) {
+        case .answer(let made):
+            answer = made
+        case .read(let file, let negotiated, let query):
+            answer = await read(file, negotiated: negotiated, query: query, headers: request.headers, logger: logger)
+        }
+        record(answer, head: head, started: started)
+        return answer.response(head: head)
+    }
+
+    func record(_ answer: ThumbnailAnswer, head: Bool, started: ContinuousClock.Instant) {
+        metrics.record(status: answer.status.code, bodyBytes: head ? 0 : answer.body.readableBytes, miss: answer.miss,
+                       latencySeconds: (ContinuousClock.now - started).inSeconds)
+    }
+
+    private func read(_ file: ServedFile, negotiated: Bool, query: ThumbnailQuery, headers: HTTPFields,
+                      logger: Logger) async -> ThumbnailAnswer {
         let loaded = await BlockingWork.run(on: threadPool) {
             Result { () throws(CacheError) -> OriginIndex.Body? in try self.load(file) }
         }
         switch loaded {
         case .success(let body?):
-            return (found(body, file: file, negotiated: negotiated, request: request), false)
+            return found(body, negotiated: negotiated, headers: headers)
         case .success(nil):
-            return (notFound(query), true)  // the file was just evicted
+            return notFound(query)  // the file was just evicted
         case .failure(let error):
             logger.error("cache read failed", metadata: ["url": "\(query.url)", "error": "\(error)"])
-            return (text(.internalServerError, "the cache could not be read"), false)
+            return text(.internalServerError, "the cache could not be read")
         }
     }
 
@@ -72,43 +101,39 @@ extension Origin {
             validators = current
         }
         let etag = validators?.etag ?? FileValidators.etag(sha256Hex: read.bytes.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) })
-        let modified = Int(read.info.st_mtim.tv_sec)
-        let body = OriginIndex.Body(validators: validators, etag: etag, modifiedAtSeconds: modified,
-                                    lastModified: HTTPDateText.format(secondsSince1970: modified),
-                                    buffer: ByteBuffer(bytes: read.bytes))
+        let body = OriginIndex.Body(validators: validators, etag: etag, modifiedAtSeconds: Int(read.info.st_mtim.tv_sec),
+                                    contentType: ThumbnailFormat(fileExtension: file.variant.format)?.mediaType,
+                                    cacheControl: configuration.cacheControl, buffer: ByteBuffer(bytes: read.bytes))
         if validators != nil, validators == file.validators { index.remember(body, for: file) }
         return body
     }
 
-    private func found(_ body: OriginIndex.Body, file: ServedFile, negotiated: Bool, request: Request) -> Response {
-        var headers: HTTPFields = [
-            .eTag: body.etag,
-            .lastModified: body.lastModified,
-            .cacheControl: configuration.cacheControl,
-        ]
+    /// 200 with the body's headers, or 304 with its validators when the request's match.
+    private func found(_ body: OriginIndex.Body, negotiated: Bool, headers request: HTTPFields) -> ThumbnailAnswer {
+        var headers = body.headers
         if negotiated { headers[.vary] = "Accept" }
-        if ConditionalRequest.isNotModified(ifNoneMatch: Self.joined(request.headers[values: .ifNoneMatch]),
-                                            ifModifiedSince: request.headers[.ifModifiedSince],
+        if ConditionalRequest.isNotModified(ifNoneMatch: Self.joined(request[values: .ifNoneMatch]),
+                                            ifModifiedSince: request[.ifModifiedSince],
                                             etag: body.etag, modifiedAtSeconds: body.modifiedAtSeconds) {
-            var response = Response(status: .notModified, headers: headers)
-            response.headers[.contentLength] = nil
-            return response
+            headers[.contentType] = nil
+            headers[.contentLength] = nil
+            return ThumbnailAnswer(status: .notModified, headers: headers)
         }
-        headers[.contentType] = ThumbnailFormat(fileExtension: file.variant.format)?.mediaType ?? "application/octet-stream"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body.buffer))
+        return ThumbnailAnswer(status: .ok, headers: headers, body: body.buffer)
     }
 
-    private func notFound(_ query: ThumbnailQuery) -> Response {
-        var response = text(.notFound, "not in the cache: \(query.url) at \(query.longestSide) px"
+    private func notFound(_ query: ThumbnailQuery) -> ThumbnailAnswer {
+        var answer = text(.notFound, "not in the cache: \(query.url) at \(query.longestSide) px"
             + (query.format.map { " as \($0.rawValue)" } ?? ""))
-        response.headers[.cacheControl] = "public, max-age=\(configuration.missMaxAgeSeconds)"
-        if query.format == nil { response.headers[.vary] = "Accept" }
-        return response
+        answer.headers[.cacheControl] = "public, max-age=\(configuration.missMaxAgeSeconds)"
+        if query.format == nil { answer.headers[.vary] = "Accept" }
+        answer.miss = true
+        return answer
     }
 
-    func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: message + "\n")))
+    func text(_ status: HTTPResponse.Status, _ message: String) -> ThumbnailAnswer {
+        ThumbnailAnswer(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                        body: ByteBuffer(string: message + "\n"))
     }
 
     /// Several header lines of one field are one comma-separated list.

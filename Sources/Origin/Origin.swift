@@ -15,6 +15,7 @@ import Serving
 public final class Origin: Sendable {
     public let configuration: OriginConfiguration
     public let metrics = OriginMetrics()
+    static let serverName = "warm-origin"
     let index: OriginIndex
     let threadPool: NIOThreadPool
     private let refresher = Mutex<Task<Void, Never>?>(nil)
@@ -36,13 +37,15 @@ public final class Origin: Sendable {
     /// Returns once the server listens; with `handlingSignals`, SIGTERM and SIGINT stop it gracefully.
     public func start(handlingSignals: Bool, logger: Logger) async throws -> RunningServer {
         startRefreshing(logger: logger)
+        // The idle timeout is `ThumbnailChannelHandler`'s: Hummingbird's would not see the requests answered below it.
+        let idleTimeout = TimeAmount.seconds(Int64(configuration.idleTimeoutSeconds))
         return try await RunningServer.start(
             router: router(logger: logger), host: configuration.host, port: configuration.port,
             server: .http1(configuration: .init(
-                idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)),
+                additionalChannelHandlers: [IdleStateHandler(readTimeout: idleTimeout), ThumbnailChannelHandler(origin: self)],
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxHeaderBytes,
                                                 maxHeaderListSize: configuration.maxHeaderBytes, maxHeaderFieldCount: 100))),
-            serverName: "warm-origin", maxConnections: configuration.maxConnections,
+            serverName: Self.serverName, maxConnections: configuration.maxConnections,
             gracePeriodSeconds: Double(configuration.gracePeriodSeconds), handlingSignals: handlingSignals,
             logger: logger)
     }
@@ -75,8 +78,8 @@ public final class Origin: Sendable {
 
     private func router(logger: Logger) -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("/v1/thumbnail") { request, _ in await self.respond(to: request, head: false, logger: logger) }
-        router.head("/v1/thumbnail") { request, _ in await self.respond(to: request, head: true, logger: logger) }
+        router.get(RouterPath(Self.thumbnailPath)) { request, _ in await self.respond(to: request, head: false, logger: logger) }
+        router.head(RouterPath(Self.thumbnailPath)) { request, _ in await self.respond(to: request, head: true, logger: logger) }
         router.get("/v1/manifest") { request, _ in await self.appManifest(request, logger: logger) }
         router.get("/healthz") { _, _ in self.health() }
         let metrics = self.metrics

@@ -1,5 +1,6 @@
 import Cache
 import Foundation
+import Hummingbird
 import Logging
 import Synchronization
 import NIOCore
@@ -18,13 +19,26 @@ final class OriginIndex: Sendable {
         case ready
     }
 
-    /// One body as sent, with the headers made once.
+    /// One body as sent, with the headers of its 200 made once (a hot body's request formats no header of its own).
     struct Body: Sendable {
         var validators: FileValidators?
         var etag: String
         var modifiedAtSeconds: Int
-        var lastModified: String
         var buffer: ByteBuffer
+        /// `ETag`, `Last-Modified`, `Cache-Control`, `Content-Type`, `Content-Length`.
+        var headers: HTTPFields
+
+        init(validators: FileValidators?, etag: String, modifiedAtSeconds: Int, contentType: String?, cacheControl: String,
+             buffer: ByteBuffer) {
+            (self.validators, self.etag, self.modifiedAtSeconds, self.buffer) = (validators, etag, modifiedAtSeconds, buffer)
+            headers = [
+                .eTag: etag,
+                .lastModified: HTTPDateText.format(secondsSince1970: modifiedAtSeconds),
+                .cacheControl: cacheControl,
+                .contentType: contentType ?? "application/octet-stream",
+                .contentLength: String(buffer.readableBytes),
+            ]
+        }
     }
 
     struct Snapshot: Sendable {

@@ -12,25 +12,31 @@ public struct ThumbnailQuery: Sendable, Equatable {
 
     /// `isCanonicalKey` (the origin's index) says whether a decoded `url` is already a cache key, which is canonical
     /// by construction, so the common request skips canonicalising it again (bench/findings.md, section 17).
-    public init(query: String?, maxQueryBytes: Int,
+    /// `query` is the text after `?`, still percent-encoded (a slice of the request's path: no copy).
+    public init(query: Substring?, maxQueryBytes: Int,
                 isCanonicalKey: (String) -> Bool = { _ in false }) throws(OriginRequestError) {
         let raw = query ?? ""
         guard raw.utf8.count <= maxQueryBytes else { throw .queryTooLong(byteCount: raw.utf8.count, limit: maxQueryBytes) }
-        var values: [String: String] = [:]
-        for pair in raw.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.decode(parts[0]), ["url", "size", "format"].contains(name) else { continue }
-            guard values[name] == nil else { throw .repeatedParameter(name: name) }
-            guard let value = Self.decode(parts.count > 1 ? parts[1] : "") else { throw .badPercentEncoding(parameter: name) }
-            values[name] = value
+        var urlText: String?, sizeText: String?, formatText: String?
+        // Split over UTF-8 bytes: `split` over Characters runs grapheme breaking on every byte (bench/findings.md, section 20).
+        for pair in raw.utf8.split(separator: UInt8(ascii: "&")) {
+            let equals = pair.firstIndex(of: UInt8(ascii: "="))
+            guard let name = Self.decode(Substring(pair[..<(equals ?? pair.endIndex)])) else { continue }
+            let value = Substring(equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...])
+            switch name {
+            case "url": try Self.assign(value, named: name, to: &urlText)
+            case "size": try Self.assign(value, named: name, to: &sizeText)
+            case "format": try Self.assign(value, named: name, to: &formatText)
+            default: continue
+            }
         }
-        guard let urlText = values["url"] else { throw .missingParameter(name: "url") }
-        guard let sizeText = values["size"] else { throw .missingParameter(name: "size") }
+        guard let urlText else { throw .missingParameter(name: "url") }
+        guard let sizeText else { throw .missingParameter(name: "size") }
         guard sizeText.utf8.count <= 5, sizeText.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
               let side = Int(sizeText), (1...Self.maxLongestSide).contains(side) else {
             throw .badSize(text: sizeText, limit: Self.maxLongestSide)
         }
-        if let name = values["format"] {
+        if let name = formatText {
             guard let named = ThumbnailFormat(name: name) else { throw .unknownFormat(text: name) }
             format = named
         }
@@ -43,10 +49,17 @@ public struct ThumbnailQuery: Sendable, Equatable {
         longestSide = side
     }
 
+    private static func assign(_ encoded: Substring, named name: String, to slot: inout String?) throws(OriginRequestError) {
+        guard slot == nil else { throw .repeatedParameter(name: name) }
+        guard let value = decode(encoded) else { throw .badPercentEncoding(parameter: name) }
+        slot = value
+    }
+
     /// Form decoding (`+` is a space); nil for a bad `%` escape or bytes that are not UTF-8. Over the UTF-8 bytes by
     /// hand: Foundation's `replacingOccurrences` and `removingPercentEncoding` bridge through NSString and took 19% of
     /// the origin's CPU under load (bench/findings.md, section 17).
     static func decode(_ text: Substring) -> String? {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()

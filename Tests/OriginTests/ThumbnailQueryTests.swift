@@ -6,7 +6,7 @@ import XCTest
 /// The query of `/v1/thumbnail`, parsed strictly: what a hostile or sloppy client sends is a 400, never a path.
 final class ThumbnailQueryTests: XCTestCase {
     private func parse(_ query: String?) throws(OriginRequestError) -> ThumbnailQuery {
-        try ThumbnailQuery(query: query, maxQueryBytes: 8192)
+        try ThumbnailQuery(query: query.map { Substring($0) }, maxQueryBytes: 8192)
     }
 
     private func error(_ query: String?) -> OriginRequestError? {
