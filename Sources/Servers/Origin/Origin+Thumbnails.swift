@@ -1,10 +1,9 @@
 import Cache
-import ChildProcesses
+import WarmSupport
 import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
-import WarmSupport
 
 /// A thumbnail request: the index picks the file, the hot set sends its checked body with no system call; otherwise
 /// the file is read on the origin's threads through one descriptor checked against the validators (`load`).
