@@ -25,8 +25,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Already in the graph through swift-nio; FileDescriptor and Errno for ChildProcess's pipe I/O.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        // Already built for the HTTP stack (swift-certificates); SHA256 for the one stable hash.
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // System libraries, found with pkg-config (apt: libvips-dev, libexif-dev).
@@ -44,13 +42,16 @@ let package = Package(
         // glibc calls declared only under _GNU_SOURCE (pipe2, posix_spawn_file_actions_addclosefrom_np), for
         // ChildProcess: declarations only, no C target, no libvips.
         .systemLibrary(name: "CLibcGNU", path: "Sources/CLibcGNU"),
+        // GLib alone, for the one stable hash (SHA-256) without libvips; libvips-dev brings libglib2.0-dev.
+        .systemLibrary(
+            name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
         // Shared by every stage and free of libvips: small value types (PixelSize, Duration in seconds), the one
         // stable hash (SHA-256), BlockingWork and the child processes (one posix_spawn helper with pipes, wait
         // and kill, the frames spoken over the pipes, WorkerPool); blocking waits on NIO's thread pool.
         .target(
             name: "WarmSupport",
-            dependencies: ["CLibcGNU", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["CLibcGNU", "CGLib",
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "SystemPackage", package: "swift-system")]),
