@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Module map: one module per pipeline stage (crawl, fetch, decode, cache, measure),
-// C interop kept to CWarmVips, and a thin `warm` executable on top.
+// Module map: one module per pipeline stage (crawl, fetch, decode, measure, cache, serve), their composition,
+// one support module every stage reaches without libvips, C interop kept to CWarmVips, and a thin `warm`
+// executable on top. What each may import: docs/source-layout.md (scripts/check-imports.py checks it).
 let package = Package(
     name: "warm",
     platforms: [.macOS(.v14)],
@@ -24,7 +25,7 @@ let package = Package(
         // Already in the graph through Hummingbird; NIOHTTPTypes: the HTTP parts the origin answers below the router.
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // Already in the graph through swift-nio; FileDescriptor and Errno for ChildProcesses' pipe I/O.
+        // Already in the graph through swift-nio; FileDescriptor and Errno for ChildProcess's pipe I/O.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
@@ -40,39 +41,35 @@ let package = Package(
         .target(name: "CWarmVips", dependencies: ["CLibVips"],
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
 
-        // Shared by every stage: small value types and helpers (PixelSize, Duration in seconds).
-        .target(name: "WarmSupport", dependencies: ["CWarmVips"]),
-        // Placeholders from pixels (ThumbHash, average colour): no dependencies, so any stage can use it.
-        .target(name: "Placeholder"),
-        // Child processes: one posix_spawn helper with pipes, wait and kill, the frames spoken over the pipes;
-        // blocking waits on NIO's thread pool. CWarmVips for pipe2, which Swift does not import.
+        // glibc calls declared only under _GNU_SOURCE (pipe2, posix_spawn_file_actions_addclosefrom_np), for
+        // ChildProcess: declarations only, no C target, no libvips.
+        .systemLibrary(name: "CLibcGNU", path: "Sources/CLibcGNU"),
+        // GLib alone, for the one stable hash (SHA-256) without libvips; libvips-dev brings libglib2.0-dev.
+        .systemLibrary(
+            name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+
+        // Shared by every stage and free of libvips: small value types (PixelSize, Duration in seconds), the one
+        // stable hash (SHA-256), BlockingWork and the child processes (one posix_spawn helper with pipes, wait
+        // and kill, the frames spoken over the pipes, WorkerPool); blocking waits on NIO's thread pool.
         .target(
-            name: "ChildProcesses",
-            dependencies: ["CWarmVips", .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            name: "WarmSupport",
+            dependencies: ["CLibcGNU", "CGLib",
+                           .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "SystemPackage", package: "swift-system")]),
-        // Decode stage: image sources, limits, the three strategies, encoders.
-        .target(name: "Downsample", dependencies: ["CWarmVips", "CLibExif", "WarmSupport", "Placeholder"]),
-        // Decode stage, run: worker processes (or threads here) behind Downsample's
-        // ThumbnailDecoding; blocking pipe I/O on NIO's thread pool (already in the graph).
-        // Apart from Downsample so that the fuzz package can keep compiling Downsample alone.
-        .target(
-            name: "DecodeWorkers",
-            dependencies: [
-                "Downsample", "CWarmVips", "ChildProcesses",
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ]),
+        // Decode stage with its C engine (CWarmVips): image sources, limits, the three strategies, encoders,
+        // placeholders (ThumbHash), the decode worker processes behind ThumbnailDecoding, and the image
+        // composer the catalog server and the peak-noise probe draw with. The fuzz package compiles it
+        // without DecodeWorkers/ (fuzz/Package.swift).
+        .target(name: "Downsample", dependencies: ["CWarmVips", "CLibExif", "WarmSupport"]),
         // Measure stage: per-image metrics, the report table, regression checks.
         // (Named WarmMetrics because swift-metrics, pulled in by Hummingbird, owns the
         // module name "Metrics"; the folder keeps the project's fixed layout.)
-        .target(
-            name: "WarmMetrics", dependencies: ["Downsample", "ChildProcesses", "WarmSupport"], path: "Sources/Metrics"),
+        .target(name: "WarmMetrics", dependencies: ["Downsample", "WarmSupport"], path: "Sources/Metrics"),
         // Fetch stage: HTTP client with retries, limits, conditional requests.
         .target(
             name: "Fetch",
             dependencies: [
                 "WarmSupport",
-                "ChildProcesses",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -87,45 +84,28 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // Cache stage: the disk cache layout, SQLite manifest, eviction, lock.
+        // Cache stage: the disk cache layout, SQLite manifest, eviction, lock (no libvips).
         .target(
             name: "Cache",
             dependencies: [
-                "CWarmVips", "WarmSupport",
+                "WarmSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["LAYOUT.md"]),
-        // One Hummingbird start-up (bound port, graceful stop, signals) for both servers and tests' own.
+        // The two HTTP servers and their one Hummingbird start-up (RunningServer: bound port, graceful stop,
+        // signals): Origin/ (`warm cache serve` over a warmed cache, read-only beside the writer) and
+        // CatalogServer/ (the embedded OpenMarket-compatible catalog server, demo and tests).
         .target(
-            name: "Serving",
+            name: "Servers",
             dependencies: [
+                "Cache", "Crawl", "Downsample", "WarmSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-            ]),
-        // The embedded OpenMarket-compatible catalog server (demo and tests).
-        .target(
-            name: "CatalogServer",
-            dependencies: [
-                "Downsample", "Crawl", "WarmSupport", "ChildProcesses", "Serving",
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]),
-        // `warm cache serve`: the HTTP origin over a warmed cache, read-only beside the writer.
-        .target(
-            name: "Origin",
-            dependencies: [
-                "Cache", "ChildProcesses", "WarmSupport", "Serving",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -134,7 +114,7 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "Crawl", "Fetch", "Downsample", "DecodeWorkers", "Cache", "WarmMetrics", "WarmSupport", "ChildProcesses",
+                "Crawl", "Fetch", "Downsample", "Cache", "WarmMetrics", "WarmSupport",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -142,8 +122,7 @@ let package = Package(
         .executableTarget(
             name: "warm",
             dependencies: [
-                "Downsample", "DecodeWorkers", "WarmMetrics", "Pipeline", "CatalogServer", "Cache", "Crawl", "Fetch", "Origin", "ChildProcesses",
-                "WarmSupport",
+                "Downsample", "WarmMetrics", "Pipeline", "Servers", "Cache", "Crawl", "Fetch", "WarmSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -164,7 +143,7 @@ let package = Package(
         .target(
             name: "WarmTestSupport",
             dependencies: [
-                "CatalogServer", "Crawl", "Fetch", "ChildProcesses", "Serving", "Placeholder",
+                "Servers", "Crawl", "Fetch", "WarmSupport", "Downsample",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -172,33 +151,35 @@ let package = Package(
 
         // Unit tests, one target per module; the ones that need a server start it on loopback.
         .testTarget(
-            name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples", "Placeholder", "WarmTestSupport"]),
-        .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses", "WarmTestSupport"]),
+            name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples", "WarmTestSupport"]),
+        // The process helpers (WarmSupport/ChildProcesses).
+        .testTarget(name: "ChildProcessesTests", dependencies: ["WarmSupport", "WarmTestSupport"]),
         // Fixtures/: the reference's vectors and the script that makes them, read through #filePath.
-        .testTarget(name: "PlaceholderTests", dependencies: ["Placeholder", "WarmTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample", "ChildProcesses", "WarmTestSupport"]),
+        // Placeholders (Downsample/Placeholder).
+        .testTarget(name: "PlaceholderTests", dependencies: ["Downsample", "WarmTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample", "WarmSupport", "WarmTestSupport"]),
         .testTarget(
             name: "FetchTests",
             dependencies: [
-                "Fetch", "CatalogServer", "WarmTestSupport",
+                "Fetch", "Servers", "WarmTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(
             name: "CrawlTests",
             dependencies: [
-                "Crawl", "Fetch", "CatalogServer", "WarmTestSupport",
+                "Crawl", "Fetch", "Servers", "WarmTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(
             name: "CacheTests",
-            dependencies: ["Cache", "CacheTestSupport", "Downsample", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "CatalogServerTests", dependencies: ["CatalogServer", "Crawl", "Fetch", "WarmTestSupport"]),
+            dependencies: ["Cache", "CacheTestSupport", "Downsample", "WarmSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CatalogServerTests", dependencies: ["Servers", "Crawl", "Fetch", "WarmTestSupport"]),
         // WarmPipeline run in the test process.
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "CacheTestSupport", "WarmMetrics", "CatalogServer", "Cache", "Downsample", "Fetch", "DecodeWorkers", "WarmTestSupport",
+                "Pipeline", "CacheTestSupport", "WarmMetrics", "Servers", "Cache", "Downsample", "Fetch", "WarmSupport", "WarmTestSupport",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -207,8 +188,8 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "Pipeline", "CacheTestSupport", "CatalogServer", "Cache", "Downsample", "WarmMetrics", "ImageSamples", "WarmTestSupport",
-                "Serving",
+                "Pipeline", "CacheTestSupport", "Servers", "Cache", "Downsample", "WarmMetrics", "ImageSamples", "WarmTestSupport",
+                "WarmSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
@@ -216,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "OriginTests",
             dependencies: [
-                "Origin", "Cache", "CacheTestSupport", "WarmTestSupport", "Serving",
+                "Servers", "Cache", "CacheTestSupport", "WarmTestSupport", "WarmSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),

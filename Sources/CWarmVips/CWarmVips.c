@@ -342,14 +342,3 @@ int warm_malloc_set_mmap_threshold(size_t bytes) { return mallopt(M_MMAP_THRESHO
 int warm_malloc_set_arena_max(int count) { return mallopt(M_ARENA_MAX, count) == 1 ? 1 : 0; }
 int warm_malloc_trim(void) { return malloc_trim(0); }
 
-#include <fcntl.h>
-#include <unistd.h>
-
-int warm_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
-
-#include <spawn.h>
-
-int warm_spawn_actions_close_from(void *actions, int from) {
-    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
-}
-

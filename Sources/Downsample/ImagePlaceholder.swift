@@ -1,6 +1,5 @@
 import CWarmVips
 import Foundation
-import Placeholder
 
 /// What an app shows before a thumbnail arrives (ThumbHash and average colour), from a bitmap already decoded.
 public struct ImagePlaceholder: Sendable, Hashable, Codable {

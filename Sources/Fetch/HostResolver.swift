@@ -1,5 +1,5 @@
 import Foundation
-import ChildProcesses
+import WarmSupport
 #if canImport(Glibc)
 import Glibc
 #endif

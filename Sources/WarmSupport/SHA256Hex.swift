@@ -1,7 +1,11 @@
-import CWarmVips
+internal import CGLib
 import Foundation
 
-/// Lowercase hex SHA-256 by GLib (already linked through libvips; no swift-crypto, to keep the dependency list short).
+/// The one stable hash: SHA-256, the same on every machine and run, unlike Swift's `Hasher`, which is seeded per
+/// process. It names cache files (lowercase hex), picks shards (`CacheShard`: the digest's first 64 bits), picks the
+/// `--compare-one-in` sample and the catalog server's faults (`lowWord`: its last 64 bits), and checks bodies.
+/// GLib's: linked anyway (libvips needs it), in C, and without libvips; swift-crypto is in the graph but not built,
+/// and building it alone took 212 s here, a hand-written one in Swift hashes about 3 MB/s in debug builds.
 public enum SHA256Hex {
     public static func digest(of text: String) -> String {
         digest(of: Data(text.utf8))
@@ -19,5 +23,11 @@ public enum SHA256Hex {
         }
         defer { g_free(raw) }
         return String(cString: raw)
+    }
+
+    /// The digest's last 64 bits as a number, for choices made from a key. Sharding reads the first 64 bits, so a
+    /// choice made with this (one image in N) is independent of the shard: each shard gets its share of it.
+    public static func lowWord(of text: String) -> UInt64 {
+        UInt64(digest(of: text).suffix(16), radix: 16) ?? 0
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
-import ChildProcesses
+import WarmSupport
 import Foundation
-import Origin
+import Servers
 import Pipeline
 
 struct CacheServeCommand: AsyncParsableCommand {

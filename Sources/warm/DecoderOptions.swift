@@ -1,6 +1,5 @@
 import ArgumentParser
-import ChildProcesses
-import DecodeWorkers
+import WarmSupport
 import Downsample
 import Foundation
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CatalogServer
+import Servers
 import Foundation
 import Pipeline
 import WarmMetrics

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ChildProcesses
+import WarmSupport
 import Foundation
 import Pipeline
 import WarmMetrics

@@ -1,8 +1,7 @@
 import ArgumentParser
-import CatalogServer
+import Servers
 import Crawl
 import Foundation
-import Origin
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
-import CatalogServer
-import ChildProcesses
+import Servers
+import WarmSupport
 import Foundation
 
 /// The demo's catalog server as a child process (`warm serve`), so that the warm job's process is not

@@ -1,4 +1,4 @@
-import CatalogServer
+import Servers
 import Foundation
 import WarmTestSupport
 import XCTest

@@ -1,11 +1,10 @@
 import Cache
 import CacheTestSupport
-import CatalogServer
+import Servers
 import Downsample
 import Foundation
 import Hummingbird
 import Pipeline
-import Serving
 import WarmTestSupport
 import XCTest
 

@@ -1,6 +1,6 @@
 import Cache
 import CacheTestSupport
-import CatalogServer
+import Servers
 import Foundation
 import WarmTestSupport
 import WarmSupport

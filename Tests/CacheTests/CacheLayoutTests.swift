@@ -8,6 +8,19 @@ final class CacheLayoutTests: CacheTestCase {
     func testSHA256ComesOutAsLowercaseHex() {
         // FIPS 180-2 test vector.
         XCTAssertEqual(SHA256Hex.digest(of: "abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        // Many blocks: 1 MiB of the bytes 0...255 repeated (Python's hashlib.sha256).
+        let mebibyte = Data((0..<4096).flatMap { _ in (0...255).map { UInt8($0) } })
+        XCTAssertEqual(SHA256Hex.digest(of: mebibyte), "fbbab289f7f94b25736c58be46a994c441fd02552cc6022352e3d86d2fab7c83")
+        XCTAssertEqual(mebibyte.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) }, SHA256Hex.digest(of: mebibyte))
+        // The last 64 bits, big-endian, as a number (samples and fault choices).
+        XCTAssertEqual(SHA256Hex.lowWord(of: "abc"), 0xb410_ff61_f200_15ad)
+    }
+
+    /// Caches written by earlier versions (GLib's SHA-256) keep their file names: this path is Python's hashlib's.
+    func testAnImagesFileNameIsTheSameAsInEarlierVersions() throws {
+        let url = try CanonicalURL("https://img.example.com/products/42/thumb.jpg")
+        XCTAssertEqual(CacheLayout.relativePath(url: url, variant: CacheVariant(longestSide: 300, format: "jpg")),
+                       "v1/ab/e7/abe7e8637fab3bac5322b24b6c9b3fffa2bc7b6d084eab0c5f9051c4fe699d37.jpg")
     }
 
     func testFileNameComesFromTheHashNotTheURLText() throws {

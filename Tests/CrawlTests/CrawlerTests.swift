@@ -1,4 +1,4 @@
-import CatalogServer
+import Servers
 import Crawl
 import Fetch
 import Foundation

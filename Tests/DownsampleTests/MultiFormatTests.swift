@@ -1,7 +1,6 @@
 import Downsample
 import Foundation
 import ImageSamples
-import Placeholder
 import WarmTestSupport
 import XCTest
 

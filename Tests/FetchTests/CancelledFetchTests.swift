@@ -1,4 +1,4 @@
-import CatalogServer
+import Servers
 import Fetch
 import Foundation
 import WarmTestSupport

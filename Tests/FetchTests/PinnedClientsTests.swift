@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import CatalogServer
+import Servers
 @testable import Fetch
 import Foundation
 import Hummingbird

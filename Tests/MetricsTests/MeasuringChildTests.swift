@@ -1,4 +1,4 @@
-import ChildProcesses
+import WarmSupport
 import Foundation
 @testable import WarmMetrics
 import WarmTestSupport

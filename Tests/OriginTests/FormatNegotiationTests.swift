@@ -1,4 +1,4 @@
-import Origin
+import Servers
 import XCTest
 
 /// `Accept` against the formats a cache holds: AVIF, then WebP, then JPEG; modern formats only when named.

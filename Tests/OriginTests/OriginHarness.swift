@@ -4,8 +4,7 @@ import CacheTestSupport
 import Foundation
 import Logging
 import NIOCore
-import Origin
-import Serving
+import Servers
 import WarmTestSupport
 import XCTest
 

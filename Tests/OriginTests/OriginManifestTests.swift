@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Cache
 import CacheTestSupport
 import Foundation
-import Origin
+import Servers
 import WarmSupport
 import WarmTestSupport
 import XCTest

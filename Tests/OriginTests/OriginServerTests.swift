@@ -1,7 +1,7 @@
 import Cache
 import CacheTestSupport
 import Foundation
-import Origin
+import Servers
 import WarmTestSupport
 import XCTest
 

@@ -2,7 +2,7 @@ import Cache
 import CacheTestSupport
 import Foundation
 import GRDB
-import Origin
+import Servers
 import XCTest
 
 /// A cache tree someone tampered with: the origin still names files only by the hash of the key.

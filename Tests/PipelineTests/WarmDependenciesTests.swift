@@ -1,6 +1,5 @@
 import Cache
 import CacheTestSupport
-import DecodeWorkers
 import Downsample
 import Fetch
 import Foundation

@@ -1,6 +1,6 @@
 import Cache
 import CacheTestSupport
-import CatalogServer
+import Servers
 import Downsample
 import Foundation
 import Pipeline

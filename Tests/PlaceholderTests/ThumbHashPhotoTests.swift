@@ -1,4 +1,4 @@
-import Placeholder
+import Downsample
 import WarmTestSupport
 import XCTest
 

@@ -1,4 +1,4 @@
-@testable import Placeholder
+@testable import Downsample
 import WarmTestSupport
 import XCTest
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Placeholder
+@testable import Downsample
 import WarmTestSupport
 import XCTest
 

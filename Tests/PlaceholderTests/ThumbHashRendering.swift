@@ -1,4 +1,4 @@
-@testable import Placeholder
+@testable import Downsample
 import WarmTestSupport
 
 // The reference's thumbHashToRGBA, ported as the encoder is: the shipped product only

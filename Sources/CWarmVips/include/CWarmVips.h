@@ -95,10 +95,4 @@ int warm_malloc_set_arena_max(int count);
 /// malloc_trim(0): 1 when memory was returned to the kernel.
 int warm_malloc_trim(void);
 
-/// pipe2(fds, O_CLOEXEC), not exported by Swift's Glibc: no child inherits it unless dup2'ed onto its stdio.
-int warm_pipe_cloexec(int fds[2]);
-
-/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34, not exported to Swift) on a posix_spawn_file_actions_t *.
-int warm_spawn_actions_close_from(void *actions, int from);
-
 #endif

@@ -1,4 +1,4 @@
-import ChildProcesses
+import WarmSupport
 import Downsample
 import Foundation
 

@@ -1,4 +1,4 @@
-import ChildProcesses
+import WarmSupport
 import Foundation
 
 /// The parent's side of `MeasuringServer`: measuring processes started on first use, one job at a time

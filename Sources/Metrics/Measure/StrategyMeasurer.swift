@@ -1,7 +1,6 @@
-import ChildProcesses
+import WarmSupport
 import Downsample
 import Foundation
-import WarmSupport
 
 /// Measures one image with each strategy, every run a child forked by a measuring process; the lowest
 /// peak of each strategy's runs is kept.

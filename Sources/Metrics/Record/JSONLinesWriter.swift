@@ -1,7 +1,6 @@
-import ChildProcesses
+import WarmSupport
 import Foundation
 import Synchronization
-import WarmSupport
 
 /// Appends records, written one by one (a crashed run keeps every finished row). The writes run on NIO's thread pool
 /// (`BlockingWork`), never on the cooperative pool; one lock keeps the pipeline's tasks to one write at a time.

@@ -1,7 +1,6 @@
-import ChildProcesses
+import WarmSupport
 import Downsample
 import Foundation
-import WarmSupport
 #if canImport(Glibc)
 import Glibc
 #endif

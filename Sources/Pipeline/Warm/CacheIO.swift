@@ -1,5 +1,5 @@
 import Cache
-import ChildProcesses
+import WarmSupport
 import NIOPosix
 
 /// The disk cache on a thread pool of its own, so workers waiting for SQLite and fsyncs never block the cooperative

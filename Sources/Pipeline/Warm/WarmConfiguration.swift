@@ -86,7 +86,7 @@ public enum CompareSelection: Sendable, Hashable {
         case .all: return true
         case .oneIn(let n):
             guard n > 1 else { return true }
-            return FNV1a.hash(url.text.utf8) % UInt64(n) == 0
+            return SHA256Hex.lowWord(of: url.text) % UInt64(n) == 0
         }
     }
 }

@@ -1,5 +1,4 @@
 import Cache
-import DecodeWorkers
 import Downsample
 import Fetch
 import Foundation

@@ -1,8 +1,7 @@
 import Cache
-import ChildProcesses
+import WarmSupport
 import Foundation
 import WarmMetrics
-import WarmSupport
 
 extension WarmPipeline {
     /// Product ids found after their shared thumbnail was stored, the prune, the size limit, the summary.

@@ -1,6 +1,6 @@
 import AsyncAlgorithms
 import Cache
-import ChildProcesses
+import WarmSupport
 import Crawl
 import Downsample
 import Fetch

@@ -1,7 +1,6 @@
-import CatalogServer
+import Servers
 import Crawl
 import Foundation
-import Serving
 
 /// Tests' hooks into a running catalog server: its list, list shifts, injected faults and what it answered.
 /// Here, not in the shipped module, because only tests call them.

@@ -1,4 +1,4 @@
-import ChildProcesses
+import WarmSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,9 +1,8 @@
-import CatalogServer
+import Servers
 import Crawl
 import Fetch
 import Foundation
 import Hummingbird
-import Serving
 import XCTest
 
 /// A server of the test's own (a Hummingbird router on loopback): an

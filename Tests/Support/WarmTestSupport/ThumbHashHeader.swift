@@ -1,4 +1,4 @@
-import Placeholder
+import Downsample
 
 /// The constants at the start of a hash (5 bytes, 6 with alpha), as the reference's decoder reads them: the
 /// product only writes hashes (and reads their average colour back), the tests read back the rest.

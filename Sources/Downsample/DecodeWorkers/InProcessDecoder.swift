@@ -1,5 +1,4 @@
-import ChildProcesses
-import Downsample
+import WarmSupport
 import NIOPosix
 
 /// Decodes on threads of its own, never Swift's cooperative pool. ORC stays off: Debian 12's ORC 0.4.33 crashes

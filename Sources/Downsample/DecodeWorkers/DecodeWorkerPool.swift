@@ -1,5 +1,4 @@
-import ChildProcesses
-import Downsample
+import WarmSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

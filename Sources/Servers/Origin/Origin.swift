@@ -1,5 +1,5 @@
 import Cache
-import ChildProcesses
+import WarmSupport
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -7,7 +7,6 @@ import Logging
 import Synchronization
 import NIOCore
 import NIOPosix
-import Serving
 
 /// `warm cache serve`: a read-only HTTP origin beside the nightly writer, answering from an in-memory index of the
 /// manifest (`OriginIndex`) and a hot set of checked bodies. It starts on an empty directory and serves once a run has

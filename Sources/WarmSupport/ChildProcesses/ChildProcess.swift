@@ -1,4 +1,4 @@
-import CWarmVips
+import CLibcGNU
 import Foundation
 import SystemPackage
 #if canImport(Glibc)
@@ -38,7 +38,7 @@ public struct ChildProcess: Sendable {
         if let output { posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1) }
         // Nothing else this process holds reaches the child, close-on-exec or not (Foundation's
         // `Process` leaves a socket open that it watches to learn when its child is gone).
-        _ = warm_spawn_actions_close_from(&actions, 3)
+        _ = posix_spawn_file_actions_addclosefrom_np(&actions, 3)
 
         let pid = spawn(path, arguments: arguments, environment: environment, actions: &actions)
         // The child's ends live on in the child only.
@@ -114,8 +114,8 @@ private struct Pipe {
     static func make(_ stream: ChildProcess.Stream, path: String) throws(SpawnError) -> Pipe? {
         guard case .pipe = stream else { return nil }
         var ends: [Int32] = [-1, -1]
-        // pipe2(O_CLOEXEC) through the C shim: Swift's Glibc module does not import pipe2.
-        guard warm_pipe_cloexec(&ends) == 0 else { throw .cannotStart(path: path, errno: errno) }
+        // pipe2 through CLibcGNU: Swift's Glibc module does not import it.
+        guard pipe2(&ends, O_CLOEXEC) == 0 else { throw .cannotStart(path: path, errno: errno) }
         return Pipe(readEnd: ends[0], writeEnd: ends[1])
     }
 

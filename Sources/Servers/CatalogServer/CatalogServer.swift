@@ -3,7 +3,6 @@ import Downsample
 import Foundation
 import Hummingbird
 import Logging
-import Serving
 
 /// An OpenMarket-compatible product API and image store on loopback, for `warm demo`, `warm serve` and tests
 /// (routes in `CatalogRoutes`). Call `shutdown()` when done.

@@ -1,9 +1,8 @@
-import ChildProcesses
+import WarmSupport
 import Downsample
 import Foundation
 import Hummingbird
 import NIOPosix
-import WarmSupport
 
 /// Images made on first request (the server listens at once, whatever the size) and kept in a bounded LRU. Each
 /// is made from its key alone, cut out of a real photo or a seeded pattern, so an evicted one is remade byte for
@@ -88,7 +87,7 @@ actor CatalogImageStore {
         let spec = mix.spec(forKey: key)
         let data = try ImageComposer.variant(of: photo, spec.cut, as: spec.encoding)
         return CatalogImage(
-            spec: spec, bytes: ByteBuffer(bytes: data), etag: String(format: "\"%016llx\"", FNV1a.hash(data)),
+            spec: spec, bytes: ByteBuffer(bytes: data), etag: "\"" + SHA256Hex.digest(of: data).prefix(16) + "\"",
             // 2023-03-23 00:00 GMT plus up to a year of hours chosen by the key.
             lastModified: HTTPDateText.format(secondsSince1970: 1_679_529_600 + Int(key % 8760) * 3600))
     }
@@ -113,7 +112,7 @@ actor CatalogImageStore {
 public struct CatalogImage: Sendable {
     package var spec: CatalogImageSpec
     public var bytes: ByteBuffer
-    /// Strong, from a content hash (FNV-1a 64), quotes included.
+    /// Strong, from the content's SHA-256 (its first 64 bits in hex), quotes included.
     public var etag: String
     /// Fixed per image key, so revalidation is stable across runs.
     public var lastModified: String

@@ -117,7 +117,7 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
 
     func chooses(_ key: String, seed: UInt64) -> Bool {
         guard share > 0 else { return false }
-        let hash = FNV1a.hash("\(scope.rawValue)-\(kind.name ?? "")|\(key)".utf8)
+        let hash = SHA256Hex.lowWord(of: "\(scope.rawValue)-\(kind.name ?? "")|\(key)")
         let value = CatalogGenerator.mix(hash ^ CatalogGenerator.mix(seed))
         return Double(value >> 11) / Double(1 << 53) < share
     }

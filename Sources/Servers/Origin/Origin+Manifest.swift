@@ -1,9 +1,8 @@
 import Cache
-import ChildProcesses
+import WarmSupport
 import Hummingbird
 import Logging
 import NIOCore
-import WarmSupport
 
 /// `GET /v1/manifest`: the app manifest of the whole cache (the tree's manifest, which `warm cache merge` fills from
 /// every shard), the same lines as `warm cache export`, gzipped, with an ETag; 304 on `If-None-Match`. Made once per

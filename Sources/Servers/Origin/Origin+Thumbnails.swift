@@ -1,10 +1,9 @@
 import Cache
-import ChildProcesses
+import WarmSupport
 import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
-import WarmSupport
 
 /// A thumbnail request: the index picks the file, the hot set holds its checked body and its headers made once, so
 /// the answer is made in memory (`decide`) and sent from the event loop by `ThumbnailChannelHandler`. Otherwise the

@@ -1,0 +1,48 @@
+import Foundation
+import WarmTestSupport
+import XCTest
+
+/// `scripts/check-imports.py` keeps docs/source-layout.md's table of what each module may import true: it reads every
+/// import under Sources/ and the table, and fails on an import the table does not allow and on a module it omits.
+final class ImportsCheckTests: XCTestCase {
+    private static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private var script: URL { Self.repository.appendingPathComponent("scripts/check-imports.py") }
+
+    /// Sources/ and docs/ copied into a new folder.
+    private func copyOfTheSources() throws -> URL {
+        let root = try makeTemporaryDirectory()
+        for folder in ["Sources", "docs"] {
+            try FileManager.default.copyItem(at: Self.repository.appendingPathComponent(folder),
+                                             to: root.appendingPathComponent(folder))
+        }
+        return root
+    }
+
+    func testEveryImportUnderSourcesIsOneTheLayoutPageAllows() throws {
+        let result = try runPythonScript(script)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains(" 0 not allowed"), result.output)
+    }
+
+    func testAnImportTheLayoutPageDoesNotAllowAndAnUnlistedModuleAreEachReported() throws {
+        let clean = try copyOfTheSources()
+        let control = try runPythonScript(script, ["--root", clean.path])
+        XCTAssertEqual(control.status, 0, "the unchanged copy must pass: \(control.output)")
+
+        // The cache must not link libvips: an import of the C engine is refused.
+        let root = try copyOfTheSources()
+        let layout = root.appendingPathComponent("Sources/Cache/CacheLayout.swift")
+        let text = try String(contentsOf: layout, encoding: .utf8)
+        try ("@preconcurrency import CWarmVips\n" + text).write(to: layout, atomically: true, encoding: .utf8)
+        let extra = root.appendingPathComponent("Sources/Extra")
+        try FileManager.default.createDirectory(at: extra, withIntermediateDirectories: true)
+        try "import Foundation\n".write(to: extra.appendingPathComponent("Extra.swift"), atomically: true, encoding: .utf8)
+        let result = try runPythonScript(script, ["--root", root.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("Sources/Cache/CacheLayout.swift:1: Cache may not import CWarmVips"), result.output)
+        XCTAssertTrue(result.output.contains("Sources/Extra: a Swift module that docs/source-layout.md's table does not list"),
+                      result.output)
+        XCTAssertTrue(result.output.contains(" 2 not allowed"), result.output)
+    }
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Checks every Swift import under Sources/ against docs/source-layout.md's table "Modules and what each may import".
+
+A module may import the modules of its row and those of the "(every module)" row. Fails (exit 1) on an import the
+table does not allow, on a folder under Sources/ with Swift files that no row names, and on a row whose folder is
+gone; prints each with its file and line. The table is the only list: this script holds none.
+
+Usage: scripts/check-imports.py [--root DIR]   (DIR: a checkout; default: this script's)
+"""
+import argparse
+import pathlib
+import re
+import sys
+
+HEADING = "## Modules and what each may import"
+EVERY = "(every module)"
+# `import X`, `import X.Y`, `@testable import X`, `public import X`, `import struct X.Y`, after indentation.
+IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+"
+                    r"(?:(?:struct|class|enum|protocol|typealias|func|var|let)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def read_table(doc):
+    """{folder: (module, allowed set)} and the set every module may import, from the doc's table."""
+    lines = doc.read_text(encoding="utf-8").splitlines()
+    try:
+        start = lines.index(HEADING)
+    except ValueError:
+        sys.exit(f"{doc}: no heading {HEADING!r}")
+    rows, every = {}, set()
+    for line in lines[start + 1:]:
+        if line.startswith("#"):
+            break
+        if not line.startswith("|"):
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0] in ("module", "") or set(cells[0]) <= set("-: "):
+            continue
+        module, folder, allowed = cells
+        names = {name.strip() for name in allowed.split(",") if name.strip()}
+        if module == EVERY:
+            every |= names
+        else:
+            rows[folder] = (module, names)
+    if not rows:
+        sys.exit(f"{doc}: the table under {HEADING!r} has no rows")
+    return rows, every
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent.parent)
+    root = parser.parse_args().root.resolve()
+    rows, every = read_table(root / "docs/source-layout.md")
+    problems, checked = [], 0
+    for folder in sorted(p for p in (root / "Sources").iterdir() if p.is_dir()):
+        files = sorted(folder.rglob("*.swift"))
+        if not files:
+            continue  # C modules and module maps
+        key = f"Sources/{folder.name}"
+        if key not in rows:
+            problems.append(f"{key}: a Swift module that docs/source-layout.md's table does not list")
+            continue
+        module, allowed = rows[key]
+        for file in files:
+            for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
+                match = IMPORT.match(line)
+                if not match:
+                    continue
+                checked += 1
+                name = match.group(1)
+                if name != module and name not in allowed and name not in every:
+                    problems.append(f"{file.relative_to(root)}:{number}: {module} may not import {name} "
+                                    f"(docs/source-layout.md allows: {', '.join(sorted(allowed))})")
+    for folder in sorted(rows):
+        if not (root / folder).is_dir():
+            problems.append(f"{folder}: in docs/source-layout.md's table, but not a folder")
+    for problem in problems:
+        print(problem)
+    print(f"imports: {checked} checked in {len(rows)} modules, {len(problems)} not allowed by docs/source-layout.md")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
