@@ -1,6 +1,6 @@
 import Cache
 import Foundation
-import Origin
+import Servers
 import WarmTestSupport
 import XCTest
 
