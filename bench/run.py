@@ -848,20 +848,21 @@ def write_report(args, results, path):
         + "; ".join(f"{n} {l[0]:.2f} / {l[1]:.2f} / {l[2]:.2f}" for n, l in loads if l))
     add("")
 
-    man = results["corpus"]
-    add("## Corpus")
-    add("")
-    add(f"{man['count']} images made by `bench/corpus.py` with seed {man['seed']} from the photographs in "
-        "`/usr/share/backgrounds/mate` (random crops, resized with `vips thumbnail`; phone photos get "
-        "seeded Gaussian noise, sigma 5, so their size and entropy are a phone's; orientation 6 set with exiftool). "
-        "Not committed: the script makes it in the work directory.")
-    add("")
-    add("| kind | count | size | total bytes |")
-    add("|---|---:|---|---:|")
-    for row in man["summary"]:
-        add(f"| {row['kind']} | {row['count']} | {row['dims']} | {row['bytes']:,} |")
-    add(f"| **all** | {sum(r['count'] for r in man['summary'])} | | {sum(r['bytes'] for r in man['summary']):,} |")
-    add("")
+    man = results.get("corpus")
+    if man:  # absent when only sections that need no corpus ran
+        add("## Corpus")
+        add("")
+        add(f"{man['count']} images made by `bench/corpus.py` with seed {man['seed']} from the photographs in "
+            "`/usr/share/backgrounds/mate` (random crops, resized with `vips thumbnail`; phone photos get "
+            "seeded Gaussian noise, sigma 5, so their size and entropy are a phone's; orientation 6 set with exiftool). "
+            "Not committed: the script makes it in the work directory.")
+        add("")
+        add("| kind | count | size | total bytes |")
+        add("|---|---:|---|---:|")
+        for row in man["summary"]:
+            add(f"| {row['kind']} | {row['count']} | {row['dims']} | {row['bytes']:,} |")
+        add(f"| **all** | {sum(r['count'] for r in man['summary'])} | | {sum(r['bytes'] for r in man['summary']):,} |")
+        add("")
 
     if st:
         add(f"## Thumbnailing the corpus to {SIZE} px")
@@ -1202,9 +1203,11 @@ def main():
     log(f"machine: {results['machine']['cpu']}, {NPROC} cores, load {loadavg()}")
 
     t0 = time.time()
-    manifest = corpus.build(os.path.join(args.work_dir, f"corpus-{args.seed}-{args.count}"), args.count, args.seed, NPROC)
-    results["corpus"] = {"seed": args.seed, "count": len(manifest["files"]), "summary": corpus.summary(manifest)}
-    log(f"corpus: {len(manifest['files'])} images ({time.time() - t0:.0f} s)")
+    manifest = None
+    if {"thumbnails", "strategies"} & set(args.sections):  # the others run against `warm serve`'s catalog
+        manifest = corpus.build(os.path.join(args.work_dir, f"corpus-{args.seed}-{args.count}"), args.count, args.seed, NPROC)
+        results["corpus"] = {"seed": args.seed, "count": len(manifest["files"]), "summary": corpus.summary(manifest)}
+        log(f"corpus: {len(manifest['files'])} images ({time.time() - t0:.0f} s)")
 
     raw_path = os.path.join(args.work_dir, "results.json")
 
