@@ -148,7 +148,7 @@ struct QualityList: ExpressibleByArgument, Sendable {
         + "each format's (default: jpeg=\(EncoderSettings.defaultJPEGQuality),webp=\(EncoderSettings.defaultWebPQuality),"
         + "avif=\(EncoderSettings.defaultAVIFQuality))."
     static let discussion = "The defaults give WebP and AVIF at least JPEG \(EncoderSettings.defaultJPEGQuality)'s median "
-        + "SSIMULACRA2 on the demo catalog in fewer bytes (docs/formats.md)."
+        + "SSIMULACRA2 on the demo catalog in fewer bytes (bench/findings.md, section 20)."
 }
 
 /// Defaults that depend on the machine. Options defaulting to them are optional, so that `--help` says
