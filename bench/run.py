@@ -669,9 +669,40 @@ def bench_formats(args, warm, work, results):
                 runs[formats].append(run)
         results["formats_runs"] = runs
         results["formats_products"] = args.products
+        results["formats_quality"] = score_formats(warm, server, os.path.join(work, "cache-formats-scored"), args)
     finally:
         server.stop()
         empty_trash()
+
+
+def score_formats(warm, server, cache, args):
+    """SSIM (the report's) and SSIMULACRA2 of one three-format run's cached 300 px variants against the full-decode
+    reference (bench/encoder_settings.py), over up to --formats-scored images; a note instead without the packages."""
+    shutil.rmtree(cache, ignore_errors=True)
+    subprocess.run([warm, "run", "--api", server.url, "--cache-dir", cache, "--size", str(SIZE), "--no-progress",
+                    "--format", THREE_FORMATS], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import encoder_settings as scoring
+    except ImportError as missing:
+        return {"skipped": f"not scored: {missing} (pip install pyvips ssimulacra2 numpy)"}
+    urls = thumbnail_urls(server.url)
+    step = max(1, len(urls) // max(1, args.formats_scored))
+    scores = {f: {"ssim": [], "ssimulacra2": [], "bytes": []} for f in ("jpeg", "webp", "avif")}
+    with tempfile.TemporaryDirectory() as scratch:
+        for url in urls[::step][:args.formats_scored]:
+            with urllib.request.urlopen(url, timeout=60) as response:
+                source = response.read()
+            for fmt, ext in (("jpeg", "jpg"), ("webp", "webp"), ("avif", "avif")):
+                digest = hashlib.sha256(f"{url}\n{SIZE}.{ext}".encode()).hexdigest()
+                with open(os.path.join(cache, "v1", digest[:2], digest[2:4], f"{digest}.{ext}"), "rb") as handle:
+                    encoded = handle.read()
+                ssim, ssimulacra2 = scoring.score(source, encoded, scratch)
+                scores[fmt]["ssim"].append(ssim)
+                scores[fmt]["ssimulacra2"].append(ssimulacra2)
+                scores[fmt]["bytes"].append(len(encoded))
+    shutil.rmtree(cache, ignore_errors=True)
+    return {"images": len(scores["jpeg"]["ssim"]),
+            "formats": {f: {k: statistics.median(v) for k, v in s.items()} for f, s in scores.items()}}
 
 
 def write_formats_section(results, add):
@@ -722,6 +753,22 @@ def write_formats_section(results, add):
         f"add {(a['wall'] / a['images'] - b['wall'] / b['images']) * 1000:.1f} ms of wall and "
         f"{(a['cpu'] / a['images'] - b['cpu'] / b['images']) * 1000:.1f} ms of CPU per image.")
     add("")
+    quality = results.get("formats_quality") or {}
+    if quality.get("skipped"):
+        add(f"Quality {quality['skipped']}.")
+        add("")
+    elif quality.get("formats"):
+        add(f"Quality of one more `--format {THREE_FORMATS}` run's {SIZE} px files, {quality['images']} images of the "
+            "catalog, against the full decode resized with Lanczos3 (bench/encoder_settings.py): SSIM as the report "
+            "computes it, SSIMULACRA2 (PyPI `ssimulacra2`; higher is better). Medians over the images.")
+        add("")
+        add("| format | median bytes | vs JPEG | median SSIM | median SSIMULACRA2 |")
+        add("|---|---:|---:|---:|---:|")
+        f = quality["formats"]
+        for fmt in ("jpeg", "webp", "avif"):
+            add(f"| {fmt} | {f[fmt]['bytes']:,.0f} | {f[fmt]['bytes'] / f['jpeg']['bytes']:.2f} | {f[fmt]['ssim']:.4f} | "
+                f"{f[fmt]['ssimulacra2']:.1f} |")
+        add("")
 
 
 # --- the three strategies ----------------------------------------------------------
@@ -801,20 +848,21 @@ def write_report(args, results, path):
         + "; ".join(f"{n} {l[0]:.2f} / {l[1]:.2f} / {l[2]:.2f}" for n, l in loads if l))
     add("")
 
-    man = results["corpus"]
-    add("## Corpus")
-    add("")
-    add(f"{man['count']} images made by `bench/corpus.py` with seed {man['seed']} from the photographs in "
-        "`/usr/share/backgrounds/mate` (random crops, resized with `vips thumbnail`; phone photos get "
-        "seeded Gaussian noise, sigma 5, so their size and entropy are a phone's; orientation 6 set with exiftool). "
-        "Not committed: the script makes it in the work directory.")
-    add("")
-    add("| kind | count | size | total bytes |")
-    add("|---|---:|---|---:|")
-    for row in man["summary"]:
-        add(f"| {row['kind']} | {row['count']} | {row['dims']} | {row['bytes']:,} |")
-    add(f"| **all** | {sum(r['count'] for r in man['summary'])} | | {sum(r['bytes'] for r in man['summary']):,} |")
-    add("")
+    man = results.get("corpus")
+    if man:  # absent when only sections that need no corpus ran
+        add("## Corpus")
+        add("")
+        add(f"{man['count']} images made by `bench/corpus.py` with seed {man['seed']} from the photographs in "
+            "`/usr/share/backgrounds/mate` (random crops, resized with `vips thumbnail`; phone photos get "
+            "seeded Gaussian noise, sigma 5, so their size and entropy are a phone's; orientation 6 set with exiftool). "
+            "Not committed: the script makes it in the work directory.")
+        add("")
+        add("| kind | count | size | total bytes |")
+        add("|---|---:|---|---:|")
+        for row in man["summary"]:
+            add(f"| {row['kind']} | {row['count']} | {row['dims']} | {row['bytes']:,} |")
+        add(f"| **all** | {sum(r['count'] for r in man['summary'])} | | {sum(r['bytes'] for r in man['summary']):,} |")
+        add("")
 
     if st:
         add(f"## Thumbnailing the corpus to {SIZE} px")
@@ -1115,6 +1163,8 @@ def main():
     parser.add_argument("--max-load", type=float, default=1.0, help="wait before timing while the 1-min load is above this")
     parser.add_argument("--max-wait", type=int, default=120, help="seconds to wait for the load to fall")
     parser.add_argument("--skip", nargs="*", default=[], help="thumbnail tools to leave out (e.g. magick-seq)")
+    parser.add_argument("--formats-scored", type=int, default=40,
+                        help="images of the formats section whose variants are scored (SSIM, SSIMULACRA2; default 40)")
     parser.add_argument("--formats-repeats", type=int,
                         help="warm run --format jpeg / jpeg,webp,avif pairs (default 5; --quick 2)")
     parser.add_argument("--sections", nargs="*", default=["thumbnails", "e2e", "rss", "formats", "strategies"],
@@ -1153,9 +1203,11 @@ def main():
     log(f"machine: {results['machine']['cpu']}, {NPROC} cores, load {loadavg()}")
 
     t0 = time.time()
-    manifest = corpus.build(os.path.join(args.work_dir, f"corpus-{args.seed}-{args.count}"), args.count, args.seed, NPROC)
-    results["corpus"] = {"seed": args.seed, "count": len(manifest["files"]), "summary": corpus.summary(manifest)}
-    log(f"corpus: {len(manifest['files'])} images ({time.time() - t0:.0f} s)")
+    manifest = None
+    if {"thumbnails", "strategies"} & set(args.sections):  # the others run against `warm serve`'s catalog
+        manifest = corpus.build(os.path.join(args.work_dir, f"corpus-{args.seed}-{args.count}"), args.count, args.seed, NPROC)
+        results["corpus"] = {"seed": args.seed, "count": len(manifest["files"]), "summary": corpus.summary(manifest)}
+        log(f"corpus: {len(manifest['files'])} images ({time.time() - t0:.0f} s)")
 
     raw_path = os.path.join(args.work_dir, "results.json")
 

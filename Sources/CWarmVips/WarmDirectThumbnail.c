@@ -263,19 +263,36 @@ static int warm_jpeg_encode_rgb(const unsigned char *pixels, int w, int h, int q
     return 0;
 }
 
-// `pixels` (width x height RGB, as stored) turned upright and encoded: 0 and the bytes in *out, or 1.
-static int warm_upright_encoded(const unsigned char *pixels, int width, int height, int orientation,
-                                int quality, void **out, size_t *out_len) {
-    if (orientation < 2 || orientation > 8)
-        return warm_jpeg_encode_rgb(pixels, width, height, quality, out, out_len) ? 1 : 0;
-    unsigned char *upright = malloc((size_t) width * height * 3);
-    if (!upright)
+// Takes `pixels` (width x height RGB as stored, malloc'd): turned upright, encoded as JPEG when `out` is set, and
+// handed to `keep` when set (else freed), so that other formats encode the same bitmap. 0, or 1 (nothing kept).
+static int warm_upright_finish(unsigned char *pixels, int width, int height, int orientation, int quality,
+                               void **out, size_t *out_len, WarmDirectPixels *keep) {
+    unsigned char *upright = pixels;
+    int uw = width, uh = height;
+    if (orientation >= 2 && orientation <= 8) {
+        upright = malloc((size_t) width * height * 3);
+        if (upright)
+            warm_upright_rgb(pixels, width, height, orientation, upright);
+        free(pixels);
+        if (!upright)
+            return 1;
+        if (orientation >= 5) {
+            uw = height;
+            uh = width;
+        }
+    }
+    if (out && warm_jpeg_encode_rgb(upright, uw, uh, quality, out, out_len)) {
+        free(upright);
         return 1;
-    warm_upright_rgb(pixels, width, height, orientation, upright);
-    int failed = orientation >= 5 ? warm_jpeg_encode_rgb(upright, height, width, quality, out, out_len)
-                                  : warm_jpeg_encode_rgb(upright, width, height, quality, out, out_len);
-    free(upright);
-    return failed ? 1 : 0;
+    }
+    if (keep) {
+        keep->rgb = upright;
+        keep->width = uw;
+        keep->height = uh;
+    } else {
+        free(upright);
+    }
+    return 0;
 }
 
 // --- JPEG ------------------------------------------------------------------------
@@ -288,7 +305,9 @@ static void warm_jpeg_read_row(void *context, unsigned char *row) {
 }
 
 int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width, int height,
-                             int orientation, int quality, void **out, size_t *out_len) {
+                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep) {
+    if (keep)
+        keep->rgb = NULL;
     if (width < 1 || height < 1 || !(shrink == 1 || shrink == 2 || shrink == 4 || shrink == 8))
         return 1;
     struct jpeg_decompress_struct info;
@@ -340,9 +359,7 @@ int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width,
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
     warm_resampler_free(resampler);
-    int result = warm_upright_encoded(resized, width, height, orientation, quality, out, out_len);
-    free(resized);
-    return result;
+    return warm_upright_finish(resized, width, height, orientation, quality, out, out_len, keep);
 }
 
 // --- PNG -------------------------------------------------------------------------
@@ -353,6 +370,7 @@ typedef struct {
     size_t width;
     png_structp png;
     int channels;         // after libpng's transforms: 3 (RGB) or 4 (RGBA)
+    int translucent;      // an alpha below 255 was flattened
     unsigned char *scratch; // one decoded row
 } WarmPNGReader;
 
@@ -386,6 +404,7 @@ static void warm_png_read_row(void *context, unsigned char *row) {
             memcpy(row + 3 * x, p, 3);
             continue;
         }
+        reader->translucent = 1;
         unsigned int white = 255 * (255 - a) + 127;
         row[3 * x] = (unsigned char) ((p[0] * a + white) / 255);
         row[3 * x + 1] = (unsigned char) ((p[1] * a + white) / 255);
@@ -394,7 +413,9 @@ static void warm_png_read_row(void *context, unsigned char *row) {
 }
 
 int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
-                            int orientation, int quality, void **out, size_t *out_len) {
+                            int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep) {
+    if (keep)
+        keep->rgb = NULL;
     if (width < 1 || height < 1)
         return 1;
     WarmPNGReader reader = { .data = buf, .len = len };
@@ -454,9 +475,9 @@ int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     png_destroy_read_struct(&png, &info, NULL);
     warm_resampler_free(resampler);
     free(scratch);
-    int result = warm_upright_encoded(resized, width, height, orientation, quality, out, out_len);
-    free(resized);
-    return result;
+    // Translucent pixels were flattened for JPEG; the formats that keep alpha decode through libvips.
+    return warm_upright_finish(resized, width, height, orientation, quality, out, out_len,
+                               reader.translucent ? NULL : keep);
 }
 
 // --- WebP ------------------------------------------------------------------------
@@ -477,8 +498,10 @@ static int warm_webp_has_foreign_profile(const unsigned char *bytes, size_t len)
 }
 
 int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
-                             int orientation, int quality, void **out, size_t *out_len) {
+                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep) {
     const unsigned char *bytes = buf;
+    if (keep)
+        keep->rgb = NULL;
     WebPDecoderConfig config;
     if (width < 1 || height < 1 || !WebPInitDecoderConfig(&config) ||
         WebPGetFeatures(bytes, len, &config.input) != VP8_STATUS_OK)
@@ -487,7 +510,7 @@ int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     if (warm_webp_has_foreign_profile(bytes, len) || config.input.has_animation ||
         config.input.width < width || config.input.height < height)
         return 1;
-    int alpha = config.input.has_alpha;
+    int alpha = config.input.has_alpha, translucent = 0;
     config.options.use_scaling = 1;
     config.options.scaled_width = width;
     config.options.scaled_height = height;
@@ -512,13 +535,12 @@ int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
         // Premultiplied colour over white: c + (255 - a).
         for (int x = 0; x < width; x++, p += 4, q += 3) {
             unsigned int white = 255u - p[3];
+            translucent |= white != 0;
             q[0] = (unsigned char) (p[0] + white > 255 ? 255 : p[0] + white);
             q[1] = (unsigned char) (p[1] + white > 255 ? 255 : p[1] + white);
             q[2] = (unsigned char) (p[2] + white > 255 ? 255 : p[2] + white);
         }
     }
     WebPFreeDecBuffer(&config.output);
-    int result = warm_upright_encoded(pixels, width, height, orientation, quality, out, out_len);
-    free(pixels);
-    return result;
+    return warm_upright_finish(pixels, width, height, orientation, quality, out, out_len, translucent ? NULL : keep);
 }

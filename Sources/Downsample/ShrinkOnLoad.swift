@@ -56,29 +56,46 @@ extension ImageSource {
         return try shrunk(memory: memory, to: target)
     }
 
-    /// The libvips path's JPEG thumbnail without libvips (bench/findings.md, section 8); nil for what it does not
-    /// take (foreign profile, CMYK, 16 bits, animation, any decoder warning): libvips then decodes it.
-    func directThumbnail(memory: UnsafeRawBufferPointer, target: DecodeTarget, quality: Int) -> EncodedImage? {
+    /// The libvips path's JPEG thumbnail without libvips (bench/findings.md, section 8), encoded when `jpeg`, and with
+    /// `keepBitmap` the upright RGB bitmap it came from, for the other formats' encoders (nil for a translucent
+    /// source: they keep its alpha). Nil for what it does not take (foreign profile, CMYK, 16 bits, animation, any
+    /// decoder warning): libvips then decodes it.
+    func directThumbnail(memory: UnsafeRawBufferPointer, target: DecodeTarget, quality: Int,
+                         jpeg: Bool, keepBitmap: Bool) -> (jpeg: EncodedImage?, bitmap: VipsImageHandle?)? {
         let output = storedOutputSize(target)
         let width = Int32(clamping: output.width), height = Int32(clamping: output.height)
         let orientation = Int32(clamping: header.orientation), quality = Int32(OutputFormat.encoderQuality(quality))
         var buffer: UnsafeMutableRawPointer?
         var length = 0
-        let status: Int32
-        switch header.format {
-        case .jpeg:
-            let factor = ShrinkOnLoad.jpegFactor(stored: PixelSize(width: header.width, height: header.height), output: output)
-            status = warm_jpeg_thumbnail_jpeg(memory.baseAddress, memory.count, Int32(factor), width, height,
-                                              orientation, quality, &buffer, &length)
-        case .png:
-            status = warm_png_thumbnail_jpeg(memory.baseAddress, memory.count, width, height, orientation, quality, &buffer, &length)
-        case .webp:
-            status = warm_webp_thumbnail_jpeg(memory.baseAddress, memory.count, width, height, orientation, quality, &buffer, &length)
-        default:
-            return nil
+        var kept = WarmDirectPixels(rgb: nil, width: 0, height: 0)
+        let status: Int32? = withUnsafeMutablePointer(to: &buffer) { out in
+            withUnsafeMutablePointer(to: &kept) { keep in
+                let (out, keep) = (jpeg ? out : nil, keepBitmap ? keep : nil)
+                switch header.format {
+                case .jpeg:
+                    let factor = ShrinkOnLoad.jpegFactor(stored: PixelSize(width: header.width, height: header.height), output: output)
+                    return warm_jpeg_thumbnail_jpeg(memory.baseAddress, memory.count, Int32(factor), width, height,
+                                                    orientation, quality, out, &length, keep)
+                case .png:
+                    return warm_png_thumbnail_jpeg(memory.baseAddress, memory.count, width, height, orientation, quality,
+                                                   out, &length, keep)
+                case .webp:
+                    return warm_webp_thumbnail_jpeg(memory.baseAddress, memory.count, width, height, orientation, quality,
+                                                    out, &length, keep)
+                default:
+                    return nil
+                }
+            }
         }
-        guard status == 0, let buffer else { return nil }
-        defer { g_free(buffer) }
-        return EncodedImage(data: Data(bytes: buffer, count: length), size: target.outputSize(for: header), format: .jpeg)
+        guard let status else { return nil }
+        DecodeCount.note(.direct, self, target)
+        defer { g_free(buffer); free(kept.rgb) }
+        guard status == 0 else { return nil }
+        let encoded = buffer.map { EncodedImage(data: Data(bytes: $0, count: length), size: target.outputSize(for: header), format: .jpeg) }
+        let bitmap = kept.rgb.flatMap { rgb in
+            try? VipsImageHandle.fromPixels(UnsafeRawBufferPointer(start: rgb, count: Int(kept.width) * Int(kept.height) * 3),
+                                            width: Int(kept.width), height: Int(kept.height), bands: 3)
+        }
+        return (encoded, bitmap)
     }
 }

@@ -6,18 +6,20 @@ import Foundation
 public struct ThumbnailEncoder: Sendable, Hashable {
     /// Every target is encoded in each, in this order; never empty.
     public let formats: [OutputFormat]
-    /// JPEG's and WebP's quality (AVIF has its own: `OutputFormat.avifQuality`).
+    /// JPEG's quality (WebP and AVIF: `settings`).
     public var quality: Int
+    public var settings: EncoderSettings
 
-    public init(format: OutputFormat = .jpeg, quality: Int = 82) {
-        self.init(formats: [format], quality: quality)
+    public init(format: OutputFormat = .jpeg, quality: Int = 82, settings: EncoderSettings = .default) {
+        self.init(formats: [format], quality: quality, settings: settings)
     }
 
-    public init(formats: [OutputFormat], quality: Int = 82) {
+    public init(formats: [OutputFormat], quality: Int = 82, settings: EncoderSettings = .default) {
         var distinct: [OutputFormat] = []
         for format in formats where !distinct.contains(format) { distinct.append(format) }
         self.formats = distinct.isEmpty ? [.jpeg] : distinct
         self.quality = quality
+        self.settings = settings
     }
 
     /// The first format: the one a single thumbnail is made in.
@@ -52,8 +54,9 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         return try made.get()
     }
 
-    /// JPEG takes the direct path whenever it can, so its bytes equal a JPEG-only run's; the other formats share one
-    /// libvips decode. `memory` must outlive the libvips images made here.
+    /// One decode per target: the direct path's whenever it takes the source (JPEG's bytes then equal a JPEG-only
+    /// run's, and WebP and AVIF encode the bitmap it kept), else one libvips decode that every format shares.
+    /// `memory` must outlive the libvips images made here.
     private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer,
                         target: DecodeTarget) throws(DownsampleError) -> ([EncodedImage], VipsImageHandle?) {
         #if DEBUG
@@ -63,18 +66,26 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         let quality = Self.plantedQuality ?? self.quality
         #endif
         var made: [OutputFormat: EncodedImage] = [:]
-        if formats.contains(.jpeg) {
-            let started = ProcessCPUTime.seconds()
-            made[.jpeg] = source.directThumbnail(memory: memory, target: target, quality: quality)
+        let others = formats.filter { $0 != .jpeg }
+        let started = ProcessCPUTime.seconds()
+        let direct = source.directThumbnail(memory: memory, target: target, quality: quality,
+                                            jpeg: formats.contains(.jpeg), keepBitmap: !others.isEmpty)
+        if let jpeg = direct?.jpeg {
+            made[.jpeg] = jpeg
             made[.jpeg]?.encodeCPUSeconds = ProcessCPUTime.seconds() - started
         }
         let rest = formats.filter { made[$0] == nil }
         guard !rest.isEmpty else { return (formats.compactMap { made[$0] }, nil) }
-        let upright = try decoded(source, memory: memory, target: target, keepingAlpha: rest != [.jpeg])
+        let upright: VipsImageHandle
+        if let bitmap = direct?.bitmap {
+            upright = bitmap
+        } else {
+            upright = try decoded(source, memory: memory, target: target, keepingAlpha: rest != [.jpeg])
+        }
         let size = PixelSize(width: upright.width, height: upright.height)
         for format in rest {
             let started = ProcessCPUTime.seconds()
-            let data = try format.encode(upright, quality: quality)
+            let data = try format.encode(upright, quality: quality, settings: settings)
             made[format] = EncodedImage(data: data, size: size, format: format, encodeCPUSeconds: ProcessCPUTime.seconds() - started)
         }
         return (formats.compactMap { made[$0] }, upright)
@@ -83,6 +94,7 @@ public struct ThumbnailEncoder: Sendable, Hashable {
     /// Materialised before rotating, so that a broken file fails here as `.corrupt`, not inside an encoder.
     private func decoded(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget,
                          keepingAlpha: Bool) throws(DownsampleError) -> VipsImageHandle {
+        DecodeCount.note(.libvips, source, target)
         let shrunk = keepingAlpha ? try source.shrunk(memory: memory, to: target)
                                   : try source.shrunkWithoutAlpha(memory: memory, to: target)
         return try vips(or: source.corrupt) {

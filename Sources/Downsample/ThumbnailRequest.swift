@@ -4,20 +4,23 @@ import Foundation
 public struct ThumbnailRequest: Sendable, Hashable, Codable {
     public var targets: [DecodeTarget]
     public var formats: [OutputFormat]
+    /// JPEG's quality (WebP and AVIF: `settings`).
     public var quality: Int
+    public var settings: EncoderSettings
     public var limits: DecodeLimits
     public var placeholder: Bool
 
     public init(targets: [DecodeTarget], formats: [OutputFormat] = [.jpeg], quality: Int = 82,
-                limits: DecodeLimits = .default, placeholder: Bool = false) {
+                settings: EncoderSettings = .default, limits: DecodeLimits = .default, placeholder: Bool = false) {
         self.targets = targets
         self.formats = formats
         self.quality = quality
+        self.settings = settings
         self.limits = limits
         self.placeholder = placeholder
     }
 
-    var encoder: ThumbnailEncoder { ThumbnailEncoder(formats: formats, quality: quality) }
+    var encoder: ThumbnailEncoder { ThumbnailEncoder(formats: formats, quality: quality, settings: settings) }
 }
 
 /// Downloaded bytes, or a file the decoder reads itself (so `warm thumbnail` never copies a file through a pipe).

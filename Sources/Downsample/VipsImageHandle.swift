@@ -67,10 +67,16 @@ final class VipsImageHandle: @unchecked Sendable {
 
     /// 8-bit samples: grey (+ alpha) for 1 or 2 bands, sRGB (+ alpha) for 3 or 4.
     static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int) throws(VipsFailure) -> VipsImageHandle {
-        let image = try made(pixels.withUnsafeBytes { raw in
-            vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands),
-                                            VIPS_FORMAT_UCHAR)
-        })
+        let made = pixels.withUnsafeBytes { raw in
+            Result { () throws(VipsFailure) in try fromPixels(raw, width: width, height: height, bands: bands) }
+        }
+        return try made.get()
+    }
+
+    /// `fromPixels` from memory the image copies (it may be freed once this returns).
+    static func fromPixels(_ raw: UnsafeRawBufferPointer, width: Int, height: Int, bands: Int) throws(VipsFailure) -> VipsImageHandle {
+        let image = try made(vips_image_new_from_memory_copy(raw.baseAddress, raw.count, Int32(width), Int32(height),
+                                                             Int32(bands), VIPS_FORMAT_UCHAR))
         image.pointer.pointee.`Type` = bands <= 2 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB
         return image
     }

@@ -110,6 +110,47 @@ struct FormatList: ExpressibleByArgument, Sendable {
     static var allValueStrings: [String] { OutputFormat.allCases.map(\.rawValue) }
 }
 
+/// `--quality 82` (JPEG's) or `--quality jpeg=82,webp=88,avif=80` (each format on its own scale), 1-100 each.
+struct QualityList: ExpressibleByArgument, Sendable {
+    var jpeg: Int?
+    var webp: Int?
+    var avif: Int?
+
+    init() {}
+
+    init?(argument: String) {
+        if let plain = Int(argument) {
+            guard (1...100).contains(plain) else { return nil }
+            jpeg = plain
+            return
+        }
+        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, let value = Int(pair[1]), (1...100).contains(value) else { return nil }
+            switch OutputFormat.list(pair[0]) {
+            case [.jpeg]?: jpeg = value
+            case [.webp]?: webp = value
+            case [.avif]?: avif = value
+            default: return nil
+            }
+        }
+    }
+
+    /// JPEG's quality, and the others' settings over the defaults.
+    func resolved(avifEffort: Int?) -> (jpeg: Int, settings: EncoderSettings) {
+        let settings = EncoderSettings(webpQuality: webp ?? EncoderSettings.defaultWebPQuality,
+                                       avifQuality: avif ?? EncoderSettings.defaultAVIFQuality,
+                                       avifEffort: avifEffort ?? EncoderSettings.defaultAVIFEffort)
+        return (jpeg ?? EncoderSettings.defaultJPEGQuality, settings)
+    }
+
+    static let help = "Encoder quality, 1-100 on each format's own scale: N sets JPEG's, jpeg=N,webp=N,avif=N (any of them) "
+        + "each format's (default: jpeg=\(EncoderSettings.defaultJPEGQuality),webp=\(EncoderSettings.defaultWebPQuality),"
+        + "avif=\(EncoderSettings.defaultAVIFQuality))."
+    static let discussion = "The defaults give WebP and AVIF at least JPEG \(EncoderSettings.defaultJPEGQuality)'s median "
+        + "SSIMULACRA2 on the demo catalog in fewer bytes (bench/findings.md, section 21)."
+}
+
 /// Defaults that depend on the machine. Options defaulting to them are optional, so that `--help` says
 /// "(default: the number of cores)" instead of the count of the machine that printed it.
 enum MachineDefault {

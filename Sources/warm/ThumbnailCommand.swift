@@ -21,8 +21,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(help: "Output format: jpeg, webp, avif or png.")
     var format: OutputFormat = .jpeg
 
-    @Option(help: "Encoder quality, 1-100.")
-    var quality: Int = 82
+    @Option(help: ArgumentHelp(QualityList.help, valueName: "quality"))
+    var quality: QualityList?
 
     @Option(help: "Files decoded at once, one decode worker process each (default: the number of cores).")
     var concurrency: Int?
@@ -31,7 +31,6 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func validate() throws {
         try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size")
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
         if let concurrency { try OptionCheck.count(concurrency, in: 1...1024, option: "--concurrency") }
     }
 
@@ -41,7 +40,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let decoder = decoder.makeDecoder(workers: min(concurrency ?? MachineDefault.cores, files.count))
         let thumbnailer = FileThumbnailer(
             target: DecodeTarget(longestSide: size), outputDirectory: URL(fileURLWithPath: out), format: format,
-            quality: quality, limits: DecodeLimits(maxPixels: self.decoder.maxPixels), decoder: decoder)
+            encoding: (quality ?? QualityList()).resolved(avifEffort: nil), limits: DecodeLimits(maxPixels: self.decoder.maxPixels), decoder: decoder)
         let started = ContinuousClock.now
         let outcomes = await thumbnailer.run(files) { outcome in
             switch outcome.result {

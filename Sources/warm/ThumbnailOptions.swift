@@ -8,15 +8,20 @@ struct ThumbnailOptions: ParsableArguments {
 
     @Option(name: .customLong("format"), help: ArgumentHelp(
         "Cached thumbnail formats: jpeg, webp, avif or png, comma-separated or repeated (default: jpeg; the demo: jpeg,webp,avif).",
-        discussion: "Every --size is written in every format: WebP, AVIF and PNG from one libvips decode per size, JPEG through the direct libjpeg path when it takes the image.", valueName: "formats"))
+        discussion: "Every --size is written in every format: one decode per size: the direct libjpeg/libpng/libwebp path's when it takes the image (its JPEG is byte for byte a JPEG-only run's, and WebP and AVIF encode the bitmap it decoded), else one libvips decode every format shares.", valueName: "formats"))
     var formatLists: [FormatList] = []
 
-    @Option(help: "Encoder quality of JPEG and WebP, 1-100 (AVIF uses Q \(OutputFormat.avifQuality)).")
-    var quality: Int = 82
+    @Option(help: ArgumentHelp(QualityList.help, discussion: QualityList.discussion, valueName: "quality"))
+    var quality: QualityList?
+
+    @Option(help: "AVIF encoder effort, 0 (fastest) to 9 (smallest files; aom speed 9 - effort) (default: \(EncoderSettings.defaultAVIFEffort)).")
+    var avifEffort: Int?
+
+    var encoding: (jpeg: Int, settings: EncoderSettings) { (quality ?? QualityList()).resolved(avifEffort: avifEffort) }
 
     func validate() throws {
         guard !sizes.isEmpty else { throw ValidationError("--size must be a positive number of pixels.") }
         for size in sizes { try OptionCheck.count(size, in: 1...OptionCheck.maximumSide, option: "--size") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100.") }
+        if let avifEffort { try OptionCheck.count(avifEffort, in: 0...9, option: "--avif-effort") }
     }
 }

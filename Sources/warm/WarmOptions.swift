@@ -42,7 +42,7 @@ struct WarmOptions: ParsableArguments {
         var configuration = WarmConfiguration(apiURL: api, cacheDirectory: cacheDirectory)
         configuration.sizes = thumbnails.sizes
         configuration.formats = thumbnails.formatLists.isEmpty ? defaultFormats : thumbnails.formatLists.flatMap(\.formats)
-        configuration.quality = thumbnails.quality
+        (configuration.quality, configuration.encoderSettings) = thumbnails.encoding
         configuration.itemsPerPage = fetch.itemsPerPage
         configuration.pageConcurrency = fetch.pageConcurrency
         configuration.fetchConcurrency = fetch.concurrency

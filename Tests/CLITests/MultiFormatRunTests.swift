@@ -98,7 +98,9 @@ final class MultiFormatRunTests: XCTestCase {
 
     private func assertMetricsRecordsCountEveryVariant(_ metrics: String, images: Int) throws {
         struct Record: Decodable {
-            struct Variant: Decodable { var format: String, size: Int, width: Int, height: Int, bytes: Int, encodeCPUSeconds: Double? }
+            struct Variant: Decodable {
+                var format: String, size: Int, width: Int, height: Int, bytes: Int, encodeCPUSeconds: Double?, ssim: Double?
+            }
             var measured: Bool
             var variants: [Variant]?
         }
@@ -111,6 +113,15 @@ final class MultiFormatRunTests: XCTestCase {
             XCTAssertEqual(variants.map { "\($0.size).\($0.format)" },
                            ["150.jpeg", "150.webp", "150.avif", "300.jpeg", "300.webp", "300.avif"])
             XCTAssertTrue(variants.allSatisfy { ($0.encodeCPUSeconds ?? -1) >= 0 && $0.bytes > 0 })
+            // A measured image's variants at the measured size (the first, 150) carry their SSIM against the reference.
+            for variant in variants {
+                if record.measured && variant.size == 150 {
+                    XCTAssertGreaterThan(variant.ssim ?? 0, 0.9, "\(variant.format) at 150 px")
+                    XCTAssertLessThan(variant.ssim ?? 1, 1, "\(variant.format) at 150 px")
+                } else {
+                    XCTAssertNil(variant.ssim, "\(variant.format) at \(variant.size) px of an image measured: \(record.measured)")
+                }
+            }
         }
     }
 }

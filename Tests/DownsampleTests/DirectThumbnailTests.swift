@@ -13,7 +13,9 @@ final class DirectThumbnailTests: XCTestCase {
     private let target = DecodeTarget(longestSide: 120)
 
     private func direct(_ source: ImageSource, quality: Int = 95) -> EncodedImage? {
-        source.data.withUnsafeBytes { source.directThumbnail(memory: $0, target: target, quality: quality) }
+        source.data.withUnsafeBytes {
+            source.directThumbnail(memory: $0, target: target, quality: quality, jpeg: true, keepBitmap: false)?.jpeg
+        }
     }
 
     func testPlainJPEGsPNGsAndWebPsComeOutUprightInAllEightOrientations() throws {

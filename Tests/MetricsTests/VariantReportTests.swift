@@ -21,7 +21,8 @@ final class VariantReportTests: XCTestCase {
     static let decodedImages = 11
 
     /// `plainRecords`, each decoded image given a 150 px and a 300 px variant in every one of `formats`
-    /// (bytes growing unevenly from image to image, WebP and AVIF smaller than JPEG); the failure gets none.
+    /// (bytes growing unevenly from image to image, WebP and AVIF smaller than JPEG; SSIM at 300 px only); the
+    /// failure gets none.
     static func withVariants(_ formats: [String]) -> [ImageMetricsRecord] {
         let factor = ["jpeg": 1.0, "webp": 0.65, "avif": 0.5, "png": 3.0]
         let cpuSeconds = ["jpeg": 0.002, "webp": 0.004, "avif": 0.02, "png": 0.003]
@@ -36,8 +37,11 @@ final class VariantReportTests: XCTestCase {
                     let jpegBytes = (10_000 + 1_537 * image * image) * size / 300
                     let bytes = Int(Double(jpegBytes) * factor[format]!)
                     let cpu = cpuSeconds[format]! * Double(image * size) / 300
-                    variants.append(VariantMetrics(format: format, size: size, width: width, height: height,
-                                                   bytes: bytes, encodeCPUSeconds: cpu))
+                    var variant = VariantMetrics(format: format, size: size, width: width, height: height,
+                                                 bytes: bytes, encodeCPUSeconds: cpu)
+                    // Scored at the measured size only (300 here), as a run's measuring stage scores them.
+                    if size == 300 { variant.ssim = 0.95 + Double((image * 7 + format.count) % 11) / 250 }
+                    variants.append(variant)
                 }
             }
             record.variants = variants
@@ -75,10 +79,13 @@ final class VariantReportTests: XCTestCase {
                 // Every variant of a size costs the same here, so a strict LRU holds as many as the limit divides into.
                 XCTAssertEqual(row.cacheSimulation?.heldImages, min(Self.decodedImages, Self.cacheLimitBytes / decoded[0]))
 
+                let ssims = written.compactMap(\.ssim)
+                XCTAssertEqual(row.ssimP50, ssims.isEmpty ? nil : nearestRank(ssims, 50))
+                let ssim = ssims.isEmpty ? "-" : String(format: "%.4f", nearestRank(ssims, 50))
                 let jpegMedian = nearestRank(records.compactMap { $0.variants?.first { $0.format == "jpeg" && $0.size == size }?.bytes }, 50)
                 let line = "| \(format) | \(size) px | \(Self.decodedImages) | \(kilobytes(nearestRank(bytes, 50))) | \(kilobytes(nearestRank(bytes, 90))) | "
                     + "\(megabytes(bytes.reduce(0, +))) | \(String(format: "%.2f", Double(nearestRank(bytes, 50)) / Double(jpegMedian)))x | "
-                    + "\(String(format: "%.1f", nearestRank(cpu, 50))) | \(String(format: "%.1f", nearestRank(cpu, 90))) |"
+                    + "\(ssim) | \(String(format: "%.1f", nearestRank(cpu, 50))) | \(String(format: "%.1f", nearestRank(cpu, 90))) |"
                 XCTAssertTrue(markdown.contains(line), "missing row: \(line)\n\(markdown)")
                 XCTAssertTrue(html.contains(">\(kilobytes(nearestRank(bytes, 50)))</td>"), "HTML lacks \(format) \(size) px's median")
                 XCTAssertTrue(html.contains(">\(kilobytes(nearestRank(bytes, 50)))</text>"), "the bar chart lacks \(format) \(size) px's median")

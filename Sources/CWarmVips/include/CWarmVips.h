@@ -54,18 +54,26 @@ int warm_thumbnail_memory(const void *buf, size_t len, int size, VipsImage **out
 /// An 8-bit sRGB or grey PNG flattened onto white and resized to width x height; 1 (nothing in *out) otherwise.
 int warm_png_flat_resized(const void *buf, size_t len, int width, int height, VipsImage **out);
 
+/// The upright 8-bit RGB bitmap a direct thumbnail was made from (`rgb`: malloc'd, the caller frees it), so that
+/// WebP and AVIF encode it instead of decoding the source again; `rgb` stays NULL for a translucent source.
+typedef struct {
+    unsigned char *rgb;
+    int width, height;
+} WarmDirectPixels;
+
 /// JPEG to an upright `width` x `height` (as stored) JPEG without libvips: 0 and the bytes in *out (g_free), or 1
 /// for what it does not take (non-sRGB profile, CMYK, 12-bit, any libjpeg warning), which then goes through libvips.
+/// `out` NULL: no JPEG is encoded; `keep` non-NULL: the bitmap is handed over there too.
 int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width, int height,
-                             int orientation, int quality, void **out, size_t *out_len);
+                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep);
 
 /// The same for a PNG, flattened onto white; 1 for a non-sRGB profile, 16 bits, interlacing or any libpng warning.
 int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
-                            int orientation, int quality, void **out, size_t *out_len);
+                            int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep);
 
 /// The same for a WebP, decoded straight at `width` x `height`; 1 for a non-sRGB profile, an animation, an error.
 int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
-                             int orientation, int quality, void **out, size_t *out_len);
+                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep);
 
 int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
 

@@ -12,19 +12,26 @@ public struct MeasureRequest: Sendable, Hashable, Codable {
     /// The run's output format and quality: what the thumbnail engine encodes.
     public var format: OutputFormat
     public var quality: Int
+    /// WebP's and AVIF's settings (nil in requests written before they existed: the defaults).
+    public var settings: EncoderSettings?
     public var scoresQuality: Bool?
+    /// With `scoresQuality`, the run's other formats, each scored as "thumbnail.<format>".
+    public var variantFormats: [OutputFormat]?
 
-    init(strategy: StrategyKind, imagePath: String, configuration: StrategyMeasurer.Configuration, scoresQuality: Bool = false) {
+    init(strategy: StrategyKind, imagePath: String, configuration: StrategyMeasurer.Configuration, scoresQuality: Bool = false,
+         variantFormats: [OutputFormat] = []) {
         self.strategy = strategy
         self.imagePath = imagePath
         target = configuration.target
         limits = configuration.limits
         format = configuration.encoder.format
         quality = configuration.encoder.quality
+        settings = configuration.encoder.settings
         self.scoresQuality = scoresQuality ? true : nil
+        self.variantFormats = variantFormats.isEmpty ? nil : variantFormats
     }
 
-    var encoder: ThumbnailEncoder { ThumbnailEncoder(format: format, quality: quality) }
+    var encoder: ThumbnailEncoder { ThumbnailEncoder(format: format, quality: quality, settings: settings ?? .default) }
 }
 
 /// What a measuring child answers: the strategy's metrics, or why it failed
@@ -119,13 +126,21 @@ extension MeasureRequest {
         if let thumbnail = try? encoded ?? encoder.encode(source, target: target) {
             outputs[.thumbnail] = try? ThumbnailAtDecode.decode(thumbnail)
         }
+        var scored: [(String, DecodedImage)] = [StrategyKind.renderer, .thumbnail].compactMap { kind in
+            outputs[kind].map { (kind.rawValue, $0) }
+        }
+        for format in variantFormats ?? [] {
+            let encoder = ThumbnailEncoder(format: format, quality: quality, settings: settings ?? .default)
+            if let image = try? ThumbnailAtDecode.decode(encoder.encode(source, target: target)) {
+                scored.append(("thumbnail.\(format.rawValue)", image))
+            }
+        }
         var scores: [String: MeasureReply.Scores] = [:]
         var references: [PixelSize: DecodedImage] = [:]
-        for kind in [StrategyKind.renderer, .thumbnail] {
-            guard let output = outputs[kind] else { continue }
+        for (name, output) in scored {
             if references[output.size] == nil { references[output.size] = try? referenceImage(for: source, size: output.size, from: full) }
             guard let reference = references[output.size], let score = ImageSimilarity.compare(output, to: reference) else { continue }
-            scores[kind.rawValue] = .init(ssim: score.ssim, psnr: score.psnr)
+            scores[name] = .init(ssim: score.ssim, psnr: score.psnr)
         }
         return scores
     }

@@ -57,29 +57,42 @@ public struct StrategyMeasurer: Sendable {
         self.configuration = configuration
     }
 
-    /// Measures `data`; an image whose header is refused never reaches a child.
-    public func measure(data: Data, productId: Int?, url: String) async -> ImageMetricsRecord {
+    /// Measures `data`; an image whose header is refused never reaches a child. `variants` (the warm's) are kept in
+    /// the record, those at the measured size scored (SSIM) when quality is.
+    public func measure(data: Data, productId: Int?, url: String, variants: [VariantMetrics]? = nil) async -> ImageMetricsRecord {
         let (record, handedOver) = await BlockingWork.run { [self] () -> (ImageMetricsRecord, String?) in
             var (record, opened) = startRecord(data: data, productId: productId, url: url)
             guard opened else { return (record, nil) }
             return (record, handOver(data, failureIn: &record))
         }
-        guard let file = handedOver else { return record }
+        var kept = record
+        kept.variants = variants
+        guard let file = handedOver else { return kept }
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let requests = requests(imagePath: file)
-        var folded = record
+        let requests = requests(imagePath: file, variantFormats: Self.formats(of: variants))
+        var folded = kept
         folded.fold(requests, await configuration.pool.run(requests))
         return folded
     }
 
     /// Every run of one image, renderer's first (the longest job) first; it scores quality after its span.
-    func requests(imagePath: String) -> [MeasureRequest] {
+    func requests(imagePath: String, variantFormats: [OutputFormat] = []) -> [MeasureRequest] {
         [StrategyKind.renderer, .naive, .thumbnail].flatMap { kind in
             (0..<configuration.repeats.count(of: kind)).map { run in
-                MeasureRequest(strategy: kind, imagePath: imagePath, configuration: configuration,
-                               scoresQuality: kind == .renderer && run == 0 && configuration.scoresQuality)
+                let scores = kind == .renderer && run == 0 && configuration.scoresQuality
+                return MeasureRequest(strategy: kind, imagePath: imagePath, configuration: configuration, scoresQuality: scores,
+                                      variantFormats: scores ? variantFormats.filter { $0 != configuration.encoder.format } : [])
             }
         }
+    }
+
+    /// The formats of the warm's variants, each once.
+    static func formats(of variants: [VariantMetrics]?) -> [OutputFormat] {
+        var formats: [OutputFormat] = []
+        for name in (variants ?? []).map(\.format) {
+            if let format = OutputFormat(rawValue: name), !formats.contains(format) { formats.append(format) }
+        }
+        return formats
     }
 
     /// The record's image fields, from the header alone (no pixels decoded);
@@ -154,6 +167,12 @@ extension ImageMetricsRecord {
             strategies[kind] = metrics
         }
         for (name, scores) in replies.compactMap(\.scores).flatMap({ $0 }) {
+            // "thumbnail" is the run's first format; "thumbnail.webp" and the like, its other variants' formats.
+            let format = name == StrategyKind.thumbnail.rawValue ? outputFormat?.rawValue
+                : name.hasPrefix("thumbnail.") ? String(name.dropFirst("thumbnail.".count)) : nil
+            if let format, let index = variants?.firstIndex(where: { $0.format == format && $0.size == targetLongestSide }) {
+                variants?[index].ssim = scores.ssim
+            }
             guard let kind = StrategyKind(rawValue: name) else { continue }
             strategies[kind]?.ssim = scores.ssim
             strategies[kind]?.psnr = scores.psnr

@@ -151,6 +151,8 @@ public struct VariantMetrics: Sendable, Equatable, Codable {
     public var bytes: Int
     /// CPU time of this variant's encode alone (the decode and resize it shares are not in it).
     public var encodeCPUSeconds: Double?
+    /// SSIM against the full-decode reference, as the strategies' (measured images, at the measured size only).
+    public var ssim: Double?
 
     public init(format: String, size: Int, width: Int, height: Int, bytes: Int, encodeCPUSeconds: Double?) {
         self.format = format

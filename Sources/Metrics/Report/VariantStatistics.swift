@@ -13,6 +13,8 @@ public struct VariantStatistics: Sendable, Equatable {
         public var totalBytes: Int
         public var encodeCPUMillisecondsP50: Double?
         public var encodeCPUMillisecondsP90: Double?
+        /// Median SSIM of the measured images' variants against the full-decode reference; nil when none was scored.
+        public var ssimP50: Double?
         /// width x height x 4; nil in the summed row (an app shows one size of an image at a time).
         public var decodedBytesP50: Int?
         public var totalDecodedBytes: Int?
@@ -42,9 +44,11 @@ public struct VariantStatistics: Sendable, Equatable {
                 // Catalog order, as the strategy simulation replays it.
                 let variants = carrying.compactMap { $0.variants?.first { $0.format == format && $0.size == size } }
                 guard !variants.isEmpty else { continue }
-                rows.append(Self.row(format: format, size: size, bytes: variants.map(\.bytes),
-                                     cpu: variants.compactMap(\.encodeCPUSeconds),
-                                     decoded: variants.map(\.decodedBytes), cacheLimitBytes: cacheLimitBytes))
+                var row = Self.row(format: format, size: size, bytes: variants.map(\.bytes),
+                                   cpu: variants.compactMap(\.encodeCPUSeconds),
+                                   decoded: variants.map(\.decodedBytes), cacheLimitBytes: cacheLimitBytes)
+                row.ssimP50 = Percentile.of(variants.compactMap(\.ssim).sorted(), 50)
+                rows.append(row)
             }
             if sizes.count > 1 {
                 let perImage = carrying.map { ($0.variants ?? []).filter { $0.format == format } }.filter { !$0.isEmpty }

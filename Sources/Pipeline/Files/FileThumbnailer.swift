@@ -25,9 +25,11 @@ public struct FileThumbnailer: Sendable {
     let decoder: any ThumbnailDecoding
 
     /// The caller owns `decoder` and shuts it down after `run`.
-    public init(target: DecodeTarget, outputDirectory: URL, format: OutputFormat, quality: Int, limits: DecodeLimits,
-                decoder: any ThumbnailDecoding) {
-        request = ThumbnailRequest(targets: [target], formats: [format], quality: quality, limits: limits)
+    /// `encoding`: JPEG's quality and the other formats' settings.
+    public init(target: DecodeTarget, outputDirectory: URL, format: OutputFormat,
+                encoding: (jpeg: Int, settings: EncoderSettings), limits: DecodeLimits, decoder: any ThumbnailDecoding) {
+        request = ThumbnailRequest(targets: [target], formats: [format], quality: encoding.jpeg, settings: encoding.settings,
+                                   limits: limits)
         self.outputDirectory = outputDirectory
         self.format = format
         self.decoder = decoder

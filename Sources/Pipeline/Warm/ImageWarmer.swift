@@ -130,7 +130,8 @@ struct ImageWarmer: Sendable {
 
     private var request: ThumbnailRequest {
         ThumbnailRequest(targets: configuration.sizes.map(DecodeTarget.init(longestSide:)), formats: configuration.formats,
-                         quality: configuration.quality, limits: configuration.limits, placeholder: true)
+                         quality: configuration.quality, settings: configuration.encoderSettings,
+                         limits: configuration.limits, placeholder: true)
     }
 
     /// A full disk is rethrown to stop the run. A fetch cancelled by a halt is left for the next run; one cancelled

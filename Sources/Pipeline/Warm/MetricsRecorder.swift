@@ -26,7 +26,8 @@ final class MetricsRecorder: Sendable {
         let measurer = StrategyMeasurer(configuration: .init(
             target: DecodeTarget(longestSide: configuration.measuredLongestSide), limits: configuration.limits,
             // The app's decode of one thumbnail: the engine in the run's first format.
-            encoder: ThumbnailEncoder(format: configuration.formats[0], quality: configuration.quality),
+            encoder: ThumbnailEncoder(format: configuration.formats[0], quality: configuration.quality,
+                                      settings: configuration.encoderSettings),
             repeats: configuration.measureRepeats, pool: pool))
         let queue = MeasuringQueue(limitBytes: 256 << 20)
         self.queue = queue
@@ -36,9 +37,9 @@ final class MetricsRecorder: Sendable {
                 for _ in 0..<width {
                     group.addTask {
                         while let item = await queue.take() {
-                            var record = await measurer.measure(data: item.data, productId: item.productId, url: item.url)
+                            var record = await measurer.measure(data: item.data, productId: item.productId, url: item.url,
+                                                                variants: item.variants)
                             record.shard = shard
-                            record.variants = item.variants
                             do {
                                 try await writer.append(record)
                             } catch {

@@ -18,7 +18,9 @@ public struct WarmConfiguration: Sendable {
     public var formats: [OutputFormat] = [.jpeg] {
         didSet { formats = ThumbnailEncoder(formats: formats).formats }
     }
-    public var quality = 82
+    /// JPEG's quality (WebP's and AVIF's: `encoderSettings`).
+    public var quality = EncoderSettings.defaultJPEGQuality
+    public var encoderSettings = EncoderSettings.default
     public var itemsPerPage = 100
     public var pageConcurrency = 4
     public var fetchConcurrency = 16
