@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Debug only: `WARM_TEST_DECODE_LOG=PATH` appends a line per source decode (`direct|libvips HASH SIZE`, HASH the
-/// source bytes' FNV-1a) to PATH, from every decode worker, so a test can count decodes per image and size.
+/// source bytes' SHA-256) to PATH, from every decode worker, so a test can count decodes per image and size.
 /// Release builds never read the variable.
 enum DecodeCount {
     enum Engine: String { case direct, libvips }
@@ -13,7 +13,7 @@ enum DecodeCount {
     static func note(_ engine: Engine, _ source: ImageSource, _ target: DecodeTarget) {
         #if DEBUG
         guard let path else { return }
-        let line = Array("\(engine.rawValue) \(String(FNV1a.hash(source.data), radix: 16)) \(target.longestSide)\n".utf8)
+        let line = Array("\(engine.rawValue) \(SHA256Hex.digest(of: source.data)) \(target.longestSide)\n".utf8)
         // O_APPEND: one short write per line, so lines from several processes never interleave.
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }

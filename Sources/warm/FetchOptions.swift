@@ -52,13 +52,13 @@ struct FetchOptions: ParsableArguments {
 
     var allowedHosts: [HostPattern] { allowHost.compactMap(HostPattern.init(parsing:)) }
 
-    /// The fetch settings; a download stops at `--max-image-size` when that is lower than the default body limit.
+    /// The fetch settings; a download stops at `--max-image-size`, the same limit the decoder applies (one limit, as `--help` says).
     var configuration: FetchConfiguration {
         let defaults = FetchConfiguration()
         return FetchConfiguration(
             connectTimeoutSeconds: min(defaults.connectTimeoutSeconds, requestTimeout.seconds),
             readTimeoutSeconds: min(defaults.readTimeoutSeconds, requestTimeout.seconds),
             requestTimeoutSeconds: requestTimeout.seconds, deadlineSeconds: fetchDeadline.seconds, maxAttempts: maxAttempts,
-            maxBodyBytes: min(defaults.maxBodyBytes, maxImageSize.bytes))
+            maxBodyBytes: maxImageSize.bytes)
     }
 }

@@ -64,13 +64,13 @@ final class MultiFormatDecodeTests: XCTestCase {
         return Run(cache: cache, variants: files, decodes: decodes.split(separator: "\n").map(String.init))
     }
 
-    /// How many distinct URLs serve each source, by its FNV-1a (hex), as the decode log names them.
+    /// How many distinct URLs serve each source, by its SHA-256 (hex), as the decode log names them.
     private func catalogSources(_ server: CatalogServer) async throws -> [String: Int] {
         var urls: [String: Int] = [:]
         for url in await TestCatalog.distinctThumbnails(server) {
             let answer = try await OriginRequests.get(url, timeout: .seconds(20))
             XCTAssertEqual(answer.status, 200, url)
-            urls[String(FNV1a.hash(answer.body), radix: 16), default: 0] += 1
+            urls[SHA256Hex.digest(of: answer.body), default: 0] += 1
         }
         return urls
     }
