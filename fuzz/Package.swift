@@ -15,8 +15,9 @@ let package = Package(
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif"),
         .target(name: "CWarmVips", dependencies: ["CLibVips"], path: "Sources/CWarmVips",
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
-        // PixelSize.swift only (Sources/WarmSupport/): the rest of WarmSupport needs swift-nio and swift-crypto.
-        .target(name: "WarmSupport", path: "Sources/WarmSupport"),
+        .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0"),
+        // PixelSize.swift and SHA256Hex.swift only (Sources/WarmSupport/): the rest of WarmSupport needs swift-nio.
+        .target(name: "WarmSupport", dependencies: ["CGLib"], path: "Sources/WarmSupport"),
         // Without the decode worker processes, which need the rest of WarmSupport.
         .target(name: "Downsample", dependencies: ["CWarmVips", "CLibExif", "WarmSupport"], path: "Sources/Downsample",
                 exclude: ["DecodeWorkers"]),

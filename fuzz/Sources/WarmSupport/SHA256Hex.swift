@@ -1,0 +1,1 @@
+../../../Sources/WarmSupport/SHA256Hex.swift
