@@ -66,34 +66,9 @@ struct OriginHarness {
 /// One request written byte for byte on a new connection (no client library
 /// to normalise it), and the status line's code and the whole answer as text.
 func rawRequest(port: Int, _ text: String) throws -> (status: Int, text: String) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw POSIXError(.EIO) }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    let bytes = Array(text.utf8)
-    var sent = 0
-    while sent < bytes.count {
-        let count = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        if count <= 0 { break }  // the server may answer and close before reading a huge request
-        sent += count
-    }
-    var answer = [UInt8]()
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count <= 0 { break }
-        answer += buffer[0..<count]
-    }
-    let reply = String(decoding: answer, as: UTF8.self)
+    let connection = try RawConnection(port: port)
+    connection.sendWhileRead(text)  // the server may answer and close before reading a huge request
+    let reply = String(decoding: connection.readToClose(), as: UTF8.self)
     let status = reply.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
     return (status, reply)
 }

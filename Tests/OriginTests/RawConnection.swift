@@ -68,6 +68,18 @@ final class RawConnection {
         return Answer(status: status, headers: headers, body: body)
     }
 
+    /// Sends what the server reads of `text`, stopping quietly where it stops reading.
+    func sendWhileRead(_ text: String) {
+        try? send(text)
+    }
+
+    /// Every byte until the server closes the connection or the receive timeout ends the wait.
+    func readToClose() -> [UInt8] {
+        while (try? receive()) == true {}
+        defer { received.removeAll() }
+        return received
+    }
+
     /// Whether the server closed the connection: the next receive ends it (nothing else arrived).
     func isClosedByServer() throws -> Bool {
         try !receive() && received.isEmpty
