@@ -9,8 +9,7 @@ import XCTest
 /// any port, must match `reports/baseline.json` image by image; too few images compared, peaks the baseline holds and
 /// the metrics lack, or another target size fail it with status 7.
 final class BaselineCheckTests: XCTestCase {
-    static let baseline = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let baseline = repositoryRoot
         .appendingPathComponent("reports/baseline.json").path
     static let sample = ["demo", "--products", "24", "--no-progress", "--compare", "all"]
 

@@ -7,8 +7,7 @@ import XCTest
 /// Kubernetes API's schemas (`kubernetes-validate --strict`) and checks the fields
 /// the sharded job relies on. These tests run it on the real files and on broken copies.
 final class DeploymentManifestTests: XCTestCase {
-    private static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let repository = repositoryRoot
 
     private func check(_ root: URL, apt: Bool = true) throws -> (status: Int32, output: String) {
         try runPythonScript(root.appendingPathComponent("scripts/check-deploy.py"), apt ? [] : ["--no-apt"])

@@ -6,8 +6,7 @@ import XCTest
 /// as a clean clone has it, and asks SwiftPM to load it. These tests run it on the real Dockerfile and on the
 /// former one, which copied the git-ignored Package.resolved and only Sources/.
 final class DockerContextTests: XCTestCase {
-    private static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let repository = repositoryRoot
 
     private func check(dockerfile: URL? = nil) throws -> (status: Int32, output: String) {
         try runPythonScript(Self.repository.appendingPathComponent("scripts/check-docker-context.py"),

@@ -6,8 +6,7 @@ import XCTest
 /// most 5,000 characters, and neither holds a /tmp/ path or a commit hash (provenance lives in reports/). These tests
 /// run it on the real pages and on a copy with each fault planted.
 final class DocsCheckTests: XCTestCase {
-    private static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let repository = repositoryRoot
     private var script: URL { Self.repository.appendingPathComponent("scripts/check-docs.py") }
 
     /// README.md and docs/ copied into a new folder (checked with `--skip-links`: their link targets are not copied).

@@ -5,8 +5,7 @@ import XCTest
 /// `scripts/check-imports.py` keeps docs/source-layout.md's table of what each module may import true: it reads every
 /// import under Sources/ and the table, and fails on an import the table does not allow and on a module it omits.
 final class ImportsCheckTests: XCTestCase {
-    private static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let repository = repositoryRoot
     private var script: URL { Self.repository.appendingPathComponent("scripts/check-imports.py") }
 
     /// Sources/ and docs/ copied into a new folder.

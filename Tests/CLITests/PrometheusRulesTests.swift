@@ -5,8 +5,7 @@ import XCTest
 /// The alert rules shipped in deploy/prometheus/: `promtool check rules`, their unit tests (`promtool test rules`),
 /// and that they name only metrics warm writes.
 final class PrometheusRulesTests: XCTestCase {
-    private static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let directory = repositoryRoot
         .appendingPathComponent("deploy/prometheus")
 
     private func rules() throws -> String {
