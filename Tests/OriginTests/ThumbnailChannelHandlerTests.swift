@@ -88,4 +88,20 @@ final class ThumbnailChannelHandlerTests: XCTestCase {
         try await Task.sleep(for: .milliseconds(2500))
         XCTAssertTrue(try connection.isClosedByServer(), "still open after 2.5 s idle with a 1 s idle timeout")
     }
+
+    /// The handler answers only requests that keep the connection open; one that asks to close it goes up to
+    /// Hummingbird, which answers and closes. Answered below, the connection would stay open, and `isClosedByServer`
+    /// would wait out the receive timeout and throw.
+    func testAHotThumbnailAskedWithConnectionCloseIsAnsweredAndTheConnectionCloses() async throws {
+        let origin = try await start()
+        let thumbnail = OriginHarness.thumbnailPath(url: image, size: 300, format: "jpeg")
+        let first = try await origin.get(thumbnail)
+        XCTAssertEqual(first.status, 200)  // now in the hot set
+        let connection = try RawConnection(port: origin.running.port, receiveTimeoutSeconds: 3)
+        try connection.send("GET \(thumbnail) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let answer = try XCTUnwrap(try connection.readAnswer())
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertEqual(answer.body, Array(jpeg))
+        XCTAssertTrue(try connection.isClosedByServer())
+    }
 }

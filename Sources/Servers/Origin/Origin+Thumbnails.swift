@@ -3,6 +3,7 @@ import WarmSupport
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 
 /// A thumbnail request: the index picks the file, the hot set holds its checked body and its headers made once, so
@@ -20,7 +21,7 @@ extension Origin {
     static let thumbnailPath = "/v1/thumbnail"
 
     /// Runs no system call and takes no lock for long: safe on the event loop.
-    func decide(query rawQuery: Substring?, headers: HTTPFields) -> ThumbnailDecision {
+    func decide(query rawQuery: Substring?, headers: ThumbnailRequestHeaders) -> ThumbnailDecision {
         let filesByURL = index.snapshot.filesByURL
         var files: [ServedFile]?  // the files of a url that is already a key: one lookup, not two
         let query: ThumbnailQuery
@@ -38,11 +39,11 @@ extension Origin {
             .compactMap { file in ThumbnailFormat(fileExtension: file.variant.format).map { (format: $0, file: file) } }
         var format = query.format
         if negotiated && !held.isEmpty {
-            let accept = Self.joined(headers[values: .accept])
+            let accept = headers.accept
             format = FormatNegotiation.choose(accept: accept, held: held.map(\.format))
             guard format != nil else {
                 var answer = text(.notAcceptable, "none of the formats the cache holds for \(query.url) is acceptable: \(accept ?? "")")
-                answer.headers[.vary] = "Accept"
+                answer.headers.add(name: "Vary", value: "Accept")
                 return .answer(answer)
             }
         }
@@ -56,22 +57,23 @@ extension Origin {
     func respond(to request: Request, head: Bool, logger: Logger) async -> Response {
         let started = ContinuousClock.now
         let answer: ThumbnailAnswer
-        switch decide(query: request.uri.query.map { Substring($0) }, headers: request.headers) {
+        let headers = ThumbnailRequestHeaders(request.headers)
+        switch decide(query: request.uri.query.map { Substring($0) }, headers: headers) {
         case .answer(let made):
             answer = made
         case .read(let file, let negotiated, let query):
-            answer = await read(file, negotiated: negotiated, query: query, headers: request.headers, logger: logger)
+            answer = await read(file, negotiated: negotiated, query: query, headers: headers, logger: logger)
         }
         record(answer, head: head, started: started)
         return answer.response(head: head)
     }
 
     func record(_ answer: ThumbnailAnswer, head: Bool, started: ContinuousClock.Instant) {
-        metrics.record(status: answer.status.code, bodyBytes: head ? 0 : answer.body.readableBytes, miss: answer.miss,
+        metrics.record(status: Int(answer.status.code), bodyBytes: head ? 0 : answer.body.readableBytes, miss: answer.miss,
                        latencySeconds: (ContinuousClock.now - started).inSeconds)
     }
 
-    private func read(_ file: ServedFile, negotiated: Bool, query: ThumbnailQuery, headers: HTTPFields,
+    private func read(_ file: ServedFile, negotiated: Bool, query: ThumbnailQuery, headers: ThumbnailRequestHeaders,
                       logger: Logger) async -> ThumbnailAnswer {
         let loaded = await BlockingWork.run(on: threadPool) {
             Result { () throws(CacheError) -> OriginIndex.Body? in try self.load(file) }
@@ -108,14 +110,14 @@ extension Origin {
     }
 
     /// 200 with the body's headers, or 304 with its validators when the request's match.
-    private func found(_ body: OriginIndex.Body, negotiated: Bool, headers request: HTTPFields) -> ThumbnailAnswer {
+    private func found(_ body: OriginIndex.Body, negotiated: Bool, headers request: ThumbnailRequestHeaders) -> ThumbnailAnswer {
         var headers = body.headers
-        if negotiated { headers[.vary] = "Accept" }
-        if ConditionalRequest.isNotModified(ifNoneMatch: Self.joined(request[values: .ifNoneMatch]),
-                                            ifModifiedSince: request[.ifModifiedSince],
+        if negotiated { headers.add(name: "Vary", value: "Accept") }
+        if ConditionalRequest.isNotModified(ifNoneMatch: request.ifNoneMatch,
+                                            ifModifiedSince: request.ifModifiedSince,
                                             etag: body.etag, modifiedAtSeconds: body.modifiedAtSeconds) {
-            headers[.contentType] = nil
-            headers[.contentLength] = nil
+            headers.remove(name: "Content-Type")
+            headers.remove(name: "Content-Length")
             return ThumbnailAnswer(status: .notModified, headers: headers)
         }
         return ThumbnailAnswer(status: .ok, headers: headers, body: body.buffer)
@@ -124,14 +126,14 @@ extension Origin {
     private func notFound(_ query: ThumbnailQuery) -> ThumbnailAnswer {
         var answer = text(.notFound, "not in the cache: \(query.url) at \(query.longestSide) px"
             + (query.format.map { " as \($0.rawValue)" } ?? ""))
-        answer.headers[.cacheControl] = "public, max-age=\(configuration.missMaxAgeSeconds)"
-        if query.format == nil { answer.headers[.vary] = "Accept" }
+        answer.headers.replaceOrAdd(name: "Cache-Control", value: "public, max-age=\(configuration.missMaxAgeSeconds)")
+        if query.format == nil { answer.headers.add(name: "Vary", value: "Accept") }
         answer.miss = true
         return answer
     }
 
-    func text(_ status: HTTPResponse.Status, _ message: String) -> ThumbnailAnswer {
-        ThumbnailAnswer(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+    func text(_ status: HTTPResponseStatus, _ message: String) -> ThumbnailAnswer {
+        ThumbnailAnswer(status: status, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
                         body: ByteBuffer(string: message + "\n"))
     }
 

@@ -40,10 +40,10 @@ public final class Origin: Sendable {
         let idleTimeout = TimeAmount.seconds(Int64(configuration.idleTimeoutSeconds))
         return try await RunningServer.start(
             router: router(logger: logger), host: configuration.host, port: configuration.port,
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: [IdleStateHandler(readTimeout: idleTimeout), ThumbnailChannelHandler(origin: self)],
-                httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxHeaderBytes,
-                                                maxHeaderListSize: configuration.maxHeaderBytes, maxHeaderFieldCount: 100))),
+            server: HTTPServerBuilder { responder in
+                OriginHTTP1Channel(responder: responder, origin: self, idleTimeout: idleTimeout,
+                                   maxHeaderBytes: self.configuration.maxHeaderBytes)
+            },
             serverName: Self.serverName, maxConnections: configuration.maxConnections,
             gracePeriodSeconds: Double(configuration.gracePeriodSeconds), handlingSignals: handlingSignals,
             logger: logger)

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import Synchronization
 import NIOCore
+import NIOHTTP1
 import WarmSupport
 
 /// The origin's in-memory view of the manifest, so a request runs no SQLite query and, for a file in the hot set, no
@@ -25,18 +26,19 @@ final class OriginIndex: Sendable {
         var etag: String
         var modifiedAtSeconds: Int
         var buffer: ByteBuffer
-        /// `ETag`, `Last-Modified`, `Cache-Control`, `Content-Type`, `Content-Length`.
-        var headers: HTTPFields
+        /// `ETag`, `Last-Modified`, `Cache-Control`, `Content-Type`, `Content-Length`, in NIO's type: what
+        /// `ThumbnailChannelHandler` writes.
+        var headers: HTTPHeaders
 
         init(validators: FileValidators?, etag: String, modifiedAtSeconds: Int, contentType: String?, cacheControl: String,
              buffer: ByteBuffer) {
             (self.validators, self.etag, self.modifiedAtSeconds, self.buffer) = (validators, etag, modifiedAtSeconds, buffer)
             headers = [
-                .eTag: etag,
-                .lastModified: HTTPDateText.format(secondsSince1970: modifiedAtSeconds),
-                .cacheControl: cacheControl,
-                .contentType: contentType ?? "application/octet-stream",
-                .contentLength: String(buffer.readableBytes),
+                "ETag": etag,
+                "Last-Modified": HTTPDateText.format(secondsSince1970: modifiedAtSeconds),
+                "Cache-Control": cacheControl,
+                "Content-Type": contentType ?? "application/octet-stream",
+                "Content-Length": String(buffer.readableBytes),
             ]
         }
     }

@@ -1,28 +1,34 @@
 import Foundation
-import Hummingbird
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import WarmSupport
 
 /// Answers `GET` and `HEAD /v1/thumbnail` on the event loop, below Hummingbird's router, when `Origin.decide` makes
 /// the answer in memory (a hot body, a 304, a 404, a 400): what a static server does, without the task, request
-/// context, router and response writer Hummingbird spends on each request (bench/findings.md, section 20). A request
-/// that needs a file read, any other request, and every request behind one still answered up there (a pipelined
+/// context, router and response writer Hummingbird spends on each request (bench/findings.md, section 20). It sits
+/// right after NIO's HTTP/1 decoder (`OriginHTTP1Channel`), so it reads NIO's request head and writes NIO's response
+/// head with the hot body's headers made once, with no conversion to the HTTP types (section 22). A request that
+/// needs a file read, any other request, and every request behind one still answered up there (a pipelined
 /// connection gets its answers in order) go up to Hummingbird unchanged. One per connection, on its event loop.
 ///
 /// It also closes a connection idle for the origin's idle timeout (`IdleStateHandler` before it fires the event),
 /// because Hummingbird's own idle timer sees only the requests passed up and would close a busy connection.
 final class ThumbnailChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private let origin: Origin
     /// Requests passed up whose answer's end has not been written yet.
     private var requestsUpstream = 0
     /// The answer to the request being read, sent when its end arrives.
-    private var pending: (answer: ThumbnailAnswer, head: Bool, started: ContinuousClock.Instant)?
+    private var pending: Pending?
+    private struct Pending {
+        var answer: ThumbnailAnswer
+        var head: Bool
+        var started: ContinuousClock.Instant
+    }
     private var needsFlush = false
     private var date = (second: 0, text: "")
 
@@ -35,8 +41,8 @@ final class ThumbnailChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         case .head(let request):
             let started = ContinuousClock.now
             if requestsUpstream == 0, let thumbnail = thumbnailRequest(request),
-               case .answer(let answer) = origin.decide(query: thumbnail.query, headers: request.headerFields) {
-                pending = (answer, thumbnail.head, started)
+               case .answer(let answer) = origin.decide(query: thumbnail.query, headers: ThumbnailRequestHeaders(request.headers)) {
+                pending = Pending(answer: answer, head: thumbnail.head, started: started)
                 return
             }
             requestsUpstream += 1
@@ -53,25 +59,24 @@ final class ThumbnailChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     /// The query of a thumbnail GET or HEAD this handler may answer; nil for anything else, and for a request that
-    /// asks to close the connection (Hummingbird closes it after the answer).
-    private func thumbnailRequest(_ request: HTTPRequest) -> (query: Substring?, head: Bool)? {
-        guard request.method == .get || request.method == .head, let path = request.path,
-              path.utf8.starts(with: Origin.thumbnailPath.utf8),
-              !(request.headerFields[.connection]?.lowercased().contains("close") ?? false) else { return nil }
-        let rest = path.dropFirst(Origin.thumbnailPath.count)
-        guard rest.isEmpty || rest.first == "?" else { return nil }
-        return (rest.isEmpty ? nil : rest.dropFirst(), request.method == .head)
+    /// does not keep the connection open (`Connection: close`, HTTP/1.0 without keep-alive: Hummingbird closes it).
+    private func thumbnailRequest(_ request: HTTPRequestHead) -> (query: Substring?, head: Bool)? {
+        guard request.method == .GET || request.method == .HEAD, request.isKeepAlive,
+              request.uri.utf8.starts(with: Origin.thumbnailPath.utf8) else { return nil }
+        let rest = request.uri.utf8.dropFirst(Origin.thumbnailPath.utf8.count)
+        guard rest.isEmpty || rest.first == UInt8(ascii: "?") else { return nil }
+        return (rest.isEmpty ? nil : Substring(rest.dropFirst()), request.method == .HEAD)
     }
 
-    private func send(_ pending: (answer: ThumbnailAnswer, head: Bool, started: ContinuousClock.Instant),
-                      context: ChannelHandlerContext) {
+    private func send(_ pending: Pending, context: ChannelHandlerContext) {
         let answer = pending.answer
         var headers = answer.headers
-        headers[.date] = dateText()
-        headers[.server] = Origin.serverName
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))), promise: nil)
+        headers.add(name: "Date", value: dateText())
+        headers.add(name: "Server", value: Origin.serverName)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: answer.status, headers: headers))),
+                      promise: nil)
         if !pending.head && answer.body.readableBytes > 0 {
-            context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: nil)
         }
         context.write(wrapOutboundOut(.end(nil)), promise: nil)
         needsFlush = true

@@ -18,8 +18,14 @@ public struct ThumbnailQuery: Sendable, Equatable {
         let raw = query ?? ""
         guard raw.utf8.count <= maxQueryBytes else { throw .queryTooLong(byteCount: raw.utf8.count, limit: maxQueryBytes) }
         var urlText: String?, sizeText: String?, formatText: String?
-        // Split over UTF-8 bytes: `split` over Characters runs grapheme breaking on every byte (bench/findings.md, section 20).
-        for pair in raw.utf8.split(separator: UInt8(ascii: "&")) {
+        // Over UTF-8 bytes, pair by pair: `split` over Characters runs grapheme breaking on every byte (bench/findings.md,
+        // section 20), and `split` over bytes allocates an array of the pairs (section 22).
+        var rest = raw.utf8[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: UInt8(ascii: "&")) ?? rest.endIndex
+            let pair = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+            guard !pair.isEmpty else { continue }
             let equals = pair.firstIndex(of: UInt8(ascii: "="))
             guard let name = Self.decode(Substring(pair[..<(equals ?? pair.endIndex)])) else { continue }
             let value = Substring(equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...])
