@@ -7,7 +7,7 @@ import NIOHTTPTypesHTTP1
 
 /// Hummingbird's `HTTP1Channel` with the origin's `ThumbnailChannelHandler` where Hummingbird offers no place for one:
 /// right after NIO's HTTP/1 decoder, before the conversion to the HTTP types. A hot thumbnail is answered from NIO's
-/// own request head with headers made once, so it pays neither conversion (bench/findings.md, section 22); everything
+/// own request head with headers made once, so it pays neither conversion (bench/findings.md, section 23); everything
 /// else goes up converted, as through `HTTP1Channel`, to Hummingbird's router. Keep `setup` in step with
 /// `HTTP1Channel.setup` (Hummingbird 2.x).
 struct OriginHTTP1Channel: HTTPChannelHandler {

@@ -7,7 +7,7 @@ import WarmSupport
 /// the answer in memory (a hot body, a 304, a 404, a 400): what a static server does, without the task, request
 /// context, router and response writer Hummingbird spends on each request (bench/findings.md, section 20). It sits
 /// right after NIO's HTTP/1 decoder (`OriginHTTP1Channel`), so it reads NIO's request head and writes NIO's response
-/// head with the hot body's headers made once, with no conversion to the HTTP types (section 22). A request that
+/// head with the hot body's headers made once, with no conversion to the HTTP types (section 23). A request that
 /// needs a file read, any other request, and every request behind one still answered up there (a pipelined
 /// connection gets its answers in order) go up to Hummingbird unchanged. One per connection, on its event loop.
 ///

@@ -19,7 +19,7 @@ public struct ThumbnailQuery: Sendable, Equatable {
         guard raw.utf8.count <= maxQueryBytes else { throw .queryTooLong(byteCount: raw.utf8.count, limit: maxQueryBytes) }
         var urlText: String?, sizeText: String?, formatText: String?
         // Over UTF-8 bytes, pair by pair: `split` over Characters runs grapheme breaking on every byte (bench/findings.md,
-        // section 20), and `split` over bytes allocates an array of the pairs (section 22).
+        // section 20), and `split` over bytes allocates an array of the pairs (section 23).
         var rest = raw.utf8[...]
         while !rest.isEmpty {
             let end = rest.firstIndex(of: UInt8(ascii: "&")) ?? rest.endIndex
