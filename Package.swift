@@ -153,7 +153,7 @@ let package = Package(
 
         // Unit tests, one target per module; the ones that need a server start it on loopback.
         .testTarget(
-            name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples", "WarmTestSupport"]),
+            name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples", "WarmSupport", "WarmTestSupport"]),
         // The process helpers (WarmSupport/ChildProcesses).
         .testTarget(name: "ChildProcessesTests", dependencies: ["WarmSupport", "WarmTestSupport"]),
         // Fixtures/: the reference's vectors and the script that makes them, read through #filePath.

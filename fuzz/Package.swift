@@ -16,7 +16,7 @@ let package = Package(
         .target(name: "CWarmVips", dependencies: ["CLibVips"], path: "Sources/CWarmVips",
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
         .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0"),
-        // PixelSize.swift and SHA256Hex.swift only (Sources/WarmSupport/): the rest of WarmSupport needs swift-nio.
+        // PixelSize.swift, SHA256Hex.swift and OutputFormat.swift only (Sources/WarmSupport/): the rest of WarmSupport needs swift-nio.
         .target(name: "WarmSupport", dependencies: ["CGLib"], path: "Sources/WarmSupport"),
         // Without the decode worker processes, which need the rest of WarmSupport.
         .target(name: "Downsample", dependencies: ["CWarmVips", "CLibExif", "WarmSupport"], path: "Sources/Downsample",

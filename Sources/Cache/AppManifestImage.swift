@@ -1,4 +1,5 @@
 import Foundation
+import WarmSupport
 
 /// One image of the app manifest (`warm cache export`): enough to lay out a cell and pick a variant without decoding.
 /// Field names are fixed (docs/cache-layout.md, "App manifest").
@@ -14,8 +15,8 @@ public struct AppManifestImage: Sendable, Equatable, Codable {
     public struct Variant: Sendable, Equatable, Codable {
         /// The requested longest side (`--size`).
         public var size: Int
-        /// `jpeg`, `webp`, `avif` or `png`.
-        public var format: String
+        /// Written by name: `jpeg`, `webp`, `avif` or `png`.
+        public var format: OutputFormat
         public var width: Int
         public var height: Int
         public var bytes: Int

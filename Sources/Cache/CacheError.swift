@@ -20,7 +20,7 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidURL(let url, let reason):
             return "the URL \(url) cannot be cached: \(reason)"
         case .invalidVariant(let name):
-            return "the variant \"\(name)\" is not a positive size followed by a plain file extension"
+            return "the variant \"\(name)\" does not name a positive size"
         case .locked(let path, let holderPID):
             let holder = holderPID.map { "process \($0)" } ?? "another process"
             return "the cache is in use: \(holder) holds the lock \(path)"

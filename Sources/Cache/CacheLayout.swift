@@ -37,7 +37,7 @@ public struct CacheLayout: Sendable, Hashable {
     /// `v1/ab/cd/abcd....jpg`, as stored in the manifest.
     public static func relativePath(url: CanonicalURL, variant: CacheVariant) -> String {
         let hash = SHA256Hex.digest(of: url.text + "\n" + variant.name)
-        return "\(versionDirectory)/\(hash.prefix(2))/\(hash.dropFirst(2).prefix(2))/\(hash).\(variant.format)"
+        return "\(versionDirectory)/\(hash.prefix(2))/\(hash.dropFirst(2).prefix(2))/\(hash).\(variant.format.fileExtension)"
     }
 
     public func absolutePath(relative: String) -> String {

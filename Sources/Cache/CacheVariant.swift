@@ -1,34 +1,31 @@
-/// One rendition of a source image: longest side and file extension; its `name` ("300.jpg") is part of the cache key.
-public struct CacheVariant: Sendable, Hashable, Codable, CustomStringConvertible {
+import WarmSupport
+
+/// One rendition of a source image: longest side and format; its `name` ("300.jpg") is part of the cache key, and is
+/// what the manifest's `variant` column and the file's extension hold (`OutputFormat.fileExtension`).
+public struct CacheVariant: Sendable, Hashable, CustomStringConvertible {
     /// Pixels.
     public var longestSide: Int
-    /// The file extension: "jpg", "webp", "avif", "png".
-    public var format: String
+    public var format: OutputFormat
 
-    public init(longestSide: Int, format: String) {
+    public init(longestSide: Int, format: OutputFormat) {
         self.longestSide = longestSide
         self.format = format
     }
 
+    /// The variant a manifest row names; nil for a name no version of `warm` writes (an extension it does not know,
+    /// a side that is not a positive number): readers skip such a row rather than guess what its file holds.
     public init?(name: String) {
-        guard let dot = name.firstIndex(of: "."), let side = Int(name[..<dot]) else { return nil }
-        let variant = CacheVariant(longestSide: side, format: String(name[name.index(after: dot)...]))
-        guard variant.isValid else { return nil }
-        self = variant
+        guard let dot = name.firstIndex(of: "."), let side = Int(name[..<dot]), side > 0,
+              let format = OutputFormat(fileExtension: String(name[name.index(after: dot)...])) else { return nil }
+        self.init(longestSide: side, format: format)
     }
 
-    public var name: String { "\(longestSide).\(format)" }
+    public var name: String { "\(longestSide).\(format.fileExtension)" }
 
     public var description: String { name }
 
-    /// The format as the app manifest names it: `jpeg` for `jpg`, else the extension.
-    public var formatName: String { format == "jpg" ? "jpeg" : format }
-
-    /// The format becomes part of a file name, so only a short lowercase alphanumeric extension is accepted.
-    public var isValid: Bool {
-        longestSide > 0 && (1...8).contains(format.utf8.count)
-            && format.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-    }
+    /// The format comes from `OutputFormat`, so only the side can be wrong.
+    public var isValid: Bool { longestSide > 0 }
 
     func validated() throws(CacheError) -> CacheVariant {
         guard isValid else { throw .invalidVariant(name: name) }

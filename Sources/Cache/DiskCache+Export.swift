@@ -74,7 +74,7 @@ extension AppManifestImage {
                 current!.averageColor = row.averageColor
             }
             current!.variants.append(AppManifestImage.Variant(
-                size: variant.longestSide, format: variant.formatName, width: width, height: height,
+                size: variant.longestSide, format: variant.format, width: width, height: height,
                 bytes: validators.byteCount, etag: validators.etag, decodedBytes: width * height * 4))
             return finished
         }
@@ -87,7 +87,7 @@ extension AppManifestImage {
 
     func sorted() -> AppManifestImage {
         var image = self
-        image.variants.sort { ($0.size, $0.format) < ($1.size, $1.format) }
+        image.variants.sort { ($0.size, $0.format.rawValue) < ($1.size, $1.format.rawValue) }
         return image
     }
 }

@@ -15,7 +15,9 @@ extension DiskCache {
         for row in rows {
             guard let path = row.path else { continue }
             namedPaths.insert(path)
-            if let issue = issue(with: row, at: path, validator: validator) {
+            // Such a row is skipped where the cache is read (lookups, the origin, the export): here it is named.
+            let unknown: VerificationReport.Issue? = CacheVariant(name: row.variant) == nil ? .unknownVariant : nil
+            if let issue = unknown ?? issue(with: row, at: path, validator: validator) {
                 problems.append(VerificationReport.Problem(
                     url: row.url, variant: row.variant, path: layout.absolutePath(relative: path), issue: issue))
             }
@@ -71,6 +73,8 @@ public struct VerificationReport: Sendable, Hashable {
         case dimensionMismatch(expected: ImageDimensions, actual: ImageDimensions)
         /// The bytes changed behind the manifest: the origin's ETag and the app manifest's no longer describe them.
         case digestMismatch(expectedSHA256: String, actualSHA256: String)
+        /// A variant name this version never writes (a newer warm's format, or an edited manifest): not served.
+        case unknownVariant
 
         public var description: String {
             switch self {
@@ -84,6 +88,9 @@ public struct VerificationReport: Sendable, Hashable {
                 return "the image is \(actual), but the manifest says \(expected)"
             case .digestMismatch(let expected, let actual):
                 return "the file's SHA-256 is \(actual), but the manifest recorded \(expected) when it was stored"
+            case .unknownVariant:
+                let names = OutputFormat.allCases.map(\.fileExtension).joined(separator: ", ")
+                return "the variant is not a positive size and one of \(names), so the row is neither served nor exported"
             }
         }
     }

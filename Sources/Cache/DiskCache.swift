@@ -84,17 +84,19 @@ public final class DiskCache: Sendable {
         CacheVariant(name: row.variant).map { entry(from: row, variant: $0) }
     }
 
-    /// For `warm cache get`: `format` when given, else jpg, else the first format by name. Counts as an access.
-    public func path(for url: String, longestSide: Int, format: String? = nil,
+    /// For `warm cache get`: `format` when given, else JPEG, else the first format by extension. Counts as an access.
+    public func path(for url: String, longestSide: Int, format: OutputFormat? = nil,
                      now: Double = Date().timeIntervalSince1970) throws(CacheError) -> String? {
         let canonical = try CanonicalURL(url)
         let candidates = try entries(forURL: canonical)
             .filter { $0.variant.longestSide == longestSide && $0.fileIsPresent && (format == nil || $0.variant.format == format) }
-            .sorted { ($0.variant.format == "jpg" ? "" : $0.variant.format) < ($1.variant.format == "jpg" ? "" : $1.variant.format) }
+            .sorted { Self.getOrder($0.variant.format) < Self.getOrder($1.variant.format) }
         guard let chosen = candidates.first else { return nil }
         try touch(url: canonical, variant: chosen.variant, now: now)
         return chosen.absolutePath
     }
+
+    private static func getOrder(_ format: OutputFormat) -> (Int, String) { (format == .jpeg ? 0 : 1, format.fileExtension) }
 
     /// Records a use of an entry for LRU eviction; false when there is no such entry.
     @discardableResult

@@ -1,4 +1,5 @@
 import Foundation
+import WarmSupport
 
 public struct EncodedImage: Sendable, Hashable, Codable {
     public var data: Data

@@ -1,5 +1,6 @@
 import CWarmVips
 import Foundation
+import WarmSupport
 
 /// How far libjpeg's DCT scaling shrinks a JPEG before the Lanczos3 resample; why 1.5x the output (as Pillow's
 /// `draft()`) and not libvips' 2x is in bench/findings.md, section 7.

@@ -1,5 +1,6 @@
 import CWarmVips
 import Foundation
+import WarmSupport
 
 /// The one thumbnail engine (cache writer, `warm thumbnail`, measured `thumbnail` strategy): upright 8-bit sRGB, no
 /// metadata. Memory: the shrunk bitmap plus the encoded bytes; the full-size bitmap never exists.

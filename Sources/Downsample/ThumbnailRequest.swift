@@ -1,4 +1,5 @@
 import Foundation
+import WarmSupport
 
 /// What to make of one image: a thumbnail per target in each format, and optionally its placeholder.
 public struct ThumbnailRequest: Sendable, Hashable, Codable {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Downsample
 import Foundation
 import Pipeline
+import WarmSupport
 
 /// A byte count given as `500000000`, `500MB`, `1.5GiB`, `64k`; refuses what an `Int` cannot hold,
 /// so argument-parser names the option.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Cache
 import Downsample
 import Foundation
+import WarmSupport
 
 struct CacheGetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +27,7 @@ struct CacheGetCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let path = try CacheAccess.reading(directory, checkingIntegrity: true, {
-            try $0.path(for: url, longestSide: size, format: format?.fileExtension)
+            try $0.path(for: url, longestSide: size, format: format)
         }) else {
             Console.error("miss: \(url) has no \(size) px \(format.map { $0.rawValue + " " } ?? "")variant in \(directory)")
             throw ExitStatus.failed

@@ -2,6 +2,7 @@ import ArgumentParser
 import Downsample
 import Foundation
 import Pipeline
+import WarmSupport
 
 struct ThumbnailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

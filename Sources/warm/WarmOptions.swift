@@ -4,6 +4,7 @@ import Downsample
 import Foundation
 import Logging
 import Pipeline
+import WarmSupport
 
 /// The options `warm run` and `warm demo` share: how to warm, where to write. `--help` shows them in groups by
 /// purpose, one `@OptionGroup(title:)` each (a title set here overrides any inside the group).

@@ -2,6 +2,7 @@ import Cache
 import CacheTestSupport
 import Downsample
 import Foundation
+import WarmSupport
 import WarmTestSupport
 import XCTest
 
@@ -28,7 +29,7 @@ final class CacheServeCommandTests: XCTestCase {
     }
 
     /// The bytes of the file the layout names for `url` in `format`.
-    private func cachedFile(_ cache: String, url: String, format: String) throws -> Data {
+    private func cachedFile(_ cache: String, url: String, format: OutputFormat) throws -> Data {
         let relative = CacheLayout.relativePath(url: try CanonicalURL(url), variant: CacheVariant(longestSide: Self.size, format: format))
         return try Data(contentsOf: URL(fileURLWithPath: cache + "/" + relative))
     }
@@ -48,14 +49,14 @@ final class CacheServeCommandTests: XCTestCase {
             let jpeg = try await origin.get(OriginProcess.thumbnailQuery(url: url, size: Self.size, format: "jpeg"))
             XCTAssertEqual(jpeg.status, 200, url)
             XCTAssertEqual(jpeg.header("Content-Type"), "image/jpeg")
-            XCTAssertEqual(jpeg.body, try cachedFile(cache, url: url, format: "jpg"), url)
+            XCTAssertEqual(jpeg.body, try cachedFile(cache, url: url, format: .jpeg), url)
             XCTAssertEqual(jpeg.header("ETag"), try OriginRequests.expectedETag(of: jpeg.body))
 
             let negotiated = try await origin.get(OriginProcess.thumbnailQuery(url: url, size: Self.size), headers: [("Accept", chrome)])
             XCTAssertEqual(negotiated.status, 200)
             XCTAssertEqual(negotiated.header("Content-Type"), "image/webp", "the smaller format the cache holds")
             XCTAssertEqual(negotiated.header("Vary"), "Accept")
-            XCTAssertEqual(negotiated.body, try cachedFile(cache, url: url, format: "webp"))
+            XCTAssertEqual(negotiated.body, try cachedFile(cache, url: url, format: .webp))
             let plain = try await origin.get(OriginProcess.thumbnailQuery(url: url, size: Self.size), headers: [("Accept", "*/*")])
             XCTAssertEqual(plain.header("Content-Type"), "image/jpeg")
             XCTAssertEqual(plain.header("Vary"), "Accept")
@@ -164,7 +165,7 @@ final class CacheServeCommandTests: XCTestCase {
         let after = try await origin.get("/healthz")
         XCTAssertEqual(after.status, 200, "once the run has made a manifest, without a restart")
         XCTAssertEqual(image.status, 200)
-        XCTAssertEqual(image.body, try cachedFile(cache, url: url, format: "jpg"))
+        XCTAssertEqual(image.body, try cachedFile(cache, url: url, format: .jpeg))
         XCTAssertEqual(image.header("ETag"), try OriginRequests.expectedETag(of: image.body))
     }
 

@@ -166,7 +166,7 @@ final class FaultRunTests: XCTestCase {
 enum FaultCatalog {
     static let itemsPerPage = 5
     static let pageCount = 8
-    static let variant = CacheVariant(longestSide: 48, format: "jpg")
+    static let variant = CacheVariant(longestSide: 48, format: .jpeg)
 
     static func start() async throws -> CatalogServer {
         try await CatalogServer.start(configuration: CatalogConfiguration(

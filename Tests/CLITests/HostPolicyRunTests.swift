@@ -58,7 +58,7 @@ final class HostPolicyRunTests: XCTestCase {
         XCTAssertEqual(summary.imagesDownloaded, 1)
         XCTAssertEqual(summary.failedByReason, ["host-not-allowed": 3])
         let manifest = try DiskCache.open(root: cache)
-        let variant = CacheVariant(longestSide: 40, format: "jpg")
+        let variant = CacheVariant(longestSide: 40, format: .jpeg)
         let secret = try XCTUnwrap(try manifest.lookup(url: products[1].thumbnail, variant: variant)?.lastError)
         XCTAssertTrue(secret.contains(products[1].thumbnail) && secret.contains("host 127.0.0.1 is not allowed"), secret)
         XCTAssertTrue(secret.contains("loopback"), secret)

@@ -3,6 +3,7 @@ import CacheTestSupport
 import Downsample
 import Foundation
 import ImageSamples
+import WarmSupport
 import WarmTestSupport
 import XCTest
 
@@ -40,7 +41,7 @@ final class MetadataStrippingTests: XCTestCase {
                 XCTAssertFalse(try ImageSource(data: data).header.hasExif, "\(label): libvips finds no EXIF either")
                 XCTAssertNil(data.range(of: Data("WarmTestPhone".utf8)), "\(label): the camera make is gone")
                 XCTAssertNil(data.range(of: Data("Exif\0\0".utf8)), "\(label): no EXIF header")
-                if entry.variant.format == "webp" {
+                if entry.variant.format == .webp {
                     XCTAssertNil(data.range(of: Data("EXIF".utf8)), "\(label): no EXIF chunk")
                 }
                 checked += 1

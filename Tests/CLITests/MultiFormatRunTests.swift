@@ -2,6 +2,7 @@ import Cache
 import CacheTestSupport
 import Downsample
 import Foundation
+import WarmSupport
 import WarmTestSupport
 import XCTest
 
@@ -128,7 +129,7 @@ final class MultiFormatRunTests: XCTestCase {
 
 private extension DiskCache {
     func lookup(url: CanonicalURL, recordingAccess: Bool, variant: MultiFormatRunTests.Line.Variant) throws -> CacheEntry? {
-        try lookup(url: url, variant: CacheVariant(longestSide: variant.size, format: variant.format == "jpeg" ? "jpg" : variant.format),
-                   recordingAccess: recordingAccess)
+        guard let format = OutputFormat(rawValue: variant.format) else { return nil }
+        return try lookup(url: url, variant: CacheVariant(longestSide: variant.size, format: format), recordingAccess: recordingAccess)
     }
 }

@@ -21,15 +21,15 @@ final class AppManifestExportTests: CacheTestCase {
         var placeholder = metadata(width: 64, height: 48)
         (placeholder.thumbHash, placeholder.averageColor) = (hash, "#7f8081")
         let files: [(CanonicalURL, CacheVariant, Data, Int)] = [
-            (first, CacheVariant(longestSide: 64, format: "jpg"), try jpeg(seed: 1), 3),
-            (first, CacheVariant(longestSide: 64, format: "avif"), try jpeg(seed: 2), 5),
-            (second, CacheVariant(longestSide: 64, format: "jpg"), try jpeg(seed: 3), 9),
+            (first, CacheVariant(longestSide: 64, format: .jpeg), try jpeg(seed: 1), 3),
+            (first, CacheVariant(longestSide: 64, format: .avif), try jpeg(seed: 2), 5),
+            (second, CacheVariant(longestSide: 64, format: .jpeg), try jpeg(seed: 3), 9),
         ]
         for (url, variant, data, product) in files {
             try cache.store(url: url, productIds: [product], variant: variant, data: data,
                             metadata: url == first ? placeholder : metadata(width: 64, height: 48))
         }
-        try cache.store(url: first, productIds: [4], variant: CacheVariant(longestSide: 32, format: "webp"),
+        try cache.store(url: first, productIds: [4], variant: CacheVariant(longestSide: 32, format: .webp),
                         data: try jpeg(seed: 4), metadata: placeholder)
         // A variant whose row has no validators (its file was missing when they were filled) is not listed.
         let database = try DatabaseQueue(path: root + "/manifest.sqlite")
@@ -42,10 +42,10 @@ final class AppManifestExportTests: CacheTestCase {
         XCTAssertEqual(images[0].thumbHash, hash.base64EncodedString())
         XCTAssertEqual(images[0].averageColor, "#7f8081")
         XCTAssertNil(images[1].thumbHash)
-        XCTAssertEqual(images[0].variants.map(\.format), ["avif", "jpeg"])
+        XCTAssertEqual(images[0].variants.map(\.format), [.avif, .jpeg])
         for (url, variant, data, _) in files {
             let image = try XCTUnwrap(images.first { $0.url == url.text })
-            let listed = try XCTUnwrap(image.variants.first { $0.format == variant.formatName && $0.size == variant.longestSide })
+            let listed = try XCTUnwrap(image.variants.first { $0.format == variant.format && $0.size == variant.longestSide })
             XCTAssertEqual(listed.bytes, data.count)
             XCTAssertEqual(listed.etag, "\"" + SHA256Hex.digest(of: data).prefix(32) + "\"")
             XCTAssertEqual([listed.width, listed.height, listed.decodedBytes], [64, 48, 64 * 48 * 4])
@@ -55,7 +55,7 @@ final class AppManifestExportTests: CacheTestCase {
     func testExportWritesJSONLinesWithEveryKeyAtomically() throws {
         let cache = try openCache()
         try cache.store(url: try CanonicalURL("https://img.test/a.jpg"), productIds: [1],
-                        variant: CacheVariant(longestSide: 64, format: "jpg"), data: try jpeg(), metadata: metadata())
+                        variant: CacheVariant(longestSide: 64, format: .jpeg), data: try jpeg(), metadata: metadata())
         let path = outside + "/app.jsonl"
         XCTAssertEqual(try cache.writeAppManifest(to: path), 1)
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
@@ -73,7 +73,7 @@ final class AppManifestExportTests: CacheTestCase {
         let data = try jpeg()
         do {
             let cache = try openCache()
-            try cache.store(url: url, productIds: [7], variant: CacheVariant(longestSide: 64, format: "jpg"), data: data,
+            try cache.store(url: url, productIds: [7], variant: CacheVariant(longestSide: 64, format: .jpeg), data: data,
                             metadata: metadata())
             try cache.close()
         }

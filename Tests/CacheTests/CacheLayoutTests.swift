@@ -19,14 +19,14 @@ final class CacheLayoutTests: CacheTestCase {
     /// Caches written by earlier versions (GLib's SHA-256) keep their file names: this path is Python's hashlib's.
     func testAnImagesFileNameIsTheSameAsInEarlierVersions() throws {
         let url = try CanonicalURL("https://img.example.com/products/42/thumb.jpg")
-        XCTAssertEqual(CacheLayout.relativePath(url: url, variant: CacheVariant(longestSide: 300, format: "jpg")),
+        XCTAssertEqual(CacheLayout.relativePath(url: url, variant: CacheVariant(longestSide: 300, format: .jpeg)),
                        "v1/ab/e7/abe7e8637fab3bac5322b24b6c9b3fffa2bc7b6d084eab0c5f9051c4fe699d37.jpg")
     }
 
     func testFileNameComesFromTheHashNotTheURLText() throws {
         let cache = try openCache()
         let url = "https://Example.com/a/../../../etc/passwd?name=<x>|\"y\"&z=%00 \u{00e9}"
-        let variant = CacheVariant(longestSide: 300, format: "jpg")
+        let variant = CacheVariant(longestSide: 300, format: .jpeg)
         let entry = try cache.store(url: url, productIds: [1], variant: variant, data: try jpeg(), metadata: metadata())
 
         let canonical = try CanonicalURL(url)
@@ -46,8 +46,8 @@ final class CacheLayoutTests: CacheTestCase {
         let data = try jpeg()
         var paths = Set<String>()
         for url in ["https://example.com/a.jpg", "https://example.com/b.jpg"] {
-            for variant in [CacheVariant(longestSide: 300, format: "jpg"), CacheVariant(longestSide: 600, format: "jpg"),
-                            CacheVariant(longestSide: 300, format: "webp")] {
+            for variant in [CacheVariant(longestSide: 300, format: .jpeg), CacheVariant(longestSide: 600, format: .jpeg),
+                            CacheVariant(longestSide: 300, format: .webp)] {
                 let entry = try cache.store(url: url, productIds: [1], variant: variant, data: data, metadata: metadata())
                 paths.insert(try XCTUnwrap(entry.path))
             }
@@ -57,7 +57,7 @@ final class CacheLayoutTests: CacheTestCase {
 
     func testSpellingsOfOneResourceShareOneEntry() throws {
         let cache = try openCache()
-        let variant = CacheVariant(longestSide: 300, format: "jpg")
+        let variant = CacheVariant(longestSide: 300, format: .jpeg)
         try cache.store(url: "HTTPS://Example.com:443/p/./x/../1.jpg#frag", productIds: [1], variant: variant,
                         data: try jpeg(), metadata: metadata())
         let entry = try XCTUnwrap(try cache.lookup(url: "https://example.com/p/1.jpg", variant: variant))
@@ -65,15 +65,15 @@ final class CacheLayoutTests: CacheTestCase {
         XCTAssertEqual(try cache.stats().entryCount, 1)
     }
 
-    func testVariantNamesParseAndUnsafeFormatsAreRejected() throws {
-        XCTAssertEqual(CacheVariant(name: "300.jpg"), CacheVariant(longestSide: 300, format: "jpg"))
-        XCTAssertEqual(CacheVariant(longestSide: 1200, format: "webp").name, "1200.webp")
-        for bad in ["jpg", "0.jpg", "-5.jpg", "300.", "300.j/g", "300.JPG", "300...jpg"] {
+    func testVariantNamesParseAndUnknownFormatsAndSizesAreRejected() throws {
+        XCTAssertEqual(CacheVariant(name: "300.jpg"), CacheVariant(longestSide: 300, format: .jpeg))
+        XCTAssertEqual(CacheVariant(longestSide: 1200, format: .webp).name, "1200.webp")
+        for bad in ["jpg", "0.jpg", "-5.jpg", "300.", "300.j/g", "300.JPG", "300...jpg", "300.jpeg", "300.heic", "300.../x"] {
             XCTAssertNil(CacheVariant(name: bad), bad)
         }
         let cache = try openCache()
         assertThrowsCacheError("invalid-variant") {
-            try cache.store(url: "https://example.com/a.jpg", productIds: [], variant: CacheVariant(longestSide: 300, format: "../x"),
+            try cache.store(url: "https://example.com/a.jpg", productIds: [], variant: CacheVariant(longestSide: 0, format: .jpeg),
                             data: try jpeg(), metadata: metadata())
         }
         XCTAssertEqual(contents(ofDirectory: root + "/tmp"), [])

@@ -87,7 +87,7 @@ final class CacheShardTests: CacheTestCase {
             let shard = shards.first { $0.owns(url) }!
             let cache = try DiskCache.open(root: root, shard: shard)
             let data = try jpeg(seed: UInt64(number))
-            try cache.store(url: url.text, productIds: [number], variant: CacheVariant(longestSide: 64, format: "jpg"),
+            try cache.store(url: url.text, productIds: [number], variant: CacheVariant(longestSide: 64, format: .jpeg),
                             data: data, metadata: metadata())
             try cache.close()
             expected[url.text] = data.count
@@ -101,7 +101,7 @@ final class CacheShardTests: CacheTestCase {
         XCTAssertEqual(first.removedTemporaryFileCount, 1)
         XCTAssertEqual(try tree.stats().entryCount, 12)
         for (url, bytes) in expected {
-            XCTAssertEqual(try tree.lookup(url: url, variant: CacheVariant(longestSide: 64, format: "jpg"), recordingAccess: false)?.outputBytes, bytes)
+            XCTAssertEqual(try tree.lookup(url: url, variant: CacheVariant(longestSide: 64, format: .jpeg), recordingAccess: false)?.outputBytes, bytes)
         }
         let report = try tree.verify(validator: Self.validator)
         XCTAssertTrue(report.isClean, "\(report)")
@@ -115,7 +115,7 @@ final class CacheShardTests: CacheTestCase {
     func testMergeRefusesAShardThatIsStillRunning() throws {
         let shard = try CacheShard(index: 1, count: 2)
         let running = try DiskCache.open(root: root, shard: shard)
-        try running.store(url: "https://img.example.com/p/9.jpg", productIds: [9], variant: CacheVariant(longestSide: 64, format: "jpg"),
+        try running.store(url: "https://img.example.com/p/9.jpg", productIds: [9], variant: CacheVariant(longestSide: 64, format: .jpeg),
                           data: try jpeg(), metadata: metadata())
         let lock = try CacheLock.acquire(root: root, shard: shard)
         let tree = try openCache()
@@ -129,7 +129,7 @@ final class CacheShardTests: CacheTestCase {
 
     func testMergeKeepsTheNewerRowAndUnitesProductIds() throws {
         let url = "https://img.example.com/p/1.jpg"
-        let variant = CacheVariant(longestSide: 64, format: "jpg")
+        let variant = CacheVariant(longestSide: 64, format: .jpeg)
         let shard = try CacheShard(index: 0, count: 1)
         let shardCache = try DiskCache.open(root: root, shard: shard)
         try shardCache.store(url: url, productIds: [1], variant: variant, data: try jpeg(seed: 1), metadata: metadata(fetchedAt: 100))

@@ -7,7 +7,7 @@ import CacheTestSupport
 /// never a row that points at a missing file or vouches for the wrong one.
 final class DiskCacheCrashTests: CacheTestCase {
     let url = "https://img.example.com/products/42.jpg"
-    let variant = CacheVariant(longestSide: 300, format: "jpg")
+    let variant = CacheVariant(longestSide: 300, format: .jpeg)
 
     func testLeftoverTempFilesAreRemovedOnOpen() throws {
         let good = try jpeg()

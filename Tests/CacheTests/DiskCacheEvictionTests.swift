@@ -4,7 +4,7 @@ import XCTest
 import CacheTestSupport
 
 final class DiskCacheEvictionTests: CacheTestCase {
-    let variant = CacheVariant(longestSide: 300, format: "jpg")
+    let variant = CacheVariant(longestSide: 300, format: .jpeg)
 
     private func url(_ name: String) -> String { "https://img.example.com/\(name).jpg" }
 
@@ -70,7 +70,7 @@ final class DiskCacheEvictionTests: CacheTestCase {
         let cache = try openCache(maxAgeSeconds: 100)
         let small = try jpeg(width: 32, height: 24)
         let large = try jpeg(width: 64, height: 48)
-        let webp = CacheVariant(longestSide: 300, format: "webp")
+        let webp = CacheVariant(longestSide: 300, format: .webp)
         try cache.store(url: url("a"), productIds: [1], variant: variant, data: large, metadata: metadata(fetchedAt: 1000))
         try cache.store(url: url("b"), productIds: [2], variant: variant, data: large, metadata: metadata(fetchedAt: 3000))
         try cache.store(url: url("a"), productIds: [1], variant: webp, data: small, metadata: metadata(fetchedAt: 2000))

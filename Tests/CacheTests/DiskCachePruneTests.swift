@@ -7,7 +7,7 @@ import CacheTestSupport
 /// Prune (rows not listed since a cutoff), garbage collection, the v2 schema
 /// migration and eviction over a sharded tree, on real SQLite and real files.
 final class DiskCachePruneTests: CacheTestCase {
-    let variant = CacheVariant(longestSide: 300, format: "jpg")
+    let variant = CacheVariant(longestSide: 300, format: .jpeg)
 
     private func url(_ name: String) -> String { "https://img.example.com/\(name).jpg" }
 

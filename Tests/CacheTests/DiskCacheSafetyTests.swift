@@ -7,7 +7,7 @@ import CacheTestSupport
 /// never followed, and modes do not depend on the caller's umask.
 final class DiskCacheSafetyTests: CacheTestCase {
     let url = "https://img.example.com/products/42.jpg"
-    let variant = CacheVariant(longestSide: 300, format: "jpg")
+    let variant = CacheVariant(longestSide: 300, format: .jpeg)
 
     private var relativePath: String { CacheLayout.relativePath(url: try! CanonicalURL(url), variant: variant) }
 

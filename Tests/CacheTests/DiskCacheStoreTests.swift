@@ -1,12 +1,13 @@
-import Foundation
-import Synchronization
-import XCTest
 @testable import Cache
 import CacheTestSupport
+import Foundation
+import Synchronization
+import WarmSupport
+import XCTest
 
 final class DiskCacheStoreTests: CacheTestCase {
     let url = "https://img.example.com/products/42.jpg"
-    let variant = CacheVariant(longestSide: 300, format: "jpg")
+    let variant = CacheVariant(longestSide: 300, format: .jpeg)
 
     func testStoreThenLookupReturnsTheFileAndItsMetadata() throws {
         let cache = try openCache(maxAgeSeconds: 3600)
@@ -42,7 +43,7 @@ final class DiskCacheStoreTests: CacheTestCase {
         let cache = try openCache()
         XCTAssertNil(try cache.lookup(url: url, variant: variant))
         try cache.store(url: url, productIds: [1], variant: variant, data: try jpeg(), metadata: metadata())
-        XCTAssertNil(try cache.lookup(url: url, variant: CacheVariant(longestSide: 600, format: "jpg")))
+        XCTAssertNil(try cache.lookup(url: url, variant: CacheVariant(longestSide: 600, format: .jpeg)))
         XCTAssertEqual(try cache.entries(forURL: "https://img.example.com/other.jpg"), [])
     }
 
@@ -106,7 +107,7 @@ final class DiskCacheStoreTests: CacheTestCase {
 
     func testMarkRevalidatedExtendsEveryVariantOfTheURL() throws {
         let cache = try openCache(maxAgeSeconds: 100)
-        let small = CacheVariant(longestSide: 150, format: "jpg")
+        let small = CacheVariant(longestSide: 150, format: .jpeg)
         try cache.store(url: url, productIds: [1], variant: variant, data: try jpeg(), metadata: metadata(fetchedAt: 1000))
         try cache.store(url: url, productIds: [1], variant: small, data: try jpeg(), metadata: metadata(fetchedAt: 1000))
         try cache.store(url: "https://img.example.com/other.jpg", productIds: [2], variant: variant, data: try jpeg(),
@@ -175,7 +176,7 @@ final class DiskCacheStoreTests: CacheTestCase {
     func testPathForPrefersJPEGWhenSeveralFormatsExist() throws {
         let cache = try openCache()
         let data = try jpeg()
-        for format in ["webp", "png"] {
+        for format: OutputFormat in [.webp, .png] {
             try cache.store(url: url, productIds: [1], variant: CacheVariant(longestSide: 300, format: format), data: data,
                             metadata: metadata(fetchedAt: 100))
         }
@@ -191,9 +192,9 @@ final class DiskCacheStoreTests: CacheTestCase {
 
     func testEntriesForURLListsEveryVariant() throws {
         let cache = try openCache()
-        try cache.store(url: url, productIds: [1], variant: CacheVariant(longestSide: 600, format: "jpg"), data: try jpeg(), metadata: metadata())
+        try cache.store(url: url, productIds: [1], variant: CacheVariant(longestSide: 600, format: .jpeg), data: try jpeg(), metadata: metadata())
         try cache.store(url: url, productIds: [1], variant: variant, data: try jpeg(), metadata: metadata())
-        try cache.recordFailure(url: url, productIds: [1], variant: CacheVariant(longestSide: 300, format: "webp"), reason: "encoding failed")
+        try cache.recordFailure(url: url, productIds: [1], variant: CacheVariant(longestSide: 300, format: .webp), reason: "encoding failed")
         XCTAssertEqual(try cache.entries(forURL: url).map(\.variant.name), ["300.jpg", "300.webp", "600.jpg"])
     }
 
@@ -206,9 +207,9 @@ final class DiskCacheStoreTests: CacheTestCase {
             try cache.recordFailure(url: url, productIds: [index], variant: variant, reason: "the server answered 500")
             if index % 400 == 0 {
                 try cache.store(url: url, productIds: [index], variant: variant, data: image, metadata: metadata())
-                try cache.store(url: url, productIds: [index], variant: CacheVariant(longestSide: 600, format: "jpg"),
+                try cache.store(url: url, productIds: [index], variant: CacheVariant(longestSide: 600, format: .jpeg),
                                 data: image, metadata: metadata())
-                try cache.recordFailure(url: url, productIds: [index], variant: CacheVariant(longestSide: 300, format: "webp"),
+                try cache.recordFailure(url: url, productIds: [index], variant: CacheVariant(longestSide: 300, format: .webp),
                                         reason: "encoding failed")
             }
         }

@@ -4,7 +4,7 @@ import XCTest
 import CacheTestSupport
 
 final class DiskCacheVerifyTests: CacheTestCase {
-    let variant = CacheVariant(longestSide: 300, format: "jpg")
+    let variant = CacheVariant(longestSide: 300, format: .jpeg)
 
     private func url(_ name: String) -> String { "https://img.example.com/\(name).jpg" }
 

@@ -9,7 +9,7 @@ import XCTest
 /// a cache from before v4, and read (not recomputed) by `export`; `verify` is what re-hashes.
 final class FileValidatorsTests: CacheTestCase {
     private let url = "https://img.test/a.jpg"
-    private let variant = CacheVariant(longestSide: 64, format: "jpg")
+    private let variant = CacheVariant(longestSide: 64, format: .jpeg)
 
     private func row(_ cache: DiskCache) throws -> ManifestRow {
         try XCTUnwrap(try cache.read { db in try ManifestRow.fetchOne(db, url: try CanonicalURL(self.url), variant: self.variant) })

@@ -1,6 +1,7 @@
 import Downsample
 import Foundation
 import ImageSamples
+import WarmSupport
 import XCTest
 
 final class EncodingTests: XCTestCase {

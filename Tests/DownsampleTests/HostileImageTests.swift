@@ -2,6 +2,7 @@ import CWarmVips
 import Downsample
 import Foundation
 import ImageSamples
+import WarmSupport
 import XCTest
 
 /// The hostile and odd set (`HostileImages`) at the decoder: each sample is

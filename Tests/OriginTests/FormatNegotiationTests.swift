@@ -1,9 +1,10 @@
 import Servers
+import WarmSupport
 import XCTest
 
 /// `Accept` against the formats a cache holds: AVIF, then WebP, then JPEG; modern formats only when named.
 final class FormatNegotiationTests: XCTestCase {
-    private let all: [ThumbnailFormat] = [.jpeg, .webp, .avif]
+    private let all: [OutputFormat] = [.jpeg, .webp, .avif]
 
     func testBrowsersGetTheSmallestFormatTheyName() {
         let chrome = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"

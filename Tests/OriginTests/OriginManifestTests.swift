@@ -11,7 +11,7 @@ import XCTest
 /// manifest at `/v1/manifest`, and a start on a directory no run has written yet.
 final class OriginManifestTests: XCTestCase {
     private let images = (1...4).map { "https://img.example.test/p/\($0).jpg" }
-    private let variant = CacheVariant(longestSide: 300, format: "jpg")
+    private let variant = CacheVariant(longestSide: 300, format: .jpeg)
 
     private func data(_ index: Int, salt: UInt8 = 0) -> Data {
         Data((0..<(1500 + index * 100)).map { UInt8(truncatingIfNeeded: $0 &* (index + 3)) ^ salt })

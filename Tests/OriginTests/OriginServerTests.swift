@@ -14,9 +14,9 @@ final class OriginServerTests: XCTestCase {
 
     private func start() async throws -> OriginHarness {
         try await OriginHarness.start(self, writing: [
-            (image, CacheVariant(longestSide: 300, format: "jpg"), jpeg),
-            (image, CacheVariant(longestSide: 300, format: "webp"), webp),
-            (image, CacheVariant(longestSide: 600, format: "jpg"), jpeg + jpeg),
+            (image, CacheVariant(longestSide: 300, format: .jpeg), jpeg),
+            (image, CacheVariant(longestSide: 300, format: .webp), webp),
+            (image, CacheVariant(longestSide: 600, format: .jpeg), jpeg + jpeg),
         ])
     }
 
@@ -98,7 +98,7 @@ final class OriginServerTests: XCTestCase {
         let unknownSize = try await origin.get(OriginHarness.thumbnailPath(url: image, size: 301))
         XCTAssertEqual(unknownSize.status, 404)
         // A row whose file is gone (deleted by hand, or evicted between the row and the file) is a miss too.
-        let file = origin.root + "/" + CacheLayout.relativePath(url: try CanonicalURL(image), variant: CacheVariant(longestSide: 600, format: "jpg"))
+        let file = origin.root + "/" + CacheLayout.relativePath(url: try CanonicalURL(image), variant: CacheVariant(longestSide: 600, format: .jpeg))
         try FileManager.default.removeItem(atPath: file)
         let gone = try await origin.get(OriginHarness.thumbnailPath(url: image, size: 600))
         XCTAssertEqual(gone.status, 404)

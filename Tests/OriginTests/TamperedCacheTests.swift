@@ -8,7 +8,7 @@ import XCTest
 /// A cache tree someone tampered with: the origin still names files only by the hash of the key.
 final class TamperedCacheTests: XCTestCase {
     private let image = "https://img.example.test/p/1.jpg"
-    private let variant = CacheVariant(longestSide: 300, format: "jpg")
+    private let variant = CacheVariant(longestSide: 300, format: .jpeg)
 
     func testARowNamingAnotherPathIsNotServed() async throws {
         let origin = try await OriginHarness.start(self, writing: [(image, variant, Data(repeating: 7, count: 500))])

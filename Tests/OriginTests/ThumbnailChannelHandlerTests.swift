@@ -17,8 +17,8 @@ final class ThumbnailChannelHandlerTests: XCTestCase {
         var configuration = OriginConfiguration()
         if let idleTimeoutSeconds { configuration.idleTimeoutSeconds = idleTimeoutSeconds }
         return try await OriginHarness.start(self, writing: [
-            (image, CacheVariant(longestSide: 300, format: "jpg"), jpeg),
-            (image, CacheVariant(longestSide: 300, format: "webp"), webp),
+            (image, CacheVariant(longestSide: 300, format: .jpeg), jpeg),
+            (image, CacheVariant(longestSide: 300, format: .webp), webp),
         ], configuration: configuration)
     }
 

@@ -71,7 +71,7 @@ final class WarmDependenciesTests: XCTestCase {
         XCTAssertEqual(summary.imagesDownloaded, 3)
         XCTAssertEqual(summary.failedByReason, ["http-404": 1])
         XCTAssertEqual(summary.productsSharingAThumbnail, 2)
-        let variant = CacheVariant(longestSide: 64, format: "jpg")
+        let variant = CacheVariant(longestSide: 64, format: .jpeg)
         for url in images.keys {
             let entry = try XCTUnwrap(try cache.lookup(url: url, variant: variant, recordingAccess: false), url)
             XCTAssertTrue(entry.fileIsPresent, url)
@@ -91,7 +91,7 @@ final class WarmDependenciesTests: XCTestCase {
         let first = InMemoryFetcher(api: Self.api, products: [(1, Self.imageURL("kept")), (2, Self.imageURL("dropped"))],
                                     images: images)
         _ = try await run(configuration(pruneAfterSeconds: week), first, cache: cache)
-        let variant = CacheVariant(longestSide: 64, format: "jpg")
+        let variant = CacheVariant(longestSide: 64, format: .jpeg)
         XCTAssertNotNil(try cache.lookup(url: Self.imageURL("dropped"), variant: variant, recordingAccess: false))
 
         // Product 2 left the catalog. Six days later nothing goes; eight days later its image does.

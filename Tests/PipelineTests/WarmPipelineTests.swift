@@ -36,7 +36,7 @@ final class WarmPipelineTests: XCTestCase {
         XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
         // A product that shares its thumbnail is listed on the cached entry.
         for url in distinct {
-            let entry = try XCTUnwrap(try cache.lookup(url: url, variant: CacheVariant(longestSide: 64, format: "jpg")))
+            let entry = try XCTUnwrap(try cache.lookup(url: url, variant: CacheVariant(longestSide: 64, format: .jpeg)))
             let ids = Set(listed.filter { $0.thumbnailURL?.absoluteString == url }.map(\.id))
             XCTAssertEqual(Set(entry.productIds), ids, url)
             XCTAssertEqual(max(entry.outputWidth ?? 0, entry.outputHeight ?? 0), 64, url)
@@ -88,7 +88,7 @@ final class WarmPipelineTests: XCTestCase {
         XCTAssertEqual(stats.entryCount, first.imagesDownloaded, "a 304 keeps the entry")
         XCTAssertEqual(stats.expiredCount, 0)
         for url in await TestCatalog.distinctThumbnails(server) {
-            let entry = try XCTUnwrap(try cache.lookup(url: url, variant: CacheVariant(longestSide: 64, format: "jpg")))
+            let entry = try XCTUnwrap(try cache.lookup(url: url, variant: CacheVariant(longestSide: 64, format: .jpeg)))
             let expiresAt = try XCTUnwrap(entry.expiresAt)
             XCTAssertGreaterThanOrEqual(expiresAt, secondStarted + 60 - 1, "the 304 set a new expiry")
             XCTAssertLessThanOrEqual(expiresAt, secondEnded + 60 + 1)
@@ -134,7 +134,7 @@ final class WarmPipelineTests: XCTestCase {
         do {
             let cache = try DiskCache.open(root: cacheDirectory.path)
             defer { try? cache.close() }
-            let entry = try XCTUnwrap(try cache.lookup(url: html.absoluteString, variant: CacheVariant(longestSide: 64, format: "jpg")))
+            let entry = try XCTUnwrap(try cache.lookup(url: html.absoluteString, variant: CacheVariant(longestSide: 64, format: .jpeg)))
             XCTAssertNil(entry.absolutePath)
             XCTAssertTrue(entry.lastError?.contains("HTML") == true, entry.lastError ?? "no error recorded")
         }

@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import WarmSupport
 
 /// What `warm check` compares against: per image the thumbnail figures the check needs, with the image's identity
 /// (source SHA-256, else the URL's path and query) and the run's target size, output format and quality.

@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import WarmSupport
 
 /// What was measured for one catalog image: one JSON Lines row, field names fixed (other tools read
 /// them); every optional is written as an explicit `null`, so each row has every key.

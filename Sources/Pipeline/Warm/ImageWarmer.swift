@@ -20,7 +20,7 @@ struct ImageWarmer: Sendable {
     /// In the order the decoder returns them.
     var variants: [CacheVariant] {
         configuration.sizes.flatMap { size in
-            configuration.formats.map { CacheVariant(longestSide: size, format: $0.fileExtension) }
+            configuration.formats.map { CacheVariant(longestSide: size, format: $0) }
         }
     }
 

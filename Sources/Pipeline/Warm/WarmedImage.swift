@@ -63,9 +63,8 @@ struct WarmedImage: Sendable {
             }
         case .cached(let entries):
             return entries.compactMap { entry -> VariantMetrics? in
-                guard let format = OutputFormat(fileExtension: entry.variant.format), let width = entry.outputWidth,
-                      let height = entry.outputHeight, let bytes = entry.outputBytes else { return nil }
-                return VariantMetrics(format: format.rawValue, size: entry.variant.longestSide, width: width,
+                guard let width = entry.outputWidth, let height = entry.outputHeight, let bytes = entry.outputBytes else { return nil }
+                return VariantMetrics(format: entry.variant.format.rawValue, size: entry.variant.longestSide, width: width,
                                       height: height, bytes: bytes, encodeCPUSeconds: nil)
             }
         }

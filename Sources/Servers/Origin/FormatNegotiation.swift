@@ -4,10 +4,10 @@ import WarmSupport
 /// only when named: old clients that cannot decode them still send `*/*`.
 public enum FormatNegotiation {
     /// nil when `Accept` allows none of `held`; no `Accept` means `*/*`.
-    public static func choose(accept: String?, held: some Sequence<ThumbnailFormat>) -> ThumbnailFormat? {
+    public static func choose(accept: String?, held: some Sequence<OutputFormat>) -> OutputFormat? {
         let ranges = parse(accept ?? "*/*")
         // `max(by:)` keeps the first of equal elements: the preferred format wins a tie.
-        return held.sorted().map { (format: $0, quality: quality(of: $0, in: ranges)) }
+        return held.sorted { $0.preferenceRank < $1.preferenceRank }.map { (format: $0, quality: quality(of: $0, in: ranges)) }
             .filter { $0.quality > 0 }.max { $0.quality < $1.quality }?.format
     }
 
@@ -17,7 +17,7 @@ public enum FormatNegotiation {
         var quality: Double
     }
 
-    static func quality(of format: ThumbnailFormat, in ranges: [MediaRange]) -> Double {
+    static func quality(of format: OutputFormat, in ranges: [MediaRange]) -> Double {
         let parts = format.mediaType.split(separator: "/").map(String.init)
         var best: (specificity: Int, quality: Double)?
         for range in ranges {
@@ -54,4 +54,15 @@ public enum FormatNegotiation {
             return MediaRange(type: String(type[0]), subtype: String(type[1]), quality: quality)
         }
     }
+}
+
+extension OutputFormat {
+    /// What the origin sends when several are acceptable: smallest first.
+    static let servedPreference: [OutputFormat] = [.avif, .webp, .jpeg, .png]
+
+    /// The place in `servedPreference`: lower is preferred.
+    var preferenceRank: Int { Self.servedPreference.firstIndex(of: self)! }
+
+    /// Only sent when named in `Accept`: clients that cannot decode them still send `*/*` or `image/*`.
+    var needsExplicitAccept: Bool { self == .avif || self == .webp }
 }

@@ -36,7 +36,7 @@ extension Origin {
         let negotiated = query.format == nil
         let held = (files ?? filesByURL[query.url.text] ?? [])
             .filter { $0.variant.longestSide == query.longestSide }
-            .compactMap { file in ThumbnailFormat(fileExtension: file.variant.format).map { (format: $0, file: file) } }
+            .map { file in (format: file.variant.format, file: file) }
         var format = query.format
         if negotiated && !held.isEmpty {
             let accept = headers.accept
@@ -103,7 +103,7 @@ extension Origin {
         }
         let etag = validators?.etag ?? FileValidators.etag(sha256Hex: read.bytes.withUnsafeBytes { SHA256Hex.digest(ofBytes: $0) })
         let body = OriginIndex.Body(validators: validators, etag: etag, modifiedAtSeconds: Int(read.info.st_mtim.tv_sec),
-                                    contentType: ThumbnailFormat(fileExtension: file.variant.format)?.mediaType,
+                                    contentType: file.variant.format.mediaType,
                                     cacheControl: configuration.cacheControl, buffer: ByteBuffer(bytes: read.bytes))
         if validators != nil, validators == file.validators { index.remember(body, for: file) }
         return body

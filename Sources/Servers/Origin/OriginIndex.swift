@@ -125,10 +125,7 @@ final class OriginIndex: Sendable {
         }
     }
 
-    private static func preference(_ variant: CacheVariant) -> (Int, Int, String) {
-        let format = ThumbnailFormat(fileExtension: variant.format)
-        return (variant.longestSide, format.map { ThumbnailFormat.allCases.firstIndex(of: $0)! } ?? Int.max, variant.format)
-    }
+    private static func preference(_ variant: CacheVariant) -> (Int, Int) { (variant.longestSide, variant.format.preferenceRank) }
 
     /// The body sent last for `file`, if it is still the file the index describes.
     func hotBody(for file: ServedFile) -> Body? {

@@ -1,12 +1,13 @@
 import Cache
 import Foundation
+import WarmSupport
 
 /// `GET /v1/thumbnail?url=&size=[&format=]`, parsed strictly; unknown parameters are ignored (a CDN may add some).
 /// Nothing here ever becomes a path: the file is named by the hash of the key.
 public struct ThumbnailQuery: Sendable, Equatable {
     public var url: CanonicalURL
     public var longestSide: Int
-    public var format: ThumbnailFormat?
+    public var format: OutputFormat?
 
     public static let maxLongestSide = 16_384
 
@@ -43,7 +44,7 @@ public struct ThumbnailQuery: Sendable, Equatable {
             throw .badSize(text: sizeText, limit: Self.maxLongestSide)
         }
         if let name = formatText {
-            guard let named = ThumbnailFormat(name: name) else { throw .unknownFormat(text: name) }
+            guard let named = OutputFormat(name: name) else { throw .unknownFormat(text: name) }
             format = named
         }
         do {

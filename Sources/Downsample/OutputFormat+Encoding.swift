@@ -1,29 +1,7 @@
 import Foundation
+import WarmSupport
 
-/// Thumbnail encodings, all written with every metadata block stripped (no EXIF, GPS, XMP or ICC: pixels are sRGB).
-public enum OutputFormat: String, Sendable, Codable, CaseIterable {
-    case jpeg, webp, avif, png
-
-    /// Formats named in a list such as `jpeg,webp,avif`, each once; nil when a name is unknown or the list is empty.
-    public static func list(_ text: String) -> [OutputFormat]? {
-        var formats: [OutputFormat] = []
-        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
-            guard let format = trimmed == "jpg" ? .jpeg : OutputFormat(rawValue: trimmed) else { return nil }
-            if !formats.contains(format) { formats.append(format) }
-        }
-        return formats.isEmpty ? nil : formats
-    }
-
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
-
-    /// The format of a cache variant's file extension (`jpg` is JPEG).
-    public init?(fileExtension: String) {
-        guard let format = Self.allCases.first(where: { $0.fileExtension == fileExtension }) else { return nil }
-        self = format
-    }
-}
-
+/// Every format is written with every metadata block stripped (no EXIF, GPS, XMP or ICC: pixels are sRGB).
 extension OutputFormat {
     /// `quality` as every encoder takes it, libvips' savers and the direct path's: 1...100.
     static func encoderQuality(_ quality: Int) -> Int { min(100, max(1, quality)) }

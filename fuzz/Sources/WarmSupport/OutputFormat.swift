@@ -1,0 +1,1 @@
+../../../Sources/WarmSupport/OutputFormat.swift
