@@ -6,6 +6,9 @@ public typealias PixelSize = WarmSupport.PixelSize
 public struct DecodeTarget: Sendable, Hashable, Codable {
     public var longestSide: Int
 
+    /// The size every command defaults to (`--size`): a product grid's cell on a phone, at 2x or 3x.
+    public static let defaultLongestSide = 300
+
     public init(longestSide: Int) {
         precondition(longestSide > 0, "the target size must be positive")
         self.longestSide = longestSide

@@ -1,4 +1,5 @@
-/// Identified from the bytes: marketplace thumbnail URLs are object-store keys without extensions.
+/// Identified from the bytes: marketplace thumbnail URLs are object-store keys without extensions. A source's format, not
+/// what `warm` writes: that is `OutputFormat` (WarmSupport), which has no GIF, HEIF or TIFF.
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg, png, webp, gif
     /// The HEIF container, HEIC and AVIF alike.

@@ -11,11 +11,11 @@ public struct ThumbnailEncoder: Sendable, Hashable {
     public var quality: Int
     public var settings: EncoderSettings
 
-    public init(format: OutputFormat = .jpeg, quality: Int = 82, settings: EncoderSettings = .default) {
+    public init(format: OutputFormat = .jpeg, quality: Int = EncoderSettings.defaultJPEGQuality, settings: EncoderSettings = .default) {
         self.init(formats: [format], quality: quality, settings: settings)
     }
 
-    public init(formats: [OutputFormat], quality: Int = 82, settings: EncoderSettings = .default) {
+    public init(formats: [OutputFormat], quality: Int = EncoderSettings.defaultJPEGQuality, settings: EncoderSettings = .default) {
         var distinct: [OutputFormat] = []
         for format in formats where !distinct.contains(format) { distinct.append(format) }
         self.formats = distinct.isEmpty ? [.jpeg] : distinct

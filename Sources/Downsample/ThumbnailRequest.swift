@@ -11,7 +11,7 @@ public struct ThumbnailRequest: Sendable, Hashable, Codable {
     public var limits: DecodeLimits
     public var placeholder: Bool
 
-    public init(targets: [DecodeTarget], formats: [OutputFormat] = [.jpeg], quality: Int = 82,
+    public init(targets: [DecodeTarget], formats: [OutputFormat] = [.jpeg], quality: Int = EncoderSettings.defaultJPEGQuality,
                 settings: EncoderSettings = .default, limits: DecodeLimits = .default, placeholder: Bool = false) {
         self.targets = targets
         self.formats = formats

@@ -109,6 +109,9 @@ struct FormatList: ExpressibleByArgument, Sendable {
     }
 
     static var allValueStrings: [String] { OutputFormat.allCases.map(\.rawValue) }
+
+    /// How a list is written on the command line, for help texts: `jpeg,webp,avif`.
+    static func names(_ formats: [OutputFormat]) -> String { formats.map(\.rawValue).joined(separator: ",") }
 }
 
 /// `--quality 82` (JPEG's) or `--quality jpeg=82,webp=88,avif=80` (each format on its own scale), 1-100 each.

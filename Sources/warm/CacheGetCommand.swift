@@ -16,7 +16,7 @@ struct CacheGetCommand: AsyncParsableCommand {
     var url: String
 
     @Option(help: "Longest side of the variant, in pixels.")
-    var size: Int = 300
+    var size: Int = DecodeTarget.defaultLongestSide
 
     @Option(help: "Format of the variant: jpeg, webp, avif or png (default: jpeg when several are cached, else the one there is).")
     var format: OutputFormat?

@@ -14,7 +14,7 @@ struct DecoderOptions: ParsableArguments {
     var decoderMemoryLimit: ByteCount?
 
     @Option(help: "Time one image may take in a decode worker before it fails and the worker is restarted (a number is seconds).")
-    var decodeTimeout = DurationArgument(seconds: 60)
+    var decodeTimeout = DurationArgument(seconds: DecodeWorkerPool.Configuration.defaultTimeoutSeconds)
 
     @Option(help: "Refuse images whose header declares more pixels than this.")
     var maxPixels: Int = DecodeLimits.default.maxPixels

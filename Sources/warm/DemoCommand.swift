@@ -3,6 +3,7 @@ import Servers
 import Foundation
 import Pipeline
 import WarmMetrics
+import WarmSupport
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,6 +38,9 @@ struct DemoCommand: AsyncParsableCommand {
     /// The default sample: one image in this many.
     static let sampleOneIn = 5
 
+    /// The demo writes the formats a phone app would serve, so its report compares them; `warm run` writes JPEG only.
+    static let defaultFormats: [OutputFormat] = [.jpeg, .webp, .avif]
+
     func run() async throws {
         let logger = options.output.logger()
         logger.info("starting the demo catalog server (\(demo.products) products, \(demo.imageMix.rawValue) images made on first request)")
@@ -46,7 +50,7 @@ struct DemoCommand: AsyncParsableCommand {
         let configuration = options.configuration(
             api: server.baseURL, cacheDirectory: cacheDirectory, compare: selection, shard: nil,
             defaultMetricsPath: URL(fileURLWithPath: demo.dir).appendingPathComponent("metrics.jsonl").path,
-            defaultFormats: [.jpeg, .webp, .avif])
+            defaultFormats: Self.defaultFormats)
         do {
             _ = try await options.warm(configuration, logger: logger)
         } catch {
@@ -76,10 +80,10 @@ struct DemoOptions: ParsableArguments {
     var dir: String = "warm-demo"
 
     @Option(help: "Products in the generated catalog (the seeds' catalog had 1,336).")
-    var products: Int = 1336
+    var products: Int = CatalogConfiguration().productCount
 
     @Option(help: "Images: seeds (server-side marketplace thumbnails like the seed apps' catalog, about 2.5 MB of naive decode each) or phone (phone uploads, screenshots and large WebP, about 22 MB each). Every product gets an image of its own.")
-    var imageMix: CatalogImageMix = .seeds
+    var imageMix: CatalogImageMix = CatalogConfiguration().imageMix
 
     @Option(help: "Loopback port of the demo server. Fixed by default, because thumbnail URLs (the cache keys) include it: a second demo run then finds its cache warm.")
     var port: Int = DemoCommand.defaultPort

@@ -13,7 +13,7 @@ struct InspectCommand: AsyncParsableCommand {
     var inputs: [String]
 
     @Option(help: "Longest side of the upright output, in pixels.")
-    var size: Int = 300
+    var size: Int = DecodeTarget.defaultLongestSide
 
     @Flag(help: "Print a JSON array instead of text.")
     var json = false

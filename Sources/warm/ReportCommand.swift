@@ -1,6 +1,8 @@
 import ArgumentParser
+import Downsample
 import Foundation
 import Pipeline
+import WarmMetrics
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,17 +24,17 @@ struct ReportCommand: AsyncParsableCommand {
     var out: String
 
     @Option(help: "Memory-cache limit for the 'fit in the cache' row and the LRU simulation (e.g. 100MB; a number is bytes).")
-    var cacheLimitBytes = ByteCount(bytes: 100_000_000)
+    var cacheLimitBytes = ByteCount(bytes: ReportGenerator.defaultCacheLimitBytes)
 
     @Option(help: "Measure the peak's run-to-run noise this many times on a synthetic JPEG and state it in the report (0: skip).")
-    var noiseRepeats: Int = 10
+    var noiseRepeats: Int = ReportGenerator.defaultNoiseRepeats
 
     @Option(parsing: .upToNextOption,
             help: ArgumentHelp("Image files or directories to measure first (offline catalog).", valueName: "path"))
     var measure: [String] = []
 
     @Option(help: "Longest upright side the strategies decode for, in pixels (with --measure, and for the noise measurement when there are no metrics).")
-    var size: Int = 300
+    var size: Int = DecodeTarget.defaultLongestSide
 
     @OptionGroup var measurement: MeasurementOptions
 

@@ -26,13 +26,13 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int = DemoCommand.defaultPort
 
     @Option(help: "Number of products in the generated catalog.")
-    var products: Int = 1336
+    var products: Int = CatalogConfiguration().productCount
 
     @Option(help: "Page shape: camelCase (pageNo, lastPage...) or snakeCase (page_no, last_page...).")
     var pageShape: PageShape = .camelCase
 
     @Option(help: "Images: seeds (server-side marketplace thumbnails like the seed apps' catalog, about 2.5 MB of naive decode each) or phone (phone uploads, screenshots and large WebP, about 22 MB each). Every product gets an image of its own, made on its first request.")
-    var imageMix: CatalogImageMix = .seeds
+    var imageMix: CatalogImageMix = CatalogConfiguration().imageMix
 
     @Option(help: "Seed of the generated catalog (same seed, same catalog).")
     var seed: UInt64 = CatalogConfiguration().seed

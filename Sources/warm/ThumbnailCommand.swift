@@ -14,7 +14,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var inputs: [String]
 
     @Option(help: "Longest side of the upright output, in pixels (never upscaled).")
-    var size: Int = 300
+    var size: Int = DecodeTarget.defaultLongestSide
 
     @Option(help: "Output directory (created if missing).")
     var out: String

@@ -37,7 +37,7 @@ struct WarmOptions: ParsableArguments {
     /// The run's whole configuration in one value. `defaultMetricsPath`
     /// (nil: the run's state directory) is used when measuring without `--metrics`.
     func configuration(api: URL, cacheDirectory: String, compare: CompareSelection, shard: CacheShard?,
-                       defaultMetricsPath: String? = nil, defaultFormats: [OutputFormat] = [.jpeg]) -> WarmConfiguration {
+                       defaultMetricsPath: String? = nil, defaultFormats: [OutputFormat] = WarmConfiguration.defaults.formats) -> WarmConfiguration {
         // A shard's own state directory, so shards sharing one cache directory never write the same file.
         let state = { (file: String) in CacheLayout(root: cacheDirectory, shard: shard).stateDirectory + "/" + file }
         var configuration = WarmConfiguration(apiURL: api, cacheDirectory: cacheDirectory)

@@ -28,7 +28,7 @@ class CacheTestCase: XCTestCase {
     }
 
     /// Opens the cache at `root`; closed in tearDown.
-    func openCache(maxAgeSeconds: Double = 12 * 3600, faults: FaultInjector? = nil) throws -> DiskCache {
+    func openCache(maxAgeSeconds: Double = DiskCache.defaultMaxAgeSeconds, faults: FaultInjector? = nil) throws -> DiskCache {
         let cache = try DiskCache.open(root: root, maxAgeSeconds: maxAgeSeconds,
                                        logger: .init(label: "warm.cache.tests"), faults: faults)
         openCaches.append(cache)

@@ -15,8 +15,10 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
         /// An image whose decode takes longer fails, and its worker is killed.
         public var timeoutSeconds: Double
 
+        public static let defaultTimeoutSeconds: Double = 60
+
         public init(command: [String], count: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    memoryLimitBytes: Int? = nil, timeoutSeconds: Double = 60) {
+                    memoryLimitBytes: Int? = nil, timeoutSeconds: Double = defaultTimeoutSeconds) {
             self.command = command
             self.count = max(1, count)
             self.memoryLimitBytes = memoryLimitBytes

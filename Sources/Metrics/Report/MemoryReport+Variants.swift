@@ -1,4 +1,5 @@
 import Downsample
+import WarmSupport
 
 /// The "which format" section: present only when the run wrote variants in two formats or more.
 extension MemoryReport {
@@ -18,7 +19,7 @@ extension MemoryReport {
 
     func variantBytesTable(_ v: VariantStatistics) -> ReportDocument.Table {
         let rows = v.rows.map { row -> [String] in
-            let jpeg = v.rows.first { $0.format == "jpeg" && $0.size == row.size }
+            let jpeg = v.rows.first { $0.format == OutputFormat.jpeg.rawValue && $0.size == row.size }
             let versusJPEG = jpeg.flatMap { $0.bytesP50 > 0 ? Double(row.bytesP50) / Double($0.bytesP50) : nil }
             return [row.format, sizeLabel(row.size), ReportFormat.count(row.images),
                     ReportFormat.kilobytes(row.bytesP50), ReportFormat.kilobytes(row.bytesP90), ReportFormat.megabytes(row.totalBytes),

@@ -9,8 +9,12 @@ public enum ReportGenerator {
         public var summary: String
     }
 
-    public static func generate(metricsPaths: [String], outputDirectory: String, cacheLimitBytes: Int = 100_000_000,
-                                noiseRepeats: Int = 10, defaultSize: Int = 300,
+    /// `warm report`'s and `warm demo`'s: the memory cache the LRU simulation fills, and the noise measurement's repeats.
+    public static let defaultCacheLimitBytes = 100_000_000
+    public static let defaultNoiseRepeats = 10
+
+    public static func generate(metricsPaths: [String], outputDirectory: String, cacheLimitBytes: Int = defaultCacheLimitBytes,
+                                noiseRepeats: Int = defaultNoiseRepeats, defaultSize: Int = DecodeTarget.defaultLongestSide,
                                 noisePool: MeasuringPool? = nil) async throws -> Output {
         let records = ShardedRecords.inCatalogOrder(try JSONLinesReader.read(paths: metricsPaths))
         var noise: PeakNoise?

@@ -1,3 +1,5 @@
+import WarmSupport
+
 /// The report's "which format" figures per format and size; nil unless the records name two formats
 /// or more (one format has nothing to choose between).
 public struct VariantStatistics: Sendable, Equatable {
@@ -32,7 +34,7 @@ public struct VariantStatistics: Sendable, Equatable {
     public init?(records: [ImageMetricsRecord], cacheLimitBytes: Int) {
         let carrying = records.filter { !($0.variants ?? []).isEmpty }
         let all = carrying.flatMap { $0.variants ?? [] }
-        let known = ["jpeg", "webp", "avif", "png"]
+        let known = OutputFormat.allCases.map(\.rawValue)
         let names = Set(all.map(\.format))
         guard names.count >= 2 else { return nil }
         imageCount = carrying.count

@@ -11,7 +11,7 @@ public struct WarmConfiguration: Sendable {
     public var apiURL: URL
     public var cacheDirectory: String
     /// Longest sides, one file each, ascending.
-    public var sizes = [300] {
+    public var sizes = [DecodeTarget.defaultLongestSide] {
         didSet { sizes = Array(Set(sizes)).sorted() }
     }
     /// Every size is written in each format, in `ThumbnailEncoder`'s order.
@@ -64,7 +64,7 @@ public struct WarmConfiguration: Sendable {
     public var measures: Bool { compare != .none && metricsPath != nil }
 
     /// Images are measured at the smallest size.
-    var measuredLongestSide: Int { sizes.first ?? 300 }
+    var measuredLongestSide: Int { sizes.first ?? DecodeTarget.defaultLongestSide }
 }
 
 /// Naive decoding of everything is costly, so a nightly warm measures none or a sample.
