@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     var products: Int = CatalogConfiguration().productCount
 
     @Option(help: "Page shape: camelCase (pageNo, lastPage...) or snakeCase (page_no, last_page...).")
-    var pageShape: PageShape = .camelCase
+    var pageShape: PageShape = CatalogConfiguration().pageShape
 
     @Option(help: "Images: seeds (server-side marketplace thumbnails like the seed apps' catalog, about 2.5 MB of naive decode each) or phone (phone uploads, screenshots and large WebP, about 22 MB each). Every product gets an image of its own, made on its first request.")
     var imageMix: CatalogImageMix = CatalogConfiguration().imageMix
@@ -41,7 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
     var faults: String?
 
     @Option(help: "Seed choosing which URLs --faults hits (same seed, same URLs).")
-    var faultSeed: UInt64 = 1
+    var faultSeed: UInt64 = FaultPlan.defaultSeed
 
     @OptionGroup var log: LogOptions
 

@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import GRDB
 import XCTest
 @testable import Cache
 import CacheTestSupport
@@ -33,6 +34,16 @@ class CacheTestCase: XCTestCase {
                                        logger: .init(label: "warm.cache.tests"), faults: faults)
         openCaches.append(cache)
         return cache
+    }
+
+    /// A manifest at `root` as the first schema's warm left it, with the rows `insert` writes (SQL of that schema).
+    func writeFirstSchemaManifest(_ insert: (Database) throws -> Void) throws {
+        let layout = CacheLayout(root: root)
+        try FileManager.default.createDirectory(atPath: layout.stateDirectory, withIntermediateDirectories: true)
+        let old = try DatabasePool(path: layout.manifestPath)
+        try Manifest.migrator.migrate(old, upTo: "v1: entry table")
+        try old.write(insert)
+        try old.close()
     }
 
     /// A real JPEG of the given size; `seed` changes the noise (and so the byte count).

@@ -81,17 +81,12 @@ final class DiskCachePruneTests: CacheTestCase {
     }
 
     func testAManifestOfTheFirstSchemaOpensAndItsRowsCountAsListedWhenLastUsed() throws {
-        let layout = CacheLayout(root: root)
-        try FileManager.default.createDirectory(atPath: layout.stateDirectory, withIntermediateDirectories: true)
-        let old = try DatabasePool(path: layout.manifestPath)
-        try Manifest.migrator.migrate(old, upTo: "v1: entry table")
-        try old.write { db in
+        try writeFirstSchemaManifest { db in
             try db.execute(sql: """
                 INSERT INTO entry (url, variant, productIds, lastAccessAt, lastError, failedAt)
                 VALUES ('https://img.example.com/old.jpg', '300.jpg', '[1]', 2000, 'the server said 404', 1500)
                 """)
         }
-        try old.close()
 
         let cache = try openCache()
         let row = try XCTUnwrap(try cache.read { db in try ManifestRow.fetchOne(db) })

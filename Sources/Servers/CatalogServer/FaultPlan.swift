@@ -65,7 +65,10 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     public var rules: [FaultRule]
     public var seed: UInt64
 
-    public init(parsing spec: String, seed: UInt64 = 1) throws(FaultSpecError) {
+    /// `warm serve --fault-seed`'s default.
+    public static let defaultSeed: UInt64 = 1
+
+    public init(parsing spec: String, seed: UInt64 = defaultSeed) throws(FaultSpecError) {
         rules = []
         for item in spec.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
             rules.append(try FaultRule(parsing: item))
