@@ -1,8 +1,11 @@
+import CWarmVips
+
 /// WebP's and AVIF's encoder settings; JPEG's quality is the request's `quality`, the one the measured thumbnail
 /// strategy and `warm check`'s baselines carry. Each format has its own scale, so the defaults were chosen by
-/// measurement on the demo catalog at 300 px (bench/findings.md, section 21): at least JPEG 82's median SSIMULACRA2 in
-/// fewer median bytes, AVIF at least its SSIM too (WebP's is 0.0003 under it: no WebP quality has both), and an AVIF
-/// encode of about 7 ms of CPU (effort 0) where effort 1 costs three times that for 20% fewer bytes.
+/// measurement on the demo catalog at 300 px (bench/findings.md, sections 21 and 22): at least JPEG 82's median SSIM
+/// and SSIMULACRA2 in fewer median bytes (WebP's SSIM only at parity: within 0.0002 of JPEG's either way, by image
+/// set), an AVIF encode of about 7 ms of CPU (effort 0) where effort 1 costs three times that for 20% fewer bytes,
+/// and WebP through libwebp directly (about 8.6 ms, 1 ms under libvips' saver at the same settings).
 public struct EncoderSettings: Sendable, Hashable, Codable {
     /// JPEG's, kept beside the others so that every default is written once.
     public static let defaultJPEGQuality = 82
@@ -10,8 +13,11 @@ public struct EncoderSettings: Sendable, Hashable, Codable {
     public static let defaultAVIFQuality = 81
     /// libvips' `effort` (0-9, aom's speed 9 - effort): the AVIF encode's CPU depends on it more than on anything else.
     public static let defaultAVIFEffort = 0
-    /// libwebp's method (libvips' `effort`, 0-6).
+    /// libwebp's method (0-6; libvips' `effort`): 2 would halve the encode but loses 0.003 of SSIM (findings 21).
     public static let webpMethod = 4
+    /// libwebp's segments (1-4; its preset's 4, which libvips' saver cannot change): macroblocks grouped in two
+    /// quantiser and filter classes instead of four gave a higher median SSIM in fewer bytes (findings 22).
+    public static let webpSegments = 2
 
     public var webpQuality: Int
     public var avifQuality: Int
@@ -25,4 +31,12 @@ public struct EncoderSettings: Sendable, Hashable, Codable {
     }
 
     public static let `default` = EncoderSettings()
+}
+
+extension EncoderSettings {
+    /// What `warm_webp_encode` takes: libwebp's default preset at `webpQuality`, then method and segments.
+    var libwebp: WarmWebPSettings {
+        WarmWebPSettings(quality: Float(OutputFormat.encoderQuality(webpQuality)), method: Int32(Self.webpMethod),
+                         segments: Int32(Self.webpSegments))
+    }
 }

@@ -155,6 +155,18 @@ final class VipsImageHandle: @unchecked Sendable {
         defer { g_free(buffer) }
         return Data(bytes: buffer, count: length)
     }
+
+    /// A bare lossy WebP from libwebp (no saver, no metadata chunk) of this 8-bit RGB or RGBA image.
+    func webpEncoded(_ settings: WarmWebPSettings) throws(VipsFailure) -> Data {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        var settings = settings
+        guard warm_webp_encode(pointer, &settings, &buffer, &length) == 0, let buffer else {
+            throw VipsFailure(message: VipsRuntime.takeError())
+        }
+        defer { g_free(buffer) }
+        return Data(bytes: buffer, count: length)
+    }
 }
 
 struct VipsFailure: Error {

@@ -92,6 +92,16 @@ int warm_copy_set_orientation(VipsImage *in, int orientation, VipsImage **out);
 /// Encodes with a format suffix and option string, e.g. ".jpg[Q=85,strip]".
 int warm_write_to_buffer(VipsImage *in, const char *suffix, void **buf, size_t *len);
 
+/// libwebp's lossy encoder: WebPConfigPreset(DEFAULT, quality), then these fields (EncoderSettings says why).
+typedef struct {
+    float quality;  ///< 0-100, libwebp's scale
+    int method;     ///< 0-6: speed against size
+    int segments;   ///< 1-4: how many groups of macroblocks get their own quantiser and filter
+} WarmWebPSettings;
+
+/// An 8-bit RGB or RGBA image (alpha kept) as a bare lossy WebP, no metadata chunk: 0 and the bytes in *buf.
+int warm_webp_encode(VipsImage *in, const WarmWebPSettings *settings, void **buf, size_t *len);
+
 // --- glibc -------------------------------------------------------------------
 
 /// mallopt(M_MMAP_THRESHOLD), which also turns the dynamic threshold off. 1 on success.

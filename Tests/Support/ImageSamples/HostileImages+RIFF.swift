@@ -4,14 +4,14 @@ import Foundation
 /// Reading and writing the chunks of a RIFF container (WebP), to build WebP
 /// files libvips would not write: an oversized canvas, EXIF in a chunk.
 extension HostileImages {
-    struct RIFFChunk {
-        var fourCC: String
-        var size: Int
+    public struct RIFFChunk {
+        public var fourCC: String
+        public var size: Int
         /// The whole chunk: header, payload and padding.
-        var bytes: [UInt8]
+        public var bytes: [UInt8]
     }
 
-    static func riffChunks(_ data: Data) -> [RIFFChunk] {
+    public static func riffChunks(_ data: Data) -> [RIFFChunk] {
         let bytes = [UInt8](data)
         var chunks: [RIFFChunk] = []
         var offset = 12
