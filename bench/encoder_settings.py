@@ -42,20 +42,9 @@ def avif(q, effort, subsample="auto"):
         Q=q, effort=effort, compression="av1", subsample_mode=subsample, bitdepth=8, strip=True))
 
 
-def libwebp(q, sns, filt, method=4, sharp=0):
-    """libwebp's own encoder (not libvips' webpsave), for settings libvips 8.14 does not expose."""
-    import subprocess
-    def save(image):
-        return subprocess.run([os.environ["WEBPENC"], str(image.width), str(image.height), str(q), str(sns), str(filt),
-                               str(method), str(sharp)], input=image.write_to_memory(), capture_output=True,
-                              check=True).stdout
-    return ("webp", f"libwebp Q {q} sns {sns} filter {filt} method {method}" + (" sharp_yuv" if sharp else ""), save)
-
-
 GRIDS = {"final": [JPEG] + [webp(q, 4) for q in (85, 86, 88, 90)] + [webp(88, e) for e in (0, 2, 6)]
          + [avif(q, e) for q in (78, 80, 82, 84) for e in (0, 1, 2)],
          "edge": [JPEG] + [webp(q, e) for q in (90, 91, 92) for e in (3, 4)] + [avif(q, 0) for q in (81, 82, 83)],
-         "libwebp": [JPEG] + [libwebp(q, sns, f) for q in (80, 85, 90) for sns, f in ((50, 60), (0, 60), (0, 20), (25, 30))],
          "probe": [JPEG] + [webp(q, 4, p) for q in (85, 90, 93) for p in ("default", "drawing", "text")]
          + [avif(q, e, c) for q in (65, 70, 75, 80) for e in (0, 1, 2) for c in ("auto", "off")]}
 SETTINGS = ([JPEG] + [webp(q, e) for q in (75, 80, 85, 90) for e in (2, 4, 6)]

@@ -191,6 +191,8 @@ def main():
     parser.add_argument("--products", type=int, default=24)
     parser.add_argument("--size", type=int, default=300)
     parser.add_argument("--grid", default=DEFAULT_GRID)
+    parser.add_argument("--like-run", type=int, metavar="N",
+                        help="only the N images bench/run.py's formats section scores (--formats-scored N), not every one")
     args = parser.parse_args()
     pyvips.cache_set_max(0)
     settings = parse_grid(args.grid)
@@ -198,7 +200,10 @@ def main():
     try:
         with tempfile.TemporaryDirectory() as scratch:
             lib = build_engine(scratch)
-            paths, _, _ = bench.fetch_served_images(bench.thumbnail_urls(server.url), os.path.join(scratch, "images"))
+            urls = bench.thumbnail_urls(server.url)
+            if args.like_run:  # run.py's score_formats: every step-th URL
+                urls = urls[::max(1, len(urls) // args.like_run)][:args.like_run]
+            paths, _, _ = bench.fetch_served_images(urls, os.path.join(scratch, "images"))
             sources = list({open(p, "rb").read(): None for p in paths})
             rows, declined = measure(lib, sources, args.size, settings, scratch)
     finally:
