@@ -1,4 +1,5 @@
 import CWarmVips
+import WarmSupport
 
 /// WebP's and AVIF's encoder settings; JPEG's quality is the request's `quality`, the one the measured thumbnail
 /// strategy and `warm check`'s baselines carry. Each format has its own scale, so the defaults were chosen by
