@@ -9,6 +9,7 @@
  */
 #include "CWarmVips.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -77,16 +78,15 @@ int bench_webp_encode(const unsigned char *rgb, int width, int height, const Ben
     return 0;
 }
 
-/* What warm did before: the bitmap copied into a libvips image and saved by webpsave (Q, effort, strip). */
-int bench_vips_webpsave(const unsigned char *rgb, int width, int height, int quality, int method, unsigned char **out,
-                        size_t *out_len, double *cpu) {
+/* A libvips saver as warm calls it: the bitmap copied into a libvips image and written with `suffix`
+ * (e.g. ".webp[Q=90,effort=4,strip]", what warm did before for WebP, or AVIF's saver suffix). */
+int bench_vips_save(const unsigned char *rgb, int width, int height, const char *suffix, unsigned char **out,
+                    size_t *out_len, double *cpu) {
     double started = cpu_seconds();
     VipsImage *image = vips_image_new_from_memory_copy(rgb, (size_t) width * height * 3, width, height, 3,
                                                        VIPS_FORMAT_UCHAR);
     void *buf = NULL;
     size_t len = 0;
-    char suffix[64];
-    snprintf(suffix, sizeof suffix, ".webp[Q=%d,effort=%d,strip]", quality, method);
     int failed = !image || vips_image_write_to_buffer(image, suffix, &buf, &len, NULL);
     if (image)
         g_object_unref(image);

@@ -125,8 +125,9 @@ def encode(lib, rgb, width, height, vips, values):
     libc = ctypes.CDLL(None)
     for _ in range(2):
         if vips:
-            status = lib.bench_vips_webpsave(rgb, width, height, int(values["quality"]), values["method"],
-                                             ctypes.byref(out), ctypes.byref(length), ctypes.byref(cpu))
+            suffix = f".webp[Q={int(values['quality'])},effort={values['method']},strip]".encode()
+            status = lib.bench_vips_save(rgb, width, height, suffix, ctypes.byref(out), ctypes.byref(length),
+                                         ctypes.byref(cpu))
         else:
             params = Params(**values)
             status = lib.bench_webp_encode(rgb, width, height, ctypes.byref(params), ctypes.byref(out),
