@@ -132,15 +132,24 @@ def measure(sources, size, scratch):
 
 
 def table(rows, count, size, products):
-    out = [f"Demo catalog (`warm serve --products {products}`), {count} distinct images at {size} px; medians "
-           "over images (encode CPU: mean).", "",
-           "| format | setting | median bytes | vs JPEG | mean encode CPU | median SSIM | median SSIMULACRA2 |",
-           "|---|---|---:|---:|---:|---:|---:|"]
-    jpeg_bytes = statistics.median(rows[("jpeg", "Q 82")]["bytes"])
-    for (fmt, label), row in rows.items():
+    header = (f"Demo catalog (`warm serve --products {products}`), {count} distinct images at {size} px; medians "
+              "over images (encode CPU: mean).")
+    return settings_table(header, {f"{fmt} | {label}": row for (fmt, label), row in rows.items()},
+                          jpeg="jpeg | Q 82", label_columns=("format", "setting"), digits=(2, 1, 1))
+
+
+def settings_table(header, rows, jpeg, label_columns, digits):
+    """Markdown: one row per setting (label cells, median bytes, vs JPEG, mean encode CPU, median SSIM, median
+    SSIMULACRA2); `digits` are the decimals of vs JPEG, CPU (ms) and SSIMULACRA2. Also bench/webp_settings.py's."""
+    ratio, cpu, s2 = digits
+    out = [header, "",
+           "| " + " | ".join(label_columns) + " | median bytes | vs JPEG | mean encode CPU | median SSIM | median SSIMULACRA2 |",
+           "|" + "---|" * len(label_columns) + "---:|---:|---:|---:|---:|"]
+    jpeg_bytes = statistics.median(rows[jpeg]["bytes"])
+    for label, row in rows.items():
         b = statistics.median(row["bytes"])
-        out.append(f"| {fmt} | {label} | {b:,.0f} | {b / jpeg_bytes:.2f} | {statistics.mean(row['cpu']) * 1000:.1f} ms | "
-                   f"{statistics.median(row['ssim']):.4f} | {statistics.median(row['ssimulacra2']):.1f} |")
+        out.append(f"| {label} | {b:,.0f} | {b / jpeg_bytes:.{ratio}f} | {statistics.mean(row['cpu']) * 1000:.{cpu}f} ms | "
+                   f"{statistics.median(row['ssim']):.4f} | {statistics.median(row['ssimulacra2']):.{s2}f} |")
     return "\n".join(out)
 
 

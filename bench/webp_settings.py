@@ -173,16 +173,9 @@ def measure(lib, sources, size, settings, scratch):
 
 
 def table(rows, count, declined, size, products):
-    out = [f"Demo catalog (`warm serve --products {products}`), {count} distinct images at {size} px "
-           f"({count - declined} through warm's direct path); medians over images (encode CPU: mean).", "",
-           "| setting | median bytes | vs JPEG | mean encode CPU | median SSIM | median SSIMULACRA2 |",
-           "|---|---:|---:|---:|---:|---:|"]
-    jpeg_bytes = statistics.median(rows["jpeg Q 82"]["bytes"])
-    for label, row in rows.items():
-        b = statistics.median(row["bytes"])
-        out.append(f"| {label} | {b:,.0f} | {b / jpeg_bytes:.3f} | {statistics.mean(row['cpu']) * 1000:.2f} ms | "
-                   f"{statistics.median(row['ssim']):.4f} | {statistics.median(row['ssimulacra2']):.2f} |")
-    return "\n".join(out)
+    header = (f"Demo catalog (`warm serve --products {products}`), {count} distinct images at {size} px "
+              f"({count - declined} through warm's direct path); medians over images (encode CPU: mean).")
+    return scoring.settings_table(header, rows, jpeg="jpeg Q 82", label_columns=("setting",), digits=(3, 2, 2))
 
 
 def main():
