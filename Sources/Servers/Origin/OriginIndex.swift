@@ -30,14 +30,14 @@ final class OriginIndex: Sendable {
         /// `ThumbnailChannelHandler` writes.
         var headers: HTTPHeaders
 
-        init(validators: FileValidators?, etag: String, modifiedAtSeconds: Int, contentType: String?, cacheControl: String,
+        init(validators: FileValidators?, etag: String, modifiedAtSeconds: Int, contentType: String, cacheControl: String,
              buffer: ByteBuffer) {
             (self.validators, self.etag, self.modifiedAtSeconds, self.buffer) = (validators, etag, modifiedAtSeconds, buffer)
             headers = [
                 "ETag": etag,
                 "Last-Modified": HTTPDateText.format(secondsSince1970: modifiedAtSeconds),
                 "Cache-Control": cacheControl,
-                "Content-Type": contentType ?? "application/octet-stream",
+                "Content-Type": contentType,
                 "Content-Length": String(buffer.readableBytes),
             ]
         }
