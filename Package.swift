@@ -37,9 +37,9 @@ let package = Package(
             name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
         // Thin, typed, non-variadic C wrappers over the libvips and glibc calls Swift cannot make.
-        // libjpeg, libpng and libwebp (dependencies of libvips-dev) directly for thumbnails written as JPEG.
+        // libjpeg, libpng, libwebp and libheif (dependencies of libvips-dev) directly for thumbnails, without the savers.
         .target(name: "CWarmVips", dependencies: ["CLibVips"],
-                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
+                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("heif")]),
 
         // glibc calls declared only under _GNU_SOURCE (pipe2, posix_spawn_file_actions_addclosefrom_np), for
         // ChildProcess: declarations only, no C target, no libvips.

@@ -107,6 +107,27 @@ def score(source, encoded, scratch):
     return ssim(pixels_decoded[..., :3], pixels(ref)[..., :3]), value
 
 
+def score_variants(job):
+    """(SSIM, SSIMULACRA2, bytes) of each of one image's cached variants against its full-decode reference, made
+    once: bench/run.py's formats section, one job per image in a process pool. `job` is (source path, [(format,
+    variant path)])."""
+    source_path, variants = job
+    with open(source_path, "rb") as handle:
+        full = rgb_over_white(pyvips.Image.new_from_buffer(handle.read(), "").autorot()).copy_memory()
+    scores = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for fmt, path in variants:
+            with open(path, "rb") as handle:
+                encoded = handle.read()
+            decoded = rgb_over_white(pyvips.Image.new_from_buffer(encoded, ""))
+            ref = full.resize(decoded.width / full.width, vscale=decoded.height / full.height, kernel="lanczos3")
+            ref_path = os.path.join(scratch, "reference.png")
+            ref.pngsave(ref_path, compression=1)
+            value, pixels_decoded = ssimulacra2(ref_path, encoded, scratch)
+            scores[fmt] = (ssim(pixels_decoded[..., :3], pixels(ref)[..., :3]), value, len(encoded))
+    return scores
+
+
 def measure(sources, size, scratch):
     rows = {(fmt, label): {"bytes": [], "cpu": [], "ssim": [], "ssimulacra2": []} for fmt, label, _ in SETTINGS}
     for index, data in enumerate(sources):

@@ -14,7 +14,7 @@ let package = Package(
         .systemLibrary(name: "CLibVips", path: "Sources/CLibVips", pkgConfig: "vips"),
         .systemLibrary(name: "CLibExif", path: "Sources/CLibExif", pkgConfig: "libexif"),
         .target(name: "CWarmVips", dependencies: ["CLibVips"], path: "Sources/CWarmVips",
-                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]),
+                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp"), .linkedLibrary("heif")]),
         .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0"),
         // PixelSize.swift, SHA256Hex.swift and OutputFormat.swift only (Sources/WarmSupport/): the rest of WarmSupport needs swift-nio.
         .target(name: "WarmSupport", dependencies: ["CGLib"], path: "Sources/WarmSupport"),

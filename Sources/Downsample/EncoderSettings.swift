@@ -5,14 +5,16 @@ import WarmSupport
 /// strategy and `warm check`'s baselines carry. Each format has its own scale, so the defaults were chosen by
 /// measurement on the demo catalog at 300 px (bench/findings.md, sections 21 and 22): at least JPEG 82's median SSIM
 /// and SSIMULACRA2 in fewer median bytes (WebP's SSIM only at parity: within 0.0002 of JPEG's either way, by image
-/// set), an AVIF encode of about 7 ms of CPU (effort 0) where effort 1 costs three times that for 20% fewer bytes,
-/// and WebP through libwebp directly (about 8.6 ms, 1 ms under libvips' saver at the same settings).
+/// set), AVIF at effort 0 where effort 1 costs three times the CPU for 20% fewer bytes, and both encoders called
+/// directly: WebP through libwebp (about 8.6 ms, 1 ms under libvips' saver at the same settings), AVIF through
+/// libheif's aom encoder on one thread (about 4 ms, 1.6 ms under the saver, the same file at effort 0; section 24).
 public struct EncoderSettings: Sendable, Hashable, Codable {
     /// JPEG's, kept beside the others so that every default is written once.
     public static let defaultJPEGQuality = 82
     public static let defaultWebPQuality = 90
     public static let defaultAVIFQuality = 81
-    /// libvips' `effort` (0-9, aom's speed 9 - effort): the AVIF encode's CPU depends on it more than on anything else.
+    /// libvips' `effort` (0-9, aom's speed 9 - effort, as `warm_avif_encode` maps it): the AVIF encode's CPU depends
+    /// on it more than on anything else.
     public static let defaultAVIFEffort = 0
     /// libwebp's method (0-6; libvips' `effort`): 2 would halve the encode but loses 0.003 of SSIM (findings 21).
     public static let webpMethod = 4
@@ -39,5 +41,10 @@ extension EncoderSettings {
     var libwebp: WarmWebPSettings {
         WarmWebPSettings(quality: Float(OutputFormat.encoderQuality(webpQuality)), method: Int32(Self.webpMethod),
                          segments: Int32(Self.webpSegments))
+    }
+
+    /// What `warm_avif_encode` takes: libheif's lossy quality and libvips' effort (aom's speed 9 - effort).
+    var libheif: WarmAVIFSettings {
+        WarmAVIFSettings(quality: Int32(OutputFormat.encoderQuality(avifQuality)), effort: Int32(min(9, max(0, avifEffort))))
     }
 }

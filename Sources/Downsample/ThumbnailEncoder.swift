@@ -105,8 +105,8 @@ public struct ThumbnailEncoder: Sendable, Hashable {
     }
 }
 
-/// Process CPU time, not the thread's: libvips' savers compress on their own thread. A worker encodes one image at a
-/// time, so the difference around one encode is that encode's.
+/// Process CPU time, not the thread's: libvips' savers (JPEG and PNG from a libvips decode) compress on their own
+/// thread. A worker encodes one image at a time, so the difference around one encode is that encode's.
 public enum ProcessCPUTime {
     public static func seconds() -> Double {
         var usage = rusage()

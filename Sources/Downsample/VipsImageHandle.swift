@@ -147,23 +147,27 @@ final class VipsImageHandle: @unchecked Sendable {
 
     /// Encodes with a libvips suffix and options, e.g. ".jpg[Q=85,strip]".
     func encoded(suffix: String) throws(VipsFailure) -> Data {
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        guard warm_write_to_buffer(pointer, suffix, &buffer, &length) == 0, let buffer else {
-            throw VipsFailure(message: VipsRuntime.takeError())
-        }
-        defer { g_free(buffer) }
-        return Data(bytes: buffer, count: length)
+        try bytes { warm_write_to_buffer(pointer, suffix, $0, $1) }
     }
 
     /// A bare lossy WebP from libwebp (no saver, no metadata chunk) of this 8-bit RGB or RGBA image.
     func webpEncoded(_ settings: WarmWebPSettings) throws(VipsFailure) -> Data {
+        var settings = settings
+        return try bytes { warm_webp_encode(pointer, &settings, $0, $1) }
+    }
+
+    /// AVIF from libheif's AV1 encoder (no saver, no metadata) of this 8-bit RGB or RGBA image.
+    func avifEncoded(_ settings: WarmAVIFSettings) throws(VipsFailure) -> Data {
+        var settings = settings
+        return try bytes { warm_avif_encode(pointer, &settings, $0, $1) }
+    }
+
+    /// The bytes an encoder call left in a g_malloc'd buffer (0 on success), copied and freed.
+    private func bytes(_ encode: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32)
+        throws(VipsFailure) -> Data {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
-        var settings = settings
-        guard warm_webp_encode(pointer, &settings, &buffer, &length) == 0, let buffer else {
-            throw VipsFailure(message: VipsRuntime.takeError())
-        }
+        guard encode(&buffer, &length) == 0, let buffer else { throw VipsFailure(message: VipsRuntime.takeError()) }
         defer { g_free(buffer) }
         return Data(bytes: buffer, count: length)
     }

@@ -102,6 +102,16 @@ typedef struct {
 /// An 8-bit RGB or RGBA image (alpha kept) as a bare lossy WebP, no metadata chunk: 0 and the bytes in *buf.
 int warm_webp_encode(VipsImage *in, const WarmWebPSettings *settings, void **buf, size_t *len);
 
+/// libheif's AV1 encoder as libvips' heifsave drives it (EncoderSettings says why these).
+typedef struct {
+    int quality;  ///< 1-100, libheif's lossy quality (libvips' Q)
+    int effort;   ///< 0-9, libvips' effort: aom's speed is 9 - effort
+} WarmAVIFSettings;
+
+/// An 8-bit RGB or RGBA image (alpha as an auxiliary image) as AVIF, 4:2:0 below quality 90, no metadata, aom on
+/// one thread: 0 and the bytes in *buf (g_free them).
+int warm_avif_encode(VipsImage *in, const WarmAVIFSettings *settings, void **buf, size_t *len);
+
 // --- glibc -------------------------------------------------------------------
 
 /// mallopt(M_MMAP_THRESHOLD), which also turns the dynamic threshold off. 1 on success.
