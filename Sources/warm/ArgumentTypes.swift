@@ -141,8 +141,9 @@ struct QualityList: ExpressibleByArgument, Sendable {
     }
 
     /// JPEG's quality, and the others' settings over the defaults.
-    func resolved(avifEffort: Int?) -> (jpeg: Int, settings: EncoderSettings) {
+    func resolved(webpEffort: Int? = nil, avifEffort: Int? = nil) -> (jpeg: Int, settings: EncoderSettings) {
         let settings = EncoderSettings(webpQuality: webp ?? EncoderSettings.defaultWebPQuality,
+                                       webpEffort: webpEffort ?? EncoderSettings.defaultWebPEffort,
                                        avifQuality: avif ?? EncoderSettings.defaultAVIFQuality,
                                        avifEffort: avifEffort ?? EncoderSettings.defaultAVIFEffort)
         return (jpeg ?? EncoderSettings.defaultJPEGQuality, settings)

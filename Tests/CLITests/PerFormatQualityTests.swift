@@ -31,4 +31,16 @@ final class PerFormatQualityTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains("--quality"), "\(bad): \(result.stderr)")
         }
     }
+
+    func testEncoderEffortsOutsideTheirEncodersRangesAreUsageErrorsNamingTheOption() throws {
+        let cache = try makeTemporaryDirectory().appendingPathComponent("cache")
+        let run = ["run", "--api", "http://127.0.0.1:9/", "--cache-dir", cache.path, "--no-progress", "--max-attempts", "1"]
+        for (option, bad, good) in [("--webp-effort", "7", "2"), ("--avif-effort", "10", "9")] {
+            let rejected = try WarmBinary.run(run + [option, bad])
+            XCTAssertEqual(rejected.status, 64, "\(option) \(bad)")
+            XCTAssertTrue(rejected.stderr.contains(option), rejected.stderr)
+            let accepted = try WarmBinary.run(run + [option, good])
+            XCTAssertNotEqual(accepted.status, 64, "\(option) \(good) is in range: \(accepted.stderr.prefix(300))")
+        }
+    }
 }

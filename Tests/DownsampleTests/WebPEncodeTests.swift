@@ -45,4 +45,16 @@ final class WebPEncodeTests: XCTestCase {
         XCTAssertNotEqual(chosen, next, "one step of quality changes the bitstream")
         XCTAssertEqual(chosen, try bytes(EncoderSettings.defaultWebPQuality), "the same settings give the same bytes")
     }
+
+    func testWebPEffortIsLibwebpsMethod() throws {
+        let source = try ImageSource(data: try HostileImages.phoneJPEGWithGPS())
+        func webp(_ effort: Int) throws -> Data {
+            try ThumbnailEncoder(format: .webp, settings: EncoderSettings(webpEffort: effort)).encode(source, target: target).data
+        }
+        let chosen = try webp(EncoderSettings.defaultWebPEffort)
+        XCTAssertEqual(chosen, try ThumbnailEncoder(format: .webp).encode(source, target: target).data, "the default")
+        let fast = try webp(2)
+        XCTAssertNotEqual(fast, chosen, "method 2 decides modes by distortion alone: another bitstream")
+        XCTAssertEqual(HostileImages.riffChunks(fast).map(\.fourCC), ["VP8 "])
+    }
 }
