@@ -1,7 +1,7 @@
 // AVIF thumbnails through libheif's AV1 encoder directly, not libvips' heifsave: the same calls the saver makes
-// (quality, speed 9 - effort, 4:2:0 below Q 90, alpha as an auxiliary image), the same bytes, without the saver's
-// pipeline and write-behind thread, and with aom on one thread, since a decode worker per core already fills the
-// cores (bench/findings.md, sections 22 and 24).
+// (quality, speed 9 - effort, 4:2:0 below Q 90, alpha as an auxiliary image), without the saver's pipeline and
+// write-behind thread, and with aom on one thread, since a decode worker per core already fills the cores. At
+// effort 0 (the default) the file is the saver's byte for byte (bench/findings.md, sections 22 and 24).
 #include "CWarmVips.h"
 
 #include <libheif/heif.h>

@@ -7,7 +7,8 @@ import WarmSupport
 /// and SSIMULACRA2 in fewer median bytes (WebP's SSIM only at parity: within 0.0002 of JPEG's either way, by image
 /// set), AVIF at effort 0 where effort 1 costs three times the CPU for 20% fewer bytes, and both encoders called
 /// directly: WebP through libwebp (about 8.6 ms, 1 ms under libvips' saver at the same settings), AVIF through
-/// libheif's aom encoder on one thread (about 4 ms, 1.6 ms under the saver, the same file at effort 0; section 24).
+/// libheif's aom encoder on one thread (5.0 ms at the median, 1.1 ms under the saver, the same file at effort 0;
+/// section 24).
 public struct EncoderSettings: Sendable, Hashable, Codable {
     /// JPEG's, kept beside the others so that every default is written once.
     public static let defaultJPEGQuality = 82
