@@ -59,8 +59,13 @@ def rgb_over_white(image):
     return image.cast("uchar")
 
 
+def full_decode(source):
+    """The source decoded whole, upright, RGB over white: what every reference is resized from."""
+    return rgb_over_white(pyvips.Image.new_from_buffer(source, "").autorot())
+
+
 def reference(data, size):
-    full = rgb_over_white(pyvips.Image.new_from_buffer(data, "").autorot())
+    full = full_decode(data)
     scale = size / max(full.width, full.height)
     return full.resize(scale, kernel="lanczos3") if scale < 1 else full
 
@@ -96,10 +101,9 @@ def ssimulacra2(reference_path, encoded, scratch):
     return compute_ssimulacra2_with_alpha(reference_path, path), pixels(decoded)
 
 
-def score(source, encoded, scratch):
-    """(SSIM, SSIMULACRA2) of `encoded` against `source`'s full-decode reference at the encoded image's size."""
+def score_against(full, encoded, scratch):
+    """(SSIM, SSIMULACRA2) of `encoded` against `full` (a full_decode) resized to the encoded image's size."""
     decoded = rgb_over_white(pyvips.Image.new_from_buffer(encoded, ""))
-    full = rgb_over_white(pyvips.Image.new_from_buffer(source, "").autorot())
     ref = full.resize(decoded.width / full.width, vscale=decoded.height / full.height, kernel="lanczos3")
     ref_path = os.path.join(scratch, "reference.png")
     ref.pngsave(ref_path, compression=1)
@@ -107,24 +111,24 @@ def score(source, encoded, scratch):
     return ssim(pixels_decoded[..., :3], pixels(ref)[..., :3]), value
 
 
+def score(source, encoded, scratch):
+    """(SSIM, SSIMULACRA2) of `encoded` against `source`'s full-decode reference at the encoded image's size."""
+    return score_against(full_decode(source), encoded, scratch)
+
+
 def score_variants(job):
-    """(SSIM, SSIMULACRA2, bytes) of each of one image's cached variants against its full-decode reference, made
-    once: bench/run.py's formats section, one job per image in a process pool. `job` is (source path, [(format,
+    """(SSIM, SSIMULACRA2, bytes) of each of one image's cached variants against its full decode, made once:
+    bench/run.py's formats section, one job per image in a process pool. `job` is (source path, [(format,
     variant path)])."""
     source_path, variants = job
     with open(source_path, "rb") as handle:
-        full = rgb_over_white(pyvips.Image.new_from_buffer(handle.read(), "").autorot()).copy_memory()
+        full = full_decode(handle.read()).copy_memory()
     scores = {}
     with tempfile.TemporaryDirectory() as scratch:
         for fmt, path in variants:
             with open(path, "rb") as handle:
                 encoded = handle.read()
-            decoded = rgb_over_white(pyvips.Image.new_from_buffer(encoded, ""))
-            ref = full.resize(decoded.width / full.width, vscale=decoded.height / full.height, kernel="lanczos3")
-            ref_path = os.path.join(scratch, "reference.png")
-            ref.pngsave(ref_path, compression=1)
-            value, pixels_decoded = ssimulacra2(ref_path, encoded, scratch)
-            scores[fmt] = (ssim(pixels_decoded[..., :3], pixels(ref)[..., :3]), value, len(encoded))
+            scores[fmt] = (*score_against(full, encoded, scratch), len(encoded))
     return scores
 
 

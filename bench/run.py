@@ -687,9 +687,10 @@ def score_formats(warm, server, cache, args):
         import encoder_settings as scoring
     except ImportError as missing:
         return {"skipped": f"not scored: {missing} (pip install pyvips ssimulacra2 numpy)"}
-    urls = thumbnail_urls(server.url)
+    catalog = thumbnail_urls(server.url)
+    urls = catalog
     if args.formats_scored > 0:
-        urls = urls[::max(1, len(urls) // args.formats_scored)][:args.formats_scored]
+        urls = catalog[::max(1, len(catalog) // args.formats_scored)][:args.formats_scored]
     scores = {f: {"ssim": [], "ssimulacra2": [], "bytes": []} for f in ("jpeg", "webp", "avif")}
     with tempfile.TemporaryDirectory() as sources:
         jobs = []
@@ -710,7 +711,7 @@ def score_formats(warm, server, cache, args):
                     scores[fmt]["ssimulacra2"].append(ssimulacra2)
                     scores[fmt]["bytes"].append(size)
     shutil.rmtree(cache, ignore_errors=True)
-    return {"images": len(scores["jpeg"]["ssim"]), "of": len(thumbnail_urls(server.url)),
+    return {"images": len(scores["jpeg"]["ssim"]), "of": len(catalog),
             "formats": {f: {k: statistics.median(v) for k, v in s.items()} for f, s in scores.items()}}
 
 
