@@ -14,13 +14,10 @@ static int heif_failed(struct heif_error error) {
     return 1;
 }
 
-typedef struct {
-    GByteArray *bytes;
-} WarmHeifSink;
-
+// libheif's writer: appends to the GByteArray in `user`.
 static struct heif_error warm_heif_write(struct heif_context *context, const void *data, size_t size, void *user) {
     (void) context;
-    g_byte_array_append(((WarmHeifSink *) user)->bytes, data, (guint) size);
+    g_byte_array_append((GByteArray *) user, data, (guint) size);
     struct heif_error ok = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
     return ok;
 }
@@ -84,22 +81,22 @@ int warm_avif_encode(VipsImage *in, const WarmAVIFSettings *settings, void **out
     struct heif_encoder *encoder = NULL;
     struct heif_encoding_options *options = heif_encoding_options_alloc();
     options->save_alpha_channel = alpha;
-    WarmHeifSink sink = {g_byte_array_new()};
+    GByteArray *bytes = g_byte_array_new();
     struct heif_writer writer = {1, warm_heif_write};
     failed = heif_failed(heif_context_get_encoder_for_format(context, heif_compression_AV1, &encoder)) ||
              configure(encoder, settings) != 0 ||
              heif_failed(heif_context_encode_image(context, image, encoder, options, NULL)) ||
-             heif_failed(heif_context_write(context, &writer, &sink));
+             heif_failed(heif_context_write(context, &writer, bytes));
     heif_encoding_options_free(options);
     if (encoder)
         heif_encoder_release(encoder);
     heif_context_free(context);
     heif_image_release(image);
     if (failed) {
-        g_byte_array_unref(sink.bytes);
+        g_byte_array_unref(bytes);
         return -1;
     }
-    *out_len = sink.bytes->len;
-    *out = g_byte_array_free(sink.bytes, FALSE);
+    *out_len = bytes->len;
+    *out = g_byte_array_free(bytes, FALSE);
     return 0;
 }
