@@ -104,12 +104,13 @@ int bench_vips_save(const unsigned char *rgb, int width, int height, const char 
  * (free), as `warm run --format jpeg,webp` makes them. 0, or 1 when the direct path does not take the source. */
 int bench_direct(const void *buf, size_t len, int format, int shrink, int width, int height, int orientation,
                  int quality, void **jpeg, size_t *jpeg_len, WarmDirectPixels *keep) {
+    long long decoded;
     switch (format) {
     case 0:
-        return warm_jpeg_thumbnail_jpeg(buf, len, shrink, width, height, orientation, quality, jpeg, jpeg_len, keep);
+        return warm_jpeg_thumbnail_jpeg(buf, len, shrink, width, height, orientation, quality, jpeg, jpeg_len, keep, &decoded);
     case 1:
-        return warm_png_thumbnail_jpeg(buf, len, width, height, orientation, quality, jpeg, jpeg_len, keep);
+        return warm_png_thumbnail_jpeg(buf, len, width, height, orientation, quality, jpeg, jpeg_len, keep, &decoded);
     default:
-        return warm_webp_thumbnail_jpeg(buf, len, width, height, orientation, quality, jpeg, jpeg_len, keep);
+        return warm_webp_thumbnail_jpeg(buf, len, width, height, orientation, quality, jpeg, jpeg_len, keep, &decoded);
     }
 }

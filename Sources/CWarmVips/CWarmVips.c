@@ -257,6 +257,23 @@ int warm_thumbnail_memory(const void *buf, size_t len, int size, VipsImage **out
     return result;
 }
 
+static void warm_leaf_pixels(VipsImage *image, long long *most) {
+    if (!image->upstream) {
+        long long pixels = (long long) image->Xsize * image->Ysize;
+        if (pixels > *most)
+            *most = pixels;
+        return;
+    }
+    for (GSList *p = image->upstream; p; p = p->next)
+        warm_leaf_pixels((VipsImage *) p->data, most);
+}
+
+long long warm_image_source_pixels(VipsImage *image) {
+    long long most = 0;
+    warm_leaf_pixels(image, &most);
+    return most;
+}
+
 // Flattening and resizing are both linear: flattening first gives thumbnail's pixels without its float premultiply.
 int warm_png_flat_resized(const void *buf, size_t len, int width, int height, VipsImage **out) {
     *out = NULL;

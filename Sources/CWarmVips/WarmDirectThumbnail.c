@@ -305,7 +305,9 @@ static void warm_jpeg_read_row(void *context, unsigned char *row) {
 }
 
 int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width, int height,
-                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep) {
+                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep,
+                             long long *decoded) {
+    *decoded = 0;
     if (keep)
         keep->rgb = NULL;
     if (width < 1 || height < 1 || !(shrink == 1 || shrink == 2 || shrink == 4 || shrink == 8))
@@ -352,6 +354,7 @@ int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width,
     resized = malloc((size_t) width * height * 3);
     if (!resampler || !resized)
         longjmp(error.jump, 1);
+    *decoded = (long long) info.output_width * info.output_height;
     warm_resampler_run(resampler, warm_jpeg_read_row, &info, resized);
     // The rest, so that corrupt data there is still noticed.
     while (info.output_scanline < info.output_height)
@@ -413,7 +416,9 @@ static void warm_png_read_row(void *context, unsigned char *row) {
 }
 
 int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
-                            int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep) {
+                            int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep,
+                            long long *decoded) {
+    *decoded = 0;
     if (keep)
         keep->rgb = NULL;
     if (width < 1 || height < 1)
@@ -468,6 +473,7 @@ int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     resized = malloc((size_t) width * height * 3);
     if (!scratch || !resampler || !resized)
         png_longjmp(png, 1);
+    *decoded = (long long) w * h;
     warm_resampler_run(resampler, warm_png_read_row, &reader, resized);
     for (int y = resampler->have; y < (int) h; y++) // the rest, and the end, so that corrupt data there is noticed
         png_read_row(png, scratch, NULL);
@@ -498,8 +504,10 @@ static int warm_webp_has_foreign_profile(const unsigned char *bytes, size_t len)
 }
 
 int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
-                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep) {
+                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep,
+                             long long *decoded) {
     const unsigned char *bytes = buf;
+    *decoded = 0;
     if (keep)
         keep->rgb = NULL;
     WebPDecoderConfig config;
@@ -515,6 +523,8 @@ int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     config.options.scaled_width = width;
     config.options.scaled_height = height;
     config.output.colorspace = alpha ? MODE_rgbA : MODE_RGB; // rgbA: premultiplied
+    // VP8 and VP8L decode every stored pixel; use_scaling resamples the decoded rows.
+    *decoded = (long long) config.input.width * config.input.height;
     if (WebPDecode(bytes, len, &config) != VP8_STATUS_OK) {
         WebPFreeDecBuffer(&config.output);
         return 1;
@@ -543,4 +553,14 @@ int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
     }
     WebPFreeDecBuffer(&config.output);
     return warm_upright_finish(pixels, width, height, orientation, quality, out, out_len, translucent ? NULL : keep);
+}
+
+// --- versions ----------------------------------------------------------------
+
+void warm_decoder_versions(char *text, size_t size) {
+    int webp = WebPGetDecoderVersion();
+    // libjpeg-turbo has no run-time version call before 3.0: the headers' version, which the soname pins.
+    snprintf(text, size, "libvips %s, libjpeg-turbo %d.%d.%d, libpng %s, libwebp %d.%d.%d",
+             vips_version_string(), LIBJPEG_TURBO_VERSION_NUMBER / 1000000, LIBJPEG_TURBO_VERSION_NUMBER / 1000 % 1000,
+             LIBJPEG_TURBO_VERSION_NUMBER % 1000, png_get_libpng_ver(NULL), webp >> 16, (webp >> 8) & 0xff, webp & 0xff);
 }

@@ -4,6 +4,9 @@ import Foundation
 public struct DecodedImage: Sendable {
     public let strategy: StrategyKind
     let image: VipsImageHandle
+    /// Pixels decoded from the source to make it (`EncodedImage.decodedPixels`); the full stored size for naive and
+    /// renderer, whose loaders decode every pixel.
+    public var decodedPixels: Int?
 
     public var width: Int { image.width }
     public var height: Int { image.height }

@@ -6,7 +6,7 @@ public struct NaiveDecode: DecodeStrategy {
 
     public func decode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> DecodedImage {
         let full = try Self.fullBitmap(source)
-        return DecodedImage(strategy: kind, image: full)
+        return DecodedImage(strategy: kind, image: full, decodedPixels: full.width * full.height)
     }
 
     static func fullBitmap(_ source: ImageSource) throws(DownsampleError) -> VipsImageHandle {

@@ -10,8 +10,10 @@ public struct RendererResize: DecodeStrategy {
     public func decode(_ source: ImageSource, target: DecodeTarget) throws(DownsampleError) -> DecodedImage {
         let size = target.outputSize(for: source.header)
         let canvas = try vips(or: source.corrupt) { try VipsImageHandle.blankCanvas(width: size.width, height: size.height) }
+        let decodedPixels: Int
         do {
             let full = try NaiveDecode.fullBitmap(source)
+            decodedPixels = full.width * full.height
             try vips(or: source.corrupt) {
                 let hscale = Double(size.width) / Double(full.width), vscale = Double(size.height) / Double(full.height)
                 let same = size.width == full.width && size.height == full.height
@@ -20,6 +22,6 @@ public struct RendererResize: DecodeStrategy {
                                                            opaque: !source.header.hasAlpha))
             }
         }  // `full` is released here, as the renderer releases the decoded UIImage.
-        return DecodedImage(strategy: kind, image: canvas)
+        return DecodedImage(strategy: kind, image: canvas, decodedPixels: decodedPixels)
     }
 }

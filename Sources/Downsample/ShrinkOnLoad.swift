@@ -59,16 +59,18 @@ extension ImageSource {
 
     /// The libvips path's JPEG thumbnail without libvips (bench/findings.md, section 8), encoded when `jpeg`, and with
     /// `keepBitmap` the upright RGB bitmap it came from, for the other formats' encoders (nil for a translucent
-    /// source: they keep its alpha). Nil for what it does not take (foreign profile, CMYK, 16 bits, animation, any
-    /// decoder warning): libvips then decodes it.
+    /// source: they keep its alpha), and the pixels its decoder produced. Nil for a format it does not handle; no
+    /// bytes and no bitmap for what it gives up on (foreign profile, CMYK, 16 bits, animation, any decoder
+    /// warning): libvips then decodes it, and `decodedPixels` still counts what the attempt decoded.
     func directThumbnail(memory: UnsafeRawBufferPointer, target: DecodeTarget, quality: Int,
-                         jpeg: Bool, keepBitmap: Bool) -> (jpeg: EncodedImage?, bitmap: VipsImageHandle?)? {
+                         jpeg: Bool, keepBitmap: Bool) -> (jpeg: EncodedImage?, bitmap: VipsImageHandle?, decodedPixels: Int)? {
         let output = storedOutputSize(target)
         let width = Int32(clamping: output.width), height = Int32(clamping: output.height)
         let orientation = Int32(clamping: header.orientation), quality = Int32(OutputFormat.encoderQuality(quality))
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         var kept = WarmDirectPixels(rgb: nil, width: 0, height: 0)
+        var decoded: Int64 = 0
         let status: Int32? = withUnsafeMutablePointer(to: &buffer) { out in
             withUnsafeMutablePointer(to: &kept) { keep in
                 let (out, keep) = (jpeg ? out : nil, keepBitmap ? keep : nil)
@@ -76,13 +78,13 @@ extension ImageSource {
                 case .jpeg:
                     let factor = ShrinkOnLoad.jpegFactor(stored: PixelSize(width: header.width, height: header.height), output: output)
                     return warm_jpeg_thumbnail_jpeg(memory.baseAddress, memory.count, Int32(factor), width, height,
-                                                    orientation, quality, out, &length, keep)
+                                                    orientation, quality, out, &length, keep, &decoded)
                 case .png:
                     return warm_png_thumbnail_jpeg(memory.baseAddress, memory.count, width, height, orientation, quality,
-                                                   out, &length, keep)
+                                                   out, &length, keep, &decoded)
                 case .webp:
                     return warm_webp_thumbnail_jpeg(memory.baseAddress, memory.count, width, height, orientation, quality,
-                                                    out, &length, keep)
+                                                    out, &length, keep, &decoded)
                 default:
                     return nil
                 }
@@ -91,12 +93,15 @@ extension ImageSource {
         guard let status else { return nil }
         DecodeCount.note(.direct, self, target)
         defer { g_free(buffer); free(kept.rgb) }
-        guard status == 0 else { return nil }
-        let encoded = buffer.map { EncodedImage(data: Data(bytes: $0, count: length), size: target.outputSize(for: header), format: .jpeg) }
+        guard status == 0 else { return (nil, nil, Int(decoded)) }
+        let encoded = buffer.map {
+            EncodedImage(data: Data(bytes: $0, count: length), size: target.outputSize(for: header), format: .jpeg,
+                         decodedPixels: Int(decoded))
+        }
         let bitmap = kept.rgb.flatMap { rgb in
             try? VipsImageHandle.fromPixels(UnsafeRawBufferPointer(start: rgb, count: Int(kept.width) * Int(kept.height) * 3),
                                             width: Int(kept.width), height: Int(kept.height), bands: 3)
         }
-        return (encoded, bitmap)
+        return (encoded, bitmap, Int(decoded))
     }
 }

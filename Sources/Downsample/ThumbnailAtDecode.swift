@@ -14,6 +14,7 @@ public struct ThumbnailAtDecode: DecodeStrategy {
 
     /// The bitmap an app gets from the engine's `encoded` bytes (upright already: they carry no orientation).
     public static func decode(_ encoded: EncodedImage) throws(DownsampleError) -> DecodedImage {
-        DecodedImage(strategy: .thumbnail, image: try NaiveDecode.fullBitmap(try ImageSource(data: encoded.data)))
+        DecodedImage(strategy: .thumbnail, image: try NaiveDecode.fullBitmap(try ImageSource(data: encoded.data)),
+                     decodedPixels: encoded.decodedPixels)
     }
 }

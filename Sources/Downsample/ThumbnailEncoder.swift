@@ -56,14 +56,17 @@ public struct ThumbnailEncoder: Sendable, Hashable {
     }
 
     /// One decode per target: the direct path's whenever it takes the source (JPEG's bytes then equal a JPEG-only
-    /// run's, and WebP and AVIF encode the bitmap it kept), else one libvips decode that every format shares.
+    /// run's, and WebP and AVIF encode the bitmap it kept), else one libvips decode that every format shares. Every
+    /// image made carries the pixels decoded for it, the direct path's attempt included when libvips took over.
     /// `memory` must outlive the libvips images made here.
     private func encode(_ source: ImageSource, memory: UnsafeRawBufferPointer,
                         target: DecodeTarget) throws(DownsampleError) -> ([EncodedImage], VipsImageHandle?) {
+        var decodedPixels = 0
         #if DEBUG
         // The planted regression: a full-size bitmap held while the shipped path runs.
         let planted = Self.plantsFullDecode ? try NaiveDecode.fullBitmap(source) : nil
         defer { withExtendedLifetime(planted) {} }
+        decodedPixels += planted.map { $0.width * $0.height } ?? 0
         let quality = Self.plantedQuality ?? self.quality
         #endif
         var made: [OutputFormat: EncodedImage] = [:]
@@ -71,37 +74,53 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         let started = ProcessCPUTime.seconds()
         let direct = source.directThumbnail(memory: memory, target: target, quality: quality,
                                             jpeg: formats.contains(.jpeg), keepBitmap: !others.isEmpty)
+        decodedPixels += direct?.decodedPixels ?? 0
         if let jpeg = direct?.jpeg {
             made[.jpeg] = jpeg
             made[.jpeg]?.encodeCPUSeconds = ProcessCPUTime.seconds() - started
         }
         let rest = formats.filter { made[$0] == nil }
-        guard !rest.isEmpty else { return (formats.compactMap { made[$0] }, nil) }
-        let upright: VipsImageHandle
-        if let bitmap = direct?.bitmap {
+        let upright: VipsImageHandle?
+        if rest.isEmpty {
+            upright = nil
+        } else if let bitmap = direct?.bitmap {
             upright = bitmap
         } else {
-            upright = try decoded(source, memory: memory, target: target, keepingAlpha: rest != [.jpeg])
+            let decoded = try decoded(source, memory: memory, target: target, keepingAlpha: rest != [.jpeg])
+            decodedPixels += decoded.decodedPixels
+            upright = decoded.image
         }
-        let size = PixelSize(width: upright.width, height: upright.height)
-        for format in rest {
-            let started = ProcessCPUTime.seconds()
-            let data = try format.encode(upright, quality: quality, settings: settings)
-            made[format] = EncodedImage(data: data, size: size, format: format, encodeCPUSeconds: ProcessCPUTime.seconds() - started)
+        if let upright {
+            let size = PixelSize(width: upright.width, height: upright.height)
+            for format in rest {
+                let started = ProcessCPUTime.seconds()
+                let data = try format.encode(upright, quality: quality, settings: settings)
+                made[format] = EncodedImage(data: data, size: size, format: format, encodeCPUSeconds: ProcessCPUTime.seconds() - started)
+            }
         }
-        return (formats.compactMap { made[$0] }, upright)
+        let images = formats.compactMap { format in
+            made[format].map { image in
+                var image = image
+                image.decodedPixels = decodedPixels
+                return image
+            }
+        }
+        return (images, upright)
     }
 
-    /// Materialised before rotating, so that a broken file fails here as `.corrupt`, not inside an encoder.
+    /// Materialised before rotating, so that a broken file fails here as `.corrupt`, not inside an encoder; with the
+    /// pixels the loader decodes, read from the lazy pipeline before it runs.
     private func decoded(_ source: ImageSource, memory: UnsafeRawBufferPointer, target: DecodeTarget,
-                         keepingAlpha: Bool) throws(DownsampleError) -> VipsImageHandle {
+                         keepingAlpha: Bool) throws(DownsampleError) -> (image: VipsImageHandle, decodedPixels: Int) {
         DecodeCount.note(.libvips, source, target)
         let shrunk = keepingAlpha ? try source.shrunk(memory: memory, to: target)
                                   : try source.shrunkWithoutAlpha(memory: memory, to: target)
-        return try vips(or: source.corrupt) {
+        let decodedPixels = shrunk.sourcePixels
+        let image = try vips(or: source.corrupt) {
             try shrunk.toSRGB(alpha: keepingAlpha ? WARM_ALPHA_KEEP : WARM_ALPHA_FLATTEN_ON_WHITE).materialized()
                 .autorotated(orientation: source.header.orientation)
         }
+        return (image, decodedPixels)
     }
 }
 

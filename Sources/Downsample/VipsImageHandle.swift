@@ -40,6 +40,10 @@ final class VipsImageHandle: @unchecked Sendable {
         try made(warm_image_open(memory.baseAddress, memory.count, 0, sequential ? 1 : 0, Int32(jpegShrink)))
     }
 
+    /// Pixels the loaders under this lazy image will decode (the largest image its pipeline starts from); read it
+    /// before materialising, which cuts the pipeline.
+    var sourcePixels: Int { Int(warm_image_source_pixels(pointer)) }
+
     /// libvips thumbnail (shrink-on-load, within size x size) from bytes not copied (see `open(memory:)`).
     static func thumbnail(memory: UnsafeRawBufferPointer, size: Int) throws(VipsFailure) -> VipsImageHandle {
         try made { warm_thumbnail_memory(memory.baseAddress, memory.count, Int32(clamping: size), &$0) }

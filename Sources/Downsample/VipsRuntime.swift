@@ -23,6 +23,14 @@ public enum VipsRuntime {
         vips_vector_set_enabled(1)
     }
 
+    /// The decoders this process links, with versions ("libvips 8.14.1, libjpeg-turbo 2.1.5, libpng 1.6.39, libwebp
+    /// 1.2.4"): what the metrics and the baseline record, so that `warm check` never compares across them.
+    public static let decoderVersions: String = {
+        var text = [CChar](repeating: 0, count: 256)
+        warm_decoder_versions(&text, text.count)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
+
     /// The libvips error buffer as one line, cleared. It is process-wide, so it may hold another image's message;
     /// callers add which image they were working on.
     static func takeError(or fallback: String = "unknown libvips error") -> String {

@@ -4,4 +4,13 @@
 /// tag in deploy/kubernetes/ (scripts/check-deploy.py checks that they agree).
 public enum WarmVersion {
     public static let current = "1.0.0"
+
+    /// "debug" or "release": what the metrics, the baseline and every report record of the build that made them.
+    public static var buildMode: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
 }

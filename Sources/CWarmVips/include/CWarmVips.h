@@ -51,6 +51,13 @@ int warm_reference_resize(VipsImage *in, double hscale, double vscale, int opaqu
 
 /// libvips thumbnail (shrink-on-load, inside size x size) of bytes not copied; orientation left to the caller.
 int warm_thumbnail_memory(const void *buf, size_t len, int size, VipsImage **out);
+
+/// Pixels the loaders under a lazy `image` will decode: the largest width x height among the images its pipeline
+/// starts from (a loader's output, already shrunk on load). Call it before the image is materialised.
+long long warm_image_source_pixels(VipsImage *image);
+
+/// The decoders' versions, e.g. "libvips 8.14.1, libjpeg-turbo 2.1.5, libpng 1.6.39, libwebp 1.2.4".
+void warm_decoder_versions(char *text, size_t size);
 /// An 8-bit sRGB or grey PNG flattened onto white and resized to width x height; 1 (nothing in *out) otherwise.
 int warm_png_flat_resized(const void *buf, size_t len, int width, int height, VipsImage **out);
 
@@ -64,16 +71,21 @@ typedef struct {
 /// JPEG to an upright `width` x `height` (as stored) JPEG without libvips: 0 and the bytes in *out (g_free), or 1
 /// for what it does not take (non-sRGB profile, CMYK, 12-bit, any libjpeg warning), which then goes through libvips.
 /// `out` NULL: no JPEG is encoded; `keep` non-NULL: the bitmap is handed over there too.
+/// `decoded` (never NULL) gets the pixels the decoder produced: the DCT-scaled size for a JPEG, the stored size for a
+/// PNG or a WebP (libwebp scales after decoding), 0 when decoding never began; set on failure too.
 int warm_jpeg_thumbnail_jpeg(const void *buf, size_t len, int shrink, int width, int height,
-                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep);
+                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep,
+                             long long *decoded);
 
 /// The same for a PNG, flattened onto white; 1 for a non-sRGB profile, 16 bits, interlacing or any libpng warning.
 int warm_png_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
-                            int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep);
+                            int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep,
+                            long long *decoded);
 
 /// The same for a WebP, decoded straight at `width` x `height`; 1 for a non-sRGB profile, an animation, an error.
 int warm_webp_thumbnail_jpeg(const void *buf, size_t len, int width, int height,
-                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep);
+                             int orientation, int quality, void **out, size_t *out_len, WarmDirectPixels *keep,
+                             long long *decoded);
 
 int warm_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
 

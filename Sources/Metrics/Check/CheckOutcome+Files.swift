@@ -9,12 +9,14 @@ extension CheckOutcome {
             switch image.state {
             case .missing: return Self.testCase("warm.check.images", name, skipped: "not in the metrics: not compared")
             case .changed: return Self.testCase("warm.check.images", name, skipped: "changed: other source bytes at this URL path, not compared")
-            case .compared: return Self.testCase("warm.check.images", name, failures: image.regressions.map { ($0.kind.rawValue, $0.detail) })
+            case .compared: return Self.testCase("warm.check.images", name, failures: image.regressions.map { ($0.kind.rawValue, $0.detail) },
+                                                 output: image.warnings.map { "advisory: \($0.detail)" })
             }
         }
         cases += catalogFigures.map { figure in
             Self.testCase("warm.check.catalog", figure.name, failures: figure.regression.map { [("catalogFigure", $0.detail)] } ?? [],
-                          skipped: figure.judged ? nil : "over \(figure.images) images, fewer than a catalog figure is judged over")
+                          skipped: figure.judged ? nil : "over \(figure.images) images, fewer than a catalog figure is judged over",
+                          output: figure.warning.map { ["advisory: \($0.detail)"] } ?? [])
         }
         cases.append(Self.testCase("warm.check.coverage", "the metrics stand for the baseline",
                                    failures: shortfalls.map { ($0.kind.rawValue, $0.detail) }))
@@ -32,12 +34,13 @@ extension CheckOutcome {
     }
 
     private static func testCase(_ className: String, _ name: String, failures: [(type: String, message: String)] = [],
-                                 skipped: String? = nil) -> String {
+                                 skipped: String? = nil, output: [String] = []) -> String {
         let open = "<testcase classname=\"\(escaped(className))\" name=\"\(escaped(name))\""
         if let skipped { return open + "><skipped message=\"\(escaped(skipped))\"/></testcase>" }
-        guard !failures.isEmpty else { return open + "/>" }
+        guard !failures.isEmpty || !output.isEmpty else { return open + "/>" }
         let body = failures.map { "<failure type=\"\(escaped($0.type))\" message=\"\(escaped($0.message))\">\(escaped($0.message))</failure>" }
-        return open + ">" + body.joined() + "</testcase>"
+        let printed = output.isEmpty ? "" : "<system-out>\(escaped(output.joined(separator: "\n")))</system-out>"
+        return open + ">" + body.joined() + printed + "</testcase>"
     }
 
     static func escaped(_ text: String) -> String {
@@ -55,19 +58,20 @@ extension CheckOutcome {
         return out
     }
 
-    /// The outcome as JSON for `--json`: `passed`, every regression and shortfall with its sentence, the catalog
+    /// The outcome as JSON for `--json`: `passed`, every regression, advisory warning and shortfall with its sentence, the catalog
     /// figures, each baseline image's state, the counts and the notes.
     public func json() -> Data {
         struct Document: Encodable {
             var passed: Bool
             var regressions: [Regression]
+            var warnings: [Regression]
             var shortfalls: [Shortfall]
             var catalogFigures: [CatalogFigure]
             var comparedImages, newImages, fixedImages, missingImages, changedImages: Int
             var images: [ImageResult]
             var notes: [String]
         }
-        let document = Document(passed: passed, regressions: regressions, shortfalls: shortfalls, catalogFigures: catalogFigures,
+        let document = Document(passed: passed, regressions: regressions, warnings: warnings, shortfalls: shortfalls, catalogFigures: catalogFigures,
                                 comparedImages: comparedImages, newImages: newImages, fixedImages: fixedImages,
                                 missingImages: count(.missing), changedImages: count(.changed), images: images, notes: notes)
         let encoder = JSONEncoder()

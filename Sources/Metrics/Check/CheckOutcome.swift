@@ -3,7 +3,8 @@
 public struct CheckOutcome: Sendable, Equatable, Codable {
     public struct Regression: Sendable, Equatable, Codable, CustomStringConvertible {
         public enum Kind: String, Sendable, Codable {
-            case nowFails, outputSizeChanged, retainedGrew, peakGrew, ssimBelowMinimum, ssimDropped, catalogFigure
+            case nowFails, outputSizeChanged, retainedGrew, decodedMorePixels, peakGrew, ssimBelowMinimum, ssimDropped,
+                 catalogFigure
         }
         public var kind: Kind
         /// Nil for a catalog-level figure.
@@ -16,7 +17,7 @@ public struct CheckOutcome: Sendable, Equatable, Codable {
     /// Why the metrics cannot stand for the baseline: the check fails without calling it a regression.
     public struct Shortfall: Sendable, Equatable, Codable, CustomStringConvertible {
         public enum Kind: String, Sendable, Codable {
-            case tooFewCompared, peaksNotMeasured, settingsDiffer
+            case tooFewCompared, pixelsNotCounted, decodersDiffer, settingsDiffer
         }
         public var kind: Kind
         public var detail: String
@@ -35,6 +36,8 @@ public struct CheckOutcome: Sendable, Equatable, Codable {
         public var url: String
         public var state: State
         public var regressions: [Regression]
+        /// Advisory: a peak above its allowance. Reported, never failing the check (docs/measuring.md says why).
+        public var warnings: [Regression] = []
     }
 
     /// A median or p90 of the per-image ratio now / baseline over the compared images.
@@ -46,9 +49,14 @@ public struct CheckOutcome: Sendable, Equatable, Codable {
         public var images: Int
         /// False over fewer images than `RegressionCheck.catalogMinimumImages`: shown, not judged.
         public var judged: Bool
+        /// True for a figure of time or peak memory: above its limit it warns, and the check still passes.
+        public var advisory: Bool = false
         public var exceeded: Bool { judged && ratio.map { $0 > limit } ?? false }
 
-        public var regression: Regression? {
+        public var regression: Regression? { advisory ? nil : finding }
+        public var warning: Regression? { advisory ? finding : nil }
+
+        private var finding: Regression? {
             guard exceeded, let ratio else { return nil }
             return Regression(kind: .catalogFigure, url: nil,
                               detail: "\(name) is \(ReportFormat.number(ratio, decimals: 3)) over \(images) images, above the limit \(ReportFormat.number(limit, decimals: 3))")
@@ -64,19 +72,23 @@ public struct CheckOutcome: Sendable, Equatable, Codable {
     public var notes: [String]
 
     public var regressions: [Regression] { images.flatMap(\.regressions) + catalogFigures.compactMap(\.regression) }
+    /// Advisory findings (peaks, CPU time): printed, in the JUnit file's output, never a failure.
+    public var warnings: [Regression] { images.flatMap(\.warnings) + catalogFigures.compactMap(\.warning) }
     public var passed: Bool { shortfalls.isEmpty && regressions.isEmpty }
 
     public func count(_ state: ImageResult.State) -> Int { images.filter { $0.state == state }.count }
 
-    /// What `warm check` prints: regressions, shortfalls, catalog figures, notes, then the counts.
+    /// What `warm check` prints: regressions, shortfalls, advisory warnings, catalog figures, notes, then the counts.
     public func lines() -> [String] {
         regressions.map { "regression: \($0)" } + shortfalls.map { "not comparable: \($0)" }
+            + warnings.map { "warning (advisory, does not fail the check): \($0)" }
             + catalogFigures.map { figure in
                 let ratio = figure.ratio.map { ReportFormat.number($0, decimals: 3) } ?? "none"
-                let limit = figure.judged ? "limit \(ReportFormat.number(figure.limit, decimals: 3))" : "too few images to judge"
+                let limit = !figure.judged ? "too few images to judge"
+                    : "\(figure.advisory ? "advisory limit" : "limit") \(ReportFormat.number(figure.limit, decimals: 3))"
                 return "catalog: \(figure.name) \(ratio) over \(figure.images) images (\(limit))"
             }
             + notes.map { "note: \($0)" }
-            + ["\(comparedImages) of \(images.count) baseline images compared (\(count(.missing)) missing, \(count(.changed)) changed), \(regressions.count) regressions, \(fixedImages) fixed, \(newImages) new."]
+            + ["\(comparedImages) of \(images.count) baseline images compared (\(count(.missing)) missing, \(count(.changed)) changed), \(regressions.count) regressions, \(warnings.count) advisory warnings, \(fixedImages) fixed, \(newImages) new."]
     }
 }

@@ -19,6 +19,8 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         public var ssim: Double?
         /// The thumbnail's CPU seconds (process user + system); nil when not measured, and in version 1 baselines.
         public var cpuSeconds: Double?
+        /// Pixels the thumbnail path decoded from these source bytes: the check's exact figure; nil before version 3.
+        public var decodedPixels: Int?
         public var errorReason: String?
 
         /// Where the image is in its catalog whatever serves it: the URL's path and query (no scheme, host or port).
@@ -30,15 +32,20 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         }
     }
 
-    /// Version 2 added `sourceSHA256`, `cpuSeconds`, `outputFormat` and `outputQuality`; version 1 baselines still read.
-    public static let currentVersion = 2
-    public static let readableVersions = 1...2
+    /// Version 2 added `sourceSHA256`, `cpuSeconds`, `outputFormat` and `outputQuality`; version 3 `decodedPixels`,
+    /// `build` and `decoders`. Versions 1 and 2 still read, and the check refuses to stand on them (no pixel counts).
+    public static let currentVersion = 3
+    public static let readableVersions = 1...3
     public var version: Int
     public var targetLongestSide: Int
     /// Nil in a version 1 baseline (not recorded then: not compared).
     public var outputFormat: OutputFormat?
     public var outputQuality: Int?
     public var peakMethod: PeakMethod
+    /// The build ("debug" or "release") and the decoders (`VipsRuntime.decoderVersions`) that measured it; nil before
+    /// version 3.
+    public var build: String?
+    public var decoders: String?
     public var images: [Image]
 
     /// The thumbnail figures of `records`. A URL measured twice keeps its last record.
@@ -50,12 +57,14 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         outputQuality = records.last { $0.outputQuality != nil }?.outputQuality
         // Unmeasured records have no peak method (nor peaks: their images keep sizes only).
         peakMethod = records.last { $0.peakMethod != nil }?.peakMethod ?? .forkedProcess
+        build = records.last { $0.build != nil }?.build
+        decoders = records.last { $0.decoders != nil }?.decoders
         images = Self.lastByURL(records).values.map { record in
             if let thumbnail = record.strategies.thumbnail, record.error == nil {
                 return Image(url: record.url, sourceSHA256: record.sourceSHA256, decoded: true,
                              retainedBytes: thumbnail.retainedBytes, peakBytes: thumbnail.peakBytes,
                              outputWidth: thumbnail.outputWidth, outputHeight: thumbnail.outputHeight, ssim: thumbnail.ssim,
-                             cpuSeconds: thumbnail.cpuSeconds)
+                             cpuSeconds: thumbnail.cpuSeconds, decodedPixels: thumbnail.decodedPixels)
             }
             return Image(url: record.url, sourceSHA256: record.sourceSHA256, decoded: false,
                          errorReason: record.errorReason ?? "unknown")

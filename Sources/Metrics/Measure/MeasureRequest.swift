@@ -102,7 +102,9 @@ extension MeasureRequest {
             switch output {
             case .bitmap(let image):
                 (metrics.retainedBytes, metrics.outputWidth, metrics.outputHeight) = (image.retainedBytes, image.width, image.height)
+                metrics.decodedPixels = image.decodedPixels
             case .encoded(let encoded):
+                metrics.decodedPixels = encoded.decodedPixels
                 // What the app holds once it decodes these bytes.
                 metrics.retainedBytes = encoded.size.width * encoded.size.height * 4
                 (metrics.outputWidth, metrics.outputHeight) = (encoded.size.width, encoded.size.height)

@@ -104,6 +104,7 @@ public struct StrategyMeasurer: Sendable {
             peakMethod: .forkedProcess)
         record.sourceSHA256 = SHA256Hex.digest(of: data)
         (record.outputFormat, record.outputQuality) = (configuration.encoder.format, configuration.encoder.quality)
+        (record.build, record.decoders) = (WarmVersion.buildMode, VipsRuntime.decoderVersions)
         do {
             let source = try ImageSource(data: data, limits: configuration.limits)
             record.format = source.header.format

@@ -26,6 +26,10 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     /// (encoded by an earlier run) and in older files.
     @NullEncoded public var outputFormat: OutputFormat? = nil
     @NullEncoded public var outputQuality: Int? = nil
+    /// The build that measured the record ("debug" or "release", `WarmVersion.buildMode`) and the decoders it linked
+    /// (`VipsRuntime.decoderVersions`); nil in older files.
+    @NullEncoded public var build: String? = nil
+    @NullEncoded public var decoders: String? = nil
     /// How `peakBytes` was measured (see `PeakMethod`); nil when not measured.
     @NullEncoded public var peakMethod: PeakMethod? = nil
     /// False for an image warmed but not measured (`unmeasured(...)`).
@@ -57,6 +61,9 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         @NullEncoded public var wallSeconds: Double? = nil
         public var outputWidth: Int
         public var outputHeight: Int
+        /// Pixels the strategy decoded from the source (`EncodedImage.decodedPixels`): counted, not timed, so the
+        /// same on any machine, load and build. Nil in older files and for strategies that did not run.
+        @NullEncoded public var decodedPixels: Int? = nil
         /// Mean SSIM of luma against the Lanczos3 reference (1 is identical); nil for naive.
         @NullEncoded public var ssim: Double? = nil
         /// PSNR of RGB against the reference, in dB, capped at 100; nil for naive.

@@ -17,11 +17,7 @@ public struct ReportProvenance: Sendable, Equatable {
     /// This process: its arguments (the binary named `warm`), warm's version and build mode, cores and kernel.
     public static var current: ReportProvenance {
         let arguments = ["warm"] + CommandLine.arguments.dropFirst()
-        #if DEBUG
-        let mode = "debug"
-        #else
-        let mode = "release"
-        #endif
+        let mode = WarmVersion.buildMode
         var system = utsname()
         uname(&system)
         let release = withUnsafeBytes(of: &system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

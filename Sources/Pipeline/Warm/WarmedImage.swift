@@ -38,6 +38,10 @@ struct WarmedImage: Sendable {
                 thumbnailSize: smallest.size)
             record.sourceSHA256 = SHA256Hex.digest(of: source)
             (record.outputFormat, record.outputQuality) = (smallest.format, quality)
+            // What the warm's own decode for the measured size counted (every format of a size shares it).
+            record.strategies.thumbnail?.decodedPixels = zip(variants, thumbnails)
+                .first { $0.0.longestSide == targetLongestSide }?.1.decodedPixels
+            (record.build, record.decoders) = (WarmVersion.buildMode, VipsRuntime.decoderVersions)
             record.variants = variantMetrics
             return record
         case .cached(let entries):
