@@ -16,14 +16,14 @@ final class MetricsFileTests: XCTestCase {
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: line) as? [String: Any])
         XCTAssertEqual(Set(object.keys), ["productId", "url", "shard", "format", "sourceBytes", "sourceSHA256", "width", "height",
                                           "orientation", "targetLongestSide", "outputFormat", "outputQuality", "peakMethod",
-                                          "measured", "error", "errorReason", "strategies"])
+                                          "build", "decoders", "measured", "error", "errorReason", "strategies"])
         XCTAssertEqual(object["format"] as? String, "jpeg")
         XCTAssertTrue(object["error"] is NSNull, "a missing error is an explicit null")
         let strategies = try XCTUnwrap(object["strategies"] as? [String: Any])
         XCTAssertEqual(Set(strategies.keys), ["naive", "renderer", "thumbnail"])
         let naive = try XCTUnwrap(strategies["naive"] as? [String: Any])
         XCTAssertEqual(Set(naive.keys), ["retainedBytes", "peakBytes", "cpuSeconds", "wallSeconds", "outputWidth", "outputHeight",
-                                         "ssim", "psnr"])
+                                         "decodedPixels", "ssim", "psnr"])
         XCTAssertTrue(naive["ssim"] is NSNull)
         XCTAssertEqual(naive["retainedBytes"] as? Int, 4_000)
 

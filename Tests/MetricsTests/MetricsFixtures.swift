@@ -37,28 +37,38 @@ enum MetricsFixtures {
                                  width: width, height: height, bands: alpha ? 4 : 3, as: encoding)
     }
 
-    /// A hand-made record: every strategy present with the given retained bytes.
+    /// A hand-made record: every strategy present with the given retained bytes, measured by a debug build; its
+    /// source SHA-256 is the URL's, its thumbnail path decoded `decodedPixels`.
     static func record(url: String, naive: Int, renderer: Int, thumbnail: Int, thumbnailPeak: Int = 1_000_000,
                        thumbnailSize: PixelSize = PixelSize(width: 300, height: 225), ssim: Double = 0.99,
-                       format: ImageFormat = .jpeg, target: Int = 300) -> ImageMetricsRecord {
-        func metrics(_ retained: Int, peak: Int, size: PixelSize, ssim: Double?) -> ImageMetricsRecord.StrategyMetrics {
+                       format: ImageFormat = .jpeg, target: Int = 300, decodedPixels: Int = 762_048) -> ImageMetricsRecord {
+        func metrics(_ retained: Int, peak: Int, size: PixelSize, ssim: Double?, decoded: Int) -> ImageMetricsRecord.StrategyMetrics {
             ImageMetricsRecord.StrategyMetrics(retainedBytes: retained, peakBytes: peak, cpuSeconds: 0.01, wallSeconds: 0.02,
-                                               outputWidth: size.width, outputHeight: size.height,
+                                               outputWidth: size.width, outputHeight: size.height, decodedPixels: decoded,
                                                ssim: ssim, psnr: ssim.map { _ in 40 })
         }
-        return ImageMetricsRecord(
+        var record = ImageMetricsRecord(
             productId: 7, url: url, format: format, sourceBytes: 123_456, width: 4032, height: 3024, orientation: 1,
             targetLongestSide: target, peakMethod: .residentHighWaterMark,
-            strategies: .init(naive: metrics(naive, peak: naive * 2, size: PixelSize(width: 4032, height: 3024), ssim: nil),
-                              renderer: metrics(renderer, peak: naive * 2, size: thumbnailSize, ssim: ssim),
-                              thumbnail: metrics(thumbnail, peak: thumbnailPeak, size: thumbnailSize, ssim: ssim)))
+            strategies: .init(naive: metrics(naive, peak: naive * 2, size: PixelSize(width: 4032, height: 3024), ssim: nil,
+                                             decoded: 4032 * 3024),
+                              renderer: metrics(renderer, peak: naive * 2, size: thumbnailSize, ssim: ssim, decoded: 4032 * 3024),
+                              thumbnail: metrics(thumbnail, peak: thumbnailPeak, size: thumbnailSize, ssim: ssim, decoded: decodedPixels)))
+        record.sourceSHA256 = SHA256Hex.digest(of: Data(url.utf8))
+        record.build = "debug"
+        return record
     }
 
-    /// A record of a 4032x3024 JPEG warmed but not measured, its thumbnail `thumbnailSize`.
+    /// A record of a 4032x3024 JPEG warmed but not measured, its thumbnail `thumbnailSize`, with what the warm counts.
     static func unmeasured(url: String, thumbnailSize: PixelSize = PixelSize(width: 300, height: 225),
-                           target: Int = 300) -> ImageMetricsRecord {
-        .unmeasured(productId: 9, url: url, format: .jpeg, sourceBytes: 654_321, width: 4032, height: 3024, orientation: 1,
-                    targetLongestSide: target, thumbnailSize: thumbnailSize)
+                           target: Int = 300, decodedPixels: Int = 762_048) -> ImageMetricsRecord {
+        var record = ImageMetricsRecord.unmeasured(
+            productId: 9, url: url, format: .jpeg, sourceBytes: 654_321, width: 4032, height: 3024, orientation: 1,
+            targetLongestSide: target, thumbnailSize: thumbnailSize)
+        record.sourceSHA256 = SHA256Hex.digest(of: Data(url.utf8))
+        record.strategies.thumbnail?.decodedPixels = decodedPixels
+        record.build = "debug"
+        return record
     }
 
     /// A hand-made record of an image that failed to decode.

@@ -90,7 +90,7 @@ final class RegressionCheckTests: XCTestCase {
         XCTAssertEqual(fixed.fixedImages, 1)
     }
 
-    func testPeakMayGrowByTheToleranceAndTheNoiseAllowanceButNoMore() {
+    func testPeakGrowthBeyondTheToleranceAndAllowanceWarnsButNeverFails() {
         let allowing = RegressionCheck(tolerance: 0.10, minimumSSIM: 0.9, peakAllowanceBytes: 500_000)
         let base = MetricsFixtures.record(url: "p", naive: 4_000_000, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000)
         let baseline = MetricsBaseline(records: [base])
@@ -99,15 +99,97 @@ final class RegressionCheckTests: XCTestCase {
                 records: [MetricsFixtures.record(url: "p", naive: 4_000_000, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: peak)],
                 against: baseline)
         }
-        XCTAssertTrue(check(peak: 1_600_000).passed)  // 1,000,000 x 1.1 + 500,000
+        let within = check(peak: 1_600_000)  // 1,000,000 x 1.1 + 500,000
+        XCTAssertTrue(within.passed)
+        XCTAssertEqual(within.warnings, [])
         let over = check(peak: 1_600_001)
-        XCTAssertEqual(over.regressions.map(\.kind), [.peakGrew])
-        XCTAssertTrue(over.regressions[0].description.contains("allowed up to 1,600,000"), over.regressions[0].description)
+        XCTAssertTrue(over.passed, "a peak depends on the machine and its load: advisory")
+        XCTAssertEqual(over.regressions, [])
+        XCTAssertEqual(over.warnings.map(\.kind), [.peakGrew])
+        XCTAssertTrue(over.warnings[0].description.contains("allowed up to 1,600,000"), over.warnings[0].description)
+        XCTAssertTrue(over.lines().contains { $0.hasPrefix("warning (advisory, does not fail the check): p: thumbnail peak bytes grew") },
+                      over.lines().joined(separator: "\n"))
     }
 
-    func testUnmeasuredImagesAreNeitherMissingNorPeakRegressionsButTheirSizesAreChecked() {
+    func testMorePixelsDecodedFromTheSameSourceBytesIsARegressionAndFewerIsNot() {
+        let baseline = MetricsBaseline(records: [
+            MetricsFixtures.record(url: "j", naive: 1, renderer: 1, thumbnail: 270_000, decodedPixels: 762_048),
+        ])
+        // One shrink-on-load step lost: DCT scale 1/2 instead of 1/4, four times the pixels, the same output.
+        let lost = RegressionCheck().run(
+            records: [MetricsFixtures.record(url: "j", naive: 1, renderer: 1, thumbnail: 270_000, decodedPixels: 3_048_192)],
+            against: baseline)
+        XCTAssertFalse(lost.passed)
+        XCTAssertEqual(lost.regressions.map(\.kind), [.decodedMorePixels])
+        XCTAssertEqual(lost.regressions[0].description,
+                       "j: the thumbnail path decoded 3,048,192 pixels from the same source bytes, the baseline 762,048 (4.00x): a shrink-on-load step lost, or a fall-back to a larger decode")
+        let oneMore = RegressionCheck().run(
+            records: [MetricsFixtures.record(url: "j", naive: 1, renderer: 1, thumbnail: 270_000, decodedPixels: 762_049)],
+            against: baseline)
+        XCTAssertEqual(oneMore.regressions.map(\.kind), [.decodedMorePixels], "exact: one pixel more is more work")
+        let fewer = RegressionCheck().run(
+            records: [MetricsFixtures.record(url: "j", naive: 1, renderer: 1, thumbnail: 270_000, decodedPixels: 190_512)],
+            against: baseline)
+        XCTAssertTrue(fewer.passed, fewer.lines().joined(separator: "\n"))
+    }
+
+    func testUncountedPixelsAndOtherDecodersAreRefusedNeverCalledARegression() throws {
+        var counted = MetricsFixtures.record(url: "k", naive: 1, renderer: 1, thumbnail: 270_000)
+        counted.decoders = "libvips 8.14.1, libjpeg-turbo 2.1.5, libpng 1.6.39, libwebp 1.2.4"
+        let baseline = MetricsBaseline(records: [counted])
+        XCTAssertEqual(baseline.decoders, counted.decoders)
+        XCTAssertEqual(baseline.build, "debug")
+
+        var otherDecoders = counted
+        otherDecoders.decoders = "libvips 8.18.0, libjpeg-turbo 3.0.4, libpng 1.6.43, libwebp 1.4.0"
+        otherDecoders.strategies.thumbnail?.decodedPixels = 3_048_192
+        let other = RegressionCheck().run(records: [otherDecoders], against: baseline)
+        XCTAssertEqual(other.shortfalls.map(\.kind), [.decodersDiffer])
+        XCTAssertTrue(other.shortfalls[0].detail.hasPrefix("the metrics were measured with libvips 8.18.0"), other.shortfalls[0].detail)
+
+        var older = counted
+        older.strategies.thumbnail?.decodedPixels = nil
+        let uncounted = RegressionCheck().run(records: [older], against: baseline)
+        XCTAssertEqual(uncounted.regressions, [])
+        XCTAssertEqual(uncounted.shortfalls.map(\.kind), [.pixelsNotCounted])
+        XCTAssertFalse(uncounted.passed, "a comparison of nothing is no pass")
+
+        var versionTwo = try XCTUnwrap(JSONSerialization.jsonObject(with: baseline.encoded()) as? [String: Any])
+        versionTwo["version"] = 2
+        versionTwo["images"] = (versionTwo["images"] as? [[String: Any]])?.map { image in image.filter { $0.key != "decodedPixels" } }
+        let directory = try MetricsFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("v2.json").path
+        try JSONSerialization.data(withJSONObject: versionTwo).write(to: URL(fileURLWithPath: path))
+        let fromVersionTwo = RegressionCheck().run(records: [counted], against: try MetricsBaseline.read(path: path))
+        XCTAssertEqual(fromVersionTwo.shortfalls.map(\.detail),
+                       ["the decoded pixels of 1 compared images could not be compared: the baseline is version 2, which counts no decoded pixels: write a new one with this warm (--update-baseline)"])
+    }
+
+    func testAcrossBuildsCPUTimeIsNotComparedAndWithinOneItOnlyWarns() {
+        let baseline = MetricsBaseline(records: (0..<12).map { MetricsFixtures.record(url: "c\($0)", naive: 1, renderer: 1, thumbnail: 270_000) })
+        func run(build: String, slowerFirst: Int) -> [ImageMetricsRecord] {
+            (0..<12).map { index in
+                var record = MetricsFixtures.record(url: "c\(index)", naive: 1, renderer: 1, thumbnail: 270_000)
+                record.build = build
+                if index < slowerFirst { record.strategies.thumbnail?.cpuSeconds = 0.05 }
+                return record
+            }
+        }
+        let release = RegressionCheck().run(records: run(build: "release", slowerFirst: 4), against: baseline)
+        XCTAssertTrue(release.passed, release.lines().joined(separator: "\n"))
+        XCTAssertFalse(release.catalogFigures.contains { $0.name.contains("CPU") })
+        XCTAssertTrue(release.notes.contains("the baseline comes from a debug build, the metrics from a release build: CPU time was not compared (decoded pixels are the same from either build)"),
+                      "\(release.notes)")
+        let debug = RegressionCheck().run(records: run(build: "debug", slowerFirst: 4), against: baseline)
+        XCTAssertTrue(debug.passed, "CPU time is advisory")
+        XCTAssertEqual(debug.warnings.map(\.detail),
+                       ["p90 over median of the per-image ratio thumbnail CPU time now/baseline is 5.000 over 12 images, above the limit 1.250"])
+    }
+
+    func testUnmeasuredImagesAreComparedByTheirCountedPixelsAndSizesWithoutPeaks() {
         // The baseline measured both images; this run measured only "m" and
-        // warmed "u" outside its sample (no peak, no SSIM).
+        // warmed "u" outside its sample (no peak, no SSIM, the warm's own pixel count).
         let baseline = MetricsBaseline(records: [
             MetricsFixtures.record(url: "m", naive: 48_771_072, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000),
             MetricsFixtures.record(url: "u", naive: 48_771_072, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000),
@@ -115,14 +197,12 @@ final class RegressionCheckTests: XCTestCase {
         let run = [MetricsFixtures.record(url: "m", naive: 48_771_072, renderer: 270_000, thumbnail: 270_000, thumbnailPeak: 1_000_000),
                    MetricsFixtures.unmeasured(url: "u")]
         let outcome = RegressionCheck().run(records: run, against: baseline)
-        XCTAssertEqual(outcome.regressions, [])
+        XCTAssertTrue(outcome.passed, outcome.lines().joined(separator: "\n"))
         XCTAssertEqual(outcome.comparedImages, 2)
         XCTAssertEqual(outcome.count(.missing), 0)
-        XCTAssertEqual(outcome.shortfalls.map(\.kind), [.peaksNotMeasured], "a baseline's peak the metrics lack is no pass")
-        XCTAssertTrue(outcome.shortfalls[0].detail.contains("the thumbnail peak of 1 compared images that were not compared"),
-                      outcome.shortfalls[0].detail)
-        let sizesOnly = RegressionCheck(sizesOnly: true).run(records: run, against: baseline)
-        XCTAssertTrue(sizesOnly.passed, sizesOnly.lines().joined(separator: "\n"))
+        let lost = RegressionCheck().run(records: [run[0], MetricsFixtures.unmeasured(url: "u", decodedPixels: 3_048_192)],
+                                         against: baseline)
+        XCTAssertEqual(lost.regressions.map(\.kind), [.decodedMorePixels], "a sampled run still counts every image's pixels")
 
         // A baseline made from a sampled run keeps the unmeasured image's sizes and no peak:
         // a later fully measured run compares its peak with nothing, and its size with the computed one.
@@ -155,11 +235,13 @@ final class RegressionCheckTests: XCTestCase {
         let encoded = MetricsBaseline(records: records).encoded()
         XCTAssertEqual(encoded, MetricsBaseline(records: records.reversed()).encoded())
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: encoded) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["version", "targetLongestSide", "peakMethod", "images"])
+        XCTAssertEqual(Set(object.keys), ["version", "targetLongestSide", "peakMethod", "build", "images"])
+        XCTAssertEqual(object["version"] as? Int, 3)
         XCTAssertEqual(object["targetLongestSide"] as? Int, 300)
         let images = try XCTUnwrap(object["images"] as? [[String: Any]])
         XCTAssertEqual(images.map { $0["url"] as? String }, ["https://example.test/a", "https://example.test/m", "https://example.test/z"])
-        XCTAssertEqual(Set(images[0].keys), ["url", "decoded", "retainedBytes", "peakBytes", "outputWidth", "outputHeight", "ssim", "cpuSeconds"])
+        XCTAssertEqual(Set(images[0].keys), ["url", "sourceSHA256", "decoded", "retainedBytes", "peakBytes", "outputWidth", "outputHeight",
+                                             "ssim", "cpuSeconds", "decodedPixels"])
         XCTAssertEqual(images[1]["decoded"] as? Bool, false)
     }
 }
