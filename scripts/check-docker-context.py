@@ -10,7 +10,10 @@
    stage installs: each must come from a Debian package that the runtime stage's `apt-get install` brings,
    directly or through dependencies.
 
-Usage: scripts/check-docker-context.py [--dockerfile PATH] [--build]   (exit 0: fine; 1: each problem printed)
+   --keep-binary PATH copies that release binary to PATH (.ci/run checks the committed baseline with it).
+
+Usage: scripts/check-docker-context.py [--dockerfile PATH] [--build [--keep-binary PATH]]
+       (exit 0: fine; 1: each problem printed)
 """
 
 import os
@@ -182,6 +185,9 @@ def main():
                                           capture_output=True, text=True).stdout.strip()
                     check_libraries(os.path.join(path, "warm"), runtime_stage)
                     check_release_status(os.path.join(path, "warm"))
+                    keep = argument("--keep-binary")
+                    if keep:  # the image's own binary, for .ci/run's regression check on a release build
+                        shutil.copy2(os.path.join(path, "warm"), keep)
     finally:
         shutil.rmtree(context, ignore_errors=True)
     for problem in problems:

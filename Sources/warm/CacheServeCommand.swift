@@ -84,7 +84,7 @@ struct CacheServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = LogSetup.logger("warm.origin", format: log.logFormat)
+        let logger = LogSetup.logger("warm.origin", format: log.logFormat, level: log.logLevel)
         var configuration = OriginConfiguration()
         configuration.host = host
         configuration.port = port

@@ -22,13 +22,15 @@ enum LogSetup {
         return settings
     }
 
-    /// `format` (`--log-format`) wins over `WARM_LOG_FORMAT`; `defaultLevel` applies without `WARM_LOG_LEVEL`.
-    static func logger(_ label: String = "warm", format: LogFormat? = nil, defaultLevel: Logger.Level = .info) -> Logger {
+    /// `format` (`--log-format`) wins over `WARM_LOG_FORMAT`, `level` (`--log-level`) over `WARM_LOG_LEVEL`;
+    /// `defaultLevel` applies without either.
+    static func logger(_ label: String = "warm", format: LogFormat? = nil, level: Logger.Level? = nil,
+                       defaultLevel: Logger.Level = .info) -> Logger {
         installed.withLock { installed in
             guard !installed else { return }
             installed = true
             let settings = (try? Self.settings(environment: ProcessInfo.processInfo.environment)) ?? LogSettings()
-            let (level, format) = (settings.level ?? defaultLevel, format ?? settings.format ?? .text)
+            let (level, format) = (level ?? settings.level ?? defaultLevel, format ?? settings.format ?? .text)
             LoggingSystem.bootstrap { label in
                 switch format {
                 case .text:

@@ -14,14 +14,14 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(help: ArgumentHelp(
         "No progress bar and no progress lines: a good run prints only its summary line (for cron).",
-        discussion: "Log lines then start at notice unless WARM_LOG_LEVEL says otherwise; warnings and errors (a failed image, a failed page) still reach standard error."))
+        discussion: "Log lines then start at notice unless --log-level or WARM_LOG_LEVEL says otherwise: a run within its failure budget writes nothing to standard error (its failures are counted in the summary line and listed in last-run.json); a run that fails names its failed images and pages there."))
     var noProgress = false
 
     @OptionGroup var log: LogOptions
 
-    /// Progress is logged at info, so a `--no-progress` run starts at notice: cron mails nothing on a good night,
-    /// while `WARM_LOG_LEVEL=info` still brings the lines back for a person who wants them.
+    /// Progress and each failure are logged at info, so a `--no-progress` run starts at notice: cron mails nothing on a
+    /// good night, while `--log-level info` still brings the lines back for a person who wants them.
     func logger() -> Logger {
-        LogSetup.logger(format: log.logFormat, defaultLevel: noProgress ? .notice : .info)
+        LogSetup.logger(format: log.logFormat, level: log.logLevel, defaultLevel: noProgress ? .notice : .info)
     }
 }

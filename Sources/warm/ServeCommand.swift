@@ -57,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = LogSetup.logger("warm.serve", format: log.logFormat)
+        let logger = LogSetup.logger("warm.serve", format: log.logFormat, level: log.logLevel)
         let configuration = CatalogConfiguration(productCount: products, seed: seed, pageShape: pageShape, imageMix: imageMix)
         let plan = try faults.map { try FaultPlan(parsing: $0, seed: faultSeed) }
         let server = try await CatalogServer.start(configuration: configuration, port: port, faultPlan: plan,

@@ -97,6 +97,9 @@ final class RunStatusTests: XCTestCase {
         let (server, directory) = try startCatalog(images: 199, products: products)
         let within = try run(api: server.baseURL.absoluteString, directory: directory)
         XCTAssertEqual(within.result.status, 0, within.result.stderr)
+        XCTAssertEqual(within.result.stderr, "", "the documented cron line mails nothing on a night within its budget")
+        XCTAssertEqual(within.result.stdout.split(separator: "\n").count, 1, "one summary line:\n\(within.result.stdout)")
+        XCTAssertTrue(within.result.stdout.contains("1 failed"), within.result.stdout)
         XCTAssertEqual(within.summary["success"] as? Bool, true)
         XCTAssertEqual(within.summary["imagesScheduled"] as? Int, 200)
         XCTAssertEqual(within.summary["maxFailedImages"] as? Int, 2, "1% of 200")
@@ -118,6 +121,11 @@ final class RunStatusTests: XCTestCase {
         XCTAssertTrue(over.prometheus.contains("warm_last_run_success 0\n"), over.prometheus)
         XCTAssertTrue(over.prometheus.contains("warm_last_run_reason{reason=\"over-failure-budget\"} 1\n"), over.prometheus)
         XCTAssertTrue(over.result.stderr.contains("more than --max-failed 0 allows"), over.result.stderr)
+        XCTAssertTrue(over.result.stderr.contains("\(server.url(of: "gone")) (product 1199): "), "a failed run names its failed image:\n\(over.result.stderr)")
+
+        let told = try run(api: server.baseURL.absoluteString, directory: directory, ["--log-level", "info"])
+        XCTAssertEqual(told.result.status, 0, told.result.stderr)
+        XCTAssertTrue(told.result.stderr.contains("\(server.url(of: "gone")) (product 1199): "), "at info, as it happens:\n\(told.result.stderr)")
     }
 
     /// A held lock: the running job's summary and Prometheus file are left alone, and stderr says so.

@@ -52,8 +52,8 @@ final class MemoryReportTests: XCTestCase {
             "| Total memory-cache use for all N images (sum of retained bytes) | 108 MB | 4.80 MB | 0.400 MB |",
             "| Average per image | 27.00 MB | 1.20 MB | 0.100 MB |",
             "| Images that fit in a 100 MB memory cache (cumulative, catalog order) | 3 | 4 | 4 |",
-            "| Improvement over naive: times smaller (naive / strategy) | - | x22.5 smaller | x270.0 smaller |",
-            "| Improvement over naive: less memory ((naive - strategy) / naive) | - | -95.56% | -99.63% |",
+            "| Times smaller than naive (naive / strategy) | - | x22.5 smaller | x270.0 smaller |",
+            "| Less memory than naive ((naive - strategy) / naive) | - | 95.56% less memory | 99.63% less memory |",
             "| Hit rate | 37.5% | 50.0% | 50.0% |",
             "| Failed: corrupt | 1 |",
         ] {

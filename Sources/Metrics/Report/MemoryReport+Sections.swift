@@ -25,10 +25,10 @@ extension MemoryReport {
              { ReportFormat.megabytes($0.statistics.totalRetainedBytes) }),
             ("Average per image", { ReportFormat.megabytes($0.statistics.averageRetainedBytes) }),
             ("Images that fit in a \(limit) memory cache (cumulative, catalog order)", { ReportFormat.count($0.imagesFittingInCache) }),
-            ("Improvement over naive: times smaller (naive / strategy)",
+            ("Times smaller than naive (naive / strategy)",
              { $0.timesSmallerThanNaive.map { "x" + ReportFormat.number($0, decimals: 1) + " smaller" } ?? "-" }),
-            ("Improvement over naive: less memory ((naive - strategy) / naive)",
-             { $0.reductionFromNaivePercent.map(ReportFormat.change) ?? "-" }),
+            ("Less memory than naive ((naive - strategy) / naive)",
+             { $0.reductionFromNaivePercent.map(ReportFormat.reduction) ?? "-" }),
         ])
     }
 

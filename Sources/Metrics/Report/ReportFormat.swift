@@ -21,9 +21,10 @@ enum ReportFormat {
         grouped(Double(bytes) / 1_000, decimals: 1) + " KB"
     }
 
-    /// A reduction in percent as a signed change: 96.42 -> "-96.42%", -5 -> "+5.00%".
-    static func change(_ reductionPercent: Double) -> String {
-        (reductionPercent >= 0 ? "-" : "+") + grouped(abs(reductionPercent), decimals: 2) + "%"
+    /// A reduction in percent as a positive figure that says which way: 96.42 -> "96.42% less memory", -5 -> "5.00% more
+    /// memory" (a minus sign under a heading that already says "less" reads as an increase).
+    static func reduction(_ reductionPercent: Double) -> String {
+        grouped(abs(reductionPercent), decimals: 2) + (reductionPercent >= 0 ? "% less memory" : "% more memory")
     }
 
     static func count(_ value: Int) -> String { grouped(Double(value), decimals: 0) }

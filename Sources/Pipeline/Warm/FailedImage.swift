@@ -1,5 +1,5 @@
 /// One failed image as the summary lists it (`failedImages`, the first `listLimit` of a run).
-public struct FailedImage: Sendable, Codable, Hashable {
+public struct FailedImage: Sendable, Codable, Hashable, CustomStringConvertible {
     /// Enough to act on a bad night without making a large catalog's summary large; the counts by reason cover the rest.
     public static let listLimit = 100
 
@@ -15,5 +15,10 @@ public struct FailedImage: Sendable, Codable, Hashable {
         productIds = failure.productIds
         reasonCode = failure.reasonCode
         reason = failure.reason
+    }
+
+    /// As `ImageFailure` says it.
+    public var description: String {
+        ImageFailure.named(url: url, productIds: productIds) + ": " + reason
     }
 }

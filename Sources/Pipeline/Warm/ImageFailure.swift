@@ -36,8 +36,11 @@ public struct ImageFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
-        let named = productIds.prefix(5).map(String.init).joined(separator: ", ") + (productIds.count > 5 ? ", ..." : "")
-        return "\(url) (product \(named)): \(reason)"
+    public var description: String { Self.named(url: url, productIds: productIds) + ": " + reason }
+
+    /// "URL (product 1, 2, ...)".
+    static func named(url: String, productIds: [Int]) -> String {
+        let ids = productIds.prefix(5).map(String.init).joined(separator: ", ") + (productIds.count > 5 ? ", ..." : "")
+        return "\(url) (product \(ids))"
     }
 }

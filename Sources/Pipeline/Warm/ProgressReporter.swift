@@ -118,9 +118,17 @@ struct ProgressReporter {
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
     }
 
+    /// One failed image or page as it happens, at info: a run within its failure budget is a good night, and a
+    /// `--no-progress` run (notice and up) then writes nothing to standard error. `failedRun` repeats them when it is not.
     func failure(_ text: String) {
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
-        logger.warning("\(text)")
+        logger.info("\(text)")
+    }
+
+    /// A run that did not succeed names its failures at warning, unless they were already shown as they happened.
+    func failedRun(_ lines: [String]) {
+        guard logger.logLevel > .info else { return }
+        for line in lines { logger.warning("\(line)") }
     }
 
     mutating func finish() {

@@ -16,6 +16,8 @@ actor SummaryRecorder {
     private(set) var summary = WarmSummary()
     private var progress: ProgressReporter
     private var crawl: CrawlReport?
+    /// Each failed page's sentence, for `reportFailedRun`.
+    private var pageFailures: [String] = []
     private var crawlDone = false
     /// Scheduled or set aside.
     private var productsHandled = 0
@@ -129,9 +131,20 @@ actor SummaryRecorder {
         summary.productsWithoutThumbnail = report.withoutThumbnail
         for failure in report.failedPages {
             summary.failedByReason["page-" + failure.reasonCode, default: 0] += 1
-            progress.failure("page \(failure.pageNo) (\(failure.url.absoluteString)): \(failure.description)")
+            let line = "page \(failure.pageNo) (\(failure.url.absoluteString)): \(failure.description)"
+            pageFailures.append(line)
+            progress.failure(line)
         }
         showProgress()
+    }
+
+    /// For a run that did not succeed: its failed pages and images (the summary's list), named on standard error.
+    func reportFailedRun() {
+        var lines = pageFailures + summary.failedImages.map(\.description)
+        if summary.failedImagesNotListed > 0 {
+            lines.append("\(summary.failedImagesNotListed) more failed images are not listed (failedByReason in the summary counts them)")
+        }
+        progress.failedRun(lines)
     }
 
     /// The first failure of the list (page 1, or pages never read) decides the run's `reasonCode`.

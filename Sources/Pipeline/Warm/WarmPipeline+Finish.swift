@@ -36,6 +36,7 @@ extension WarmPipeline {
         (summary.reasonCode, summary.reason) = RunOutcome.decide(summary, listFailure: await progress.listFailure)
         summary.success = summary.reasonCode.isSuccess
         summary.lastSuccessAt = summary.success ? finishedAt : previousSuccess
+        if !summary.success { await progress.reportFailedRun() }
         let (settings, finished) = (configuration, summary)
         try await BlockingWork.run {
             Result { () throws(WarmRunError) in try SummaryFile.write(finished, configuration: settings) }
