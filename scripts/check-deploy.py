@@ -265,6 +265,22 @@ pdb = load("pdb-origin.yaml")
 check(pdb.get("kind") == "PodDisruptionBudget" and pdb["spec"].get("selector", {}).get("matchLabels") == selector,
       "pdb-origin.yaml: no PodDisruptionBudget selects the origin's pods")
 
+# The alert rules' thresholds and names follow the manifests (deploy/prometheus/warm-rules.yaml).
+alerts = (ROOT / "deploy" / "prometheus" / "warm-rules.yaml").read_text()
+latest_end = 24 + (warm["spec"].get("startingDeadlineSeconds", 0) + (deadline or 0)) / 3600
+merge_deadline = merge["spec"]["jobTemplate"]["spec"].get("activeDeadlineSeconds")
+for needed, why in ((f"(warm_last_success_timestamp_seconds) > {latest_end:g} * 3600",
+                     f"WarmNoSuccessfulRun must wait a day plus the shards' startingDeadlineSeconds and activeDeadlineSeconds ({latest_end:g} h)"),
+                    (f"for: {latest_end:g}h", f"WarmShardNeverSucceeded and WarmRunFiguresMissing must wait {latest_end:g} h"),
+                    (f"(warm_last_run_duration_seconds) > 0.8 * {deadline}", f"WarmRunNearDeadline must take 80% of activeDeadlineSeconds ({deadline})"),
+                    (f"< {merge_deadline}\n", f"WarmMergeOverlapsShards must look back the merge's activeDeadlineSeconds ({merge_deadline})"),
+                    (f'job_name=~"{merge["metadata"]["name"]}-[0-9]+"', "the merge alerts must name the merge CronJob's Jobs"),
+                    (f'job_name=~"{warm["metadata"]["name"]}-[0-9]+"', "WarmMergeOverlapsShards must name the shards' Jobs"),
+                    (f'cronjob="{merge["metadata"]["name"]}"', "the merge alerts must name the merge CronJob"),
+                    (f'deployment="{origin["metadata"]["name"]}"', "WarmOriginReplicasUnavailable must name the origin's Deployment"),
+                    (f'persistentvolumeclaim="{claim}"', "the volume alerts must name the cache claim")):
+    check(needed in alerts, f"warm-rules.yaml: {why} (no {needed.strip()!r})")
+
 # The linters, each waiver written in the file it waives (checkov.io/skipN annotations, checkov:skip and hadolint
 # ignore comments). A missing tool is a problem: CI must not pass because it did not look.
 # By default PATH and pip --user's bin directory (where scripts/bootstrap.sh installs them).

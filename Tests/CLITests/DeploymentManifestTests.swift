@@ -21,7 +21,7 @@ final class DeploymentManifestTests: XCTestCase {
         let manifests = try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("deploy/kubernetes").path)
             .filter { $0.hasSuffix(".yaml") }.map { "deploy/kubernetes/" + $0 }
         XCTAssertTrue(manifests.contains("deploy/kubernetes/pdb-origin.yaml"), "\(manifests)")
-        for path in ["scripts/check-deploy.py", "Dockerfile", "Sources/WarmSupport/WarmVersion.swift"] + manifests {
+        for path in ["scripts/check-deploy.py", "Dockerfile", "Sources/WarmSupport/WarmVersion.swift", "deploy/prometheus/warm-rules.yaml"] + manifests {
             let target = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             var text = try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
@@ -120,6 +120,10 @@ final class DeploymentManifestTests: XCTestCase {
             ("deploy/kubernetes/service-origin.yaml", "targetPort: http", "targetPort: admin", "exposes the admin port"),
             ("deploy/kubernetes/deployment-origin.yaml", "topologyKey: kubernetes.io/hostname", "topologyKey: example.com/rack",
              "spread the replicas over nodes"),
+            // The alerts' thresholds follow the schedules: a shard deadline moved to 4 h moves a healthy night's end.
+            ("deploy/kubernetes/cronjob-warm.yaml", "activeDeadlineSeconds: 10800", "activeDeadlineSeconds: 14400",
+             "WarmNoSuccessfulRun must wait a day plus the shards' startingDeadlineSeconds and activeDeadlineSeconds (29 h)"),
+            ("deploy/prometheus/warm-rules.yaml", "cronjob=\"warm-merge\"", "cronjob=\"merge\"", "the merge alerts must name the merge CronJob"),
             ("deploy/kubernetes/pdb-origin.yaml", "component: origin\n  unhealthyPodEvictionPolicy", "component: shards\n  unhealthyPodEvictionPolicy",
              "no PodDisruptionBudget selects the origin's pods"),
         ]
