@@ -70,6 +70,23 @@ final class PrometheusRulesTests: XCTestCase {
         }
     }
 
+    /// Each check can fail: a heartbeat moved to 30 h fails the "no run for 28 h" case, a broken expression fails the check.
+    func testPromtoolCatchesAWrongThresholdAndABrokenExpression() throws {
+        let moved = try copy(rules: try rules().replacingOccurrences(of: "> 28 * 3600", with: "> 30 * 3600"), tests: try ruleTests())
+        let test = try PromTool.run(["test", "rules", "warm-rules.test.yaml"], in: moved)
+        XCTAssertNotEqual(test.status, 0, test.output)
+        XCTAssertTrue(test.output.contains("WarmNoSuccessfulRun"), test.output)
+
+        let unreachable = try copy(rules: try rules().replacingOccurrences(of: "api-unreachable|", with: ""), tests: try ruleTests())
+        XCTAssertNotEqual(try PromTool.run(["test", "rules", "warm-rules.test.yaml"], in: unreachable).status, 0)
+
+        let broken = try copy(rules: try rules().replacingOccurrences(of: "min without (instance, pod) (warm_last_run_success) == 0",
+                                                                      with: "min without (instance, pod (warm_last_run_success) == 0"),
+                              tests: try ruleTests())
+        let check = try PromTool.run(["check", "rules", "warm-rules.yaml"], in: broken)
+        XCTAssertNotEqual(check.status, 0, check.output)
+    }
+
     /// Every `warm_...` metric the rules name (OriginRunMetricsTests finds each on a real /metrics).
     static func metricNames() throws -> Set<String> {
         let text = try String(contentsOf: directory.appendingPathComponent("warm-rules.yaml"), encoding: .utf8)
