@@ -10,7 +10,7 @@ import XCTest
 final class DeploymentManifestTests: XCTestCase {
     private static let repository = repositoryRoot
 
-    /// `quick`: no apt-cache (slow), no checkov and hadolint (20 s), kubernetes-validate for 1.33 and the newest only.
+    /// `quick`: no apt-cache (slow), no checkov and hadolint (most of the 27 s a full run took at load 13), kubernetes-validate for 1.33 and the newest only.
     private func check(_ root: URL, quick: Bool = false, _ more: [String] = []) throws -> (status: Int32, output: String) {
         try runPythonScript(root.appendingPathComponent("scripts/check-deploy.py"), (quick ? ["--no-apt", "--quick"] : []) + more)
     }
