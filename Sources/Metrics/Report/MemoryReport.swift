@@ -139,7 +139,7 @@ public struct MemoryReport: Sendable {
         }
         var blocks: [ReportDocument.Block] = [.list(items)]
         if let noise = context.noise {
-            blocks.append(.paragraph("Noise: run-to-run variation of the peak, measured while this report was written, on this machine: \(noise.subject), measured \(noise.repeats) times in a row (\(noise.peakMethod.rawValue)). Differences between peaks smaller than the max - min range here are not meaningful; `warm check` allows the peak \(ReportFormat.megabytes(RegressionCheck().peakAllowanceBytes)) of noise by default on top of its relative tolerance."))
+            blocks.append(.paragraph("Noise: run-to-run variation of the peak, measured while this report was written, on this machine: \(noise.subject), measured \(noise.repeats) times in a row (\(noise.peakMethod.rawValue)). Differences between peaks smaller than the max - min range here are not meaningful; `warm check` warns (advisory) only past \(ReportFormat.megabytes(RegressionCheck().peakAllowanceBytes)) of noise on top of its relative tolerance, and fails on decoded pixels, which do not move."))
             blocks.append(.table(ReportDocument.Table(
                 header: ["strategy", "min", "median", "max", "max - min", "std. dev."],
                 rows: noise.spreads.map { s in
