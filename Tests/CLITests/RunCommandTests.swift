@@ -142,11 +142,10 @@ final class RunCommandTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         let held = try CacheLock.acquire(root: directory.path)
         defer { held.release() }
-        let started = Date()
+        // The test holds the lock until it ends: a run that waited for it would never exit 75.
         let result = try WarmBinary.run(["run", "--api", "http://127.0.0.1:9", "--cache-dir", directory.path, "--no-progress"])
         XCTAssertEqual(result.status, 75)
         XCTAssertTrue(result.stderr.contains("another warm run"), result.stderr)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 
     /// A different implementation of the API: Python's http.server serving a
