@@ -141,13 +141,14 @@ let package = Package(
         .target(name: "CacheTestSupport", dependencies: ["Cache", .product(name: "GRDB", package: "GRDB.swift")],
                 path: "Tests/Support/CacheTestSupport"),
         // Helpers more than one test target uses: catalog and fixture servers on loopback, fast fetch
-        // settings, temporary directories removed after each test, `ChildProcess.run`.
+        // settings, temporary directories removed after each test, `ChildProcess.run`, `CapturedLog`.
         .target(
             name: "WarmTestSupport",
             dependencies: [
                 "Servers", "Crawl", "Fetch", "WarmSupport", "Downsample",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support/WarmTestSupport"),
 

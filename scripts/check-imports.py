@@ -5,6 +5,8 @@ A module may import the modules of its row and those of the "(every module)" row
 table does not allow, on a folder under Sources/ with Swift files that no row names, and on a row whose folder is
 gone; prints each with its file and line. The table is the only list: this script holds none.
 
+Also fails on any use of Foundation's `Process` in Sources/ or Tests/: processes start through `ChildProcess`.
+
 Usage: scripts/check-imports.py [--root DIR]   (DIR: a checkout; default: this script's)
 """
 import argparse
@@ -15,6 +17,8 @@ import sys
 HEADING = "## Modules and what each may import"
 EVERY = "(every module)"
 # `import X`, `import X.Y`, `@testable import X`, `public import X`, `import struct X.Y`, after indentation.
+# `Process()`, `Process.run(...)`, `Foundation.Process`; not `ChildProcess(`, `ProcessInfo`, `x.Process(`.
+FOUNDATION_PROCESS = re.compile(r"(?<![\w.])Process\s*(?:\(|\.run\b)|\bFoundation\.Process\b")
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+"
                     r"(?:(?:struct|class|enum|protocol|typealias|func|var|let)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -46,6 +50,18 @@ def read_table(doc):
     return rows, every
 
 
+def foundation_processes(root):
+    """file:line of each use of Foundation's Process under Sources/ and Tests/, comments left out."""
+    found = []
+    for top in ("Sources", "Tests"):
+        for file in sorted((root / top).rglob("*.swift")):
+            for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
+                if FOUNDATION_PROCESS.search(line.split("//", 1)[0]):
+                    found.append(f"{file.relative_to(root)}:{number}: Foundation's Process; start processes with "
+                                 f"ChildProcess (Process crashes on Linux in Swift 6.3.1: swift-corelibs-foundation#5472)")
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent.parent)
@@ -74,10 +90,12 @@ def main():
     for folder in sorted(rows):
         if not (root / folder).is_dir():
             problems.append(f"{folder}: in docs/source-layout.md's table, but not a folder")
-    for problem in problems:
+    processes = foundation_processes(root)
+    for problem in problems + processes:
         print(problem)
     print(f"imports: {checked} checked in {len(rows)} modules, {len(problems)} not allowed by docs/source-layout.md")
-    return 1 if problems else 0
+    print(f"processes: {len(processes)} started through Foundation's Process under Sources/ and Tests/")
+    return 1 if problems or processes else 0
 
 
 if __name__ == "__main__":

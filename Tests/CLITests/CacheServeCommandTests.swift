@@ -103,20 +103,15 @@ final class CacheServeCommandTests: XCTestCase {
             try changed.data.write(to: path)
             try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: path.path)
         }
-        let rewrite = Process()
-        rewrite.executableURL = WarmBinary.url
-        rewrite.arguments = ["run", "--api", server.baseURL.absoluteString, "--cache-dir", cache, "--size", String(Self.size),
-                             "--format", "jpeg", "--max-age", "0", "--no-progress", "--concurrency", "2", "--decode-concurrency", "1"]
-        rewrite.standardOutput = FileHandle.nullDevice
-        rewrite.standardError = FileHandle.nullDevice
+        let rewrite = ["run", "--api", server.baseURL.absoluteString, "--cache-dir", cache, "--size", String(Self.size),
+                       "--format", "jpeg", "--max-age", "0", "--no-progress", "--concurrency", "2", "--decode-concurrency", "1"]
 
         let bodies = BodyLedger()
         let clients = Task.detached { [urls, origin, bodies] in
             try await CacheServeCommandTests.request(urls, from: origin, clients: 4, into: bodies)
         }
-        try rewrite.run()
-        while rewrite.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        XCTAssertEqual(rewrite.terminationStatus, 0)
+        let rewritten = try await WarmBinary.spawn(rewrite).waitForExit()
+        XCTAssertEqual(rewritten, .exited(0))
         let evict = try WarmBinary.run(["cache", "evict", cache, "--max-size", "1"])
         XCTAssertEqual(evict.status, 0, evict.stderr)
         // The origin rereads a changed manifest every 100 ms (`OriginConfiguration.refreshIntervalMilliseconds`).

@@ -1,5 +1,6 @@
 import Servers
 import Foundation
+import WarmSupport
 import WarmTestSupport
 import XCTest
 
@@ -176,23 +177,16 @@ struct WarmServe {
     let baseURL: URL
 
     init(_ arguments: [String], _ test: XCTestCase) throws {
-        let process = Process()
-        process.executableURL = WarmBinary.url
-        process.arguments = ["serve", "--port", "0"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let child = try WarmBinary.spawn(["serve", "--port", "0"] + arguments, standardOutput: .pipe)
+        // Kept open until the end: the server must not meet a closed standard output.
+        let output = child.standardOutput!
         test.addTeardownBlock {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            child.kill(SIGKILL)
+            _ = await child.waitForExit()
+            close(output)
         }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
+        var line: [UInt8] = []
+        while !line.contains(UInt8(ascii: "\n")), let chunk = FileDescriptorIO.readChunk(output) { line += chunk }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let url = URL(string: text), text.hasPrefix("http://127.0.0.1:") else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "warm serve did not start: \(text)"])

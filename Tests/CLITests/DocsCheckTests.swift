@@ -1,4 +1,5 @@
 import Foundation
+import WarmSupport
 import WarmTestSupport
 import XCTest
 
@@ -25,16 +26,10 @@ final class DocsCheckTests: XCTestCase {
     }
 
     private func headCommit() throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", Self.repository.path, "rev-parse", "--short=7", "HEAD"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "git rev-parse failed")
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let git = try ChildProcess.run("/usr/bin/env", arguments: ["git", "-C", Self.repository.path, "rev-parse", "--short=7", "HEAD"],
+                                       environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(git.status, .exited(0), "git rev-parse failed: \(git.stderr)")
+        return git.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func testTheREADMEAndDocsHaveNoBrokenLinkNoScratchPathAndNoCommitHash() throws {

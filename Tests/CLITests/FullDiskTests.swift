@@ -1,6 +1,7 @@
 import Cache
 import CacheTestSupport
 import Foundation
+import WarmSupport
 import WarmTestSupport
 import XCTest
 
@@ -61,15 +62,7 @@ final class FullDiskTests: XCTestCase {
 /// mount(8) and umount(8).
 enum Mount {
     static func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let outcome = try ChildProcess.run("/usr/bin/env", arguments: arguments, environment: ProcessInfo.processInfo.environment)
+        return (outcome.status.shellStatus, outcome.stderr)
     }
 }

@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import WarmSupport
 import WarmTestSupport
 import XCTest
 
@@ -146,30 +147,26 @@ final class HostileOptionTests: XCTestCase {
         try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: place.appendingPathComponent("cache"), withIntermediateDirectories: true)
         let errorFile = place.appendingPathComponent("stderr.txt")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        let process = Process()
-        process.executableURL = WarmBinary.url
-        process.arguments = arguments
-        process.currentDirectoryURL = place
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-        try process.run()
+        let child = try WarmBinary.spawn(arguments, environment: ["SWIFT_BACKTRACE": "enable=no"],
+                                         standardError: .file(errorFile.path), workingDirectory: place.path)
         let deadline = Date().addingTimeInterval(acceptedAfterSeconds)
-        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        let stillRunning = process.isRunning
-        if stillRunning { kill(process.processIdentifier, SIGKILL) }
-        // Foundation's `Process` learns of the exit when a socket the child inherited closes: a
-        // grandchild still holding it (the demo's catalog server, once) would hang the test.
-        let reapDeadline = Date().addingTimeInterval(30)
-        while process.isRunning, Date() < reapDeadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning {
-            return Outcome(status: 255, signalled: true, stillRunning: false,
-                           stderr: "not gone 30 s after SIGKILL: a child it started still holds its descriptors")
+        var status = child.exitStatusIfExited()
+        while status == nil, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            status = child.exitStatusIfExited()
+        }
+        let stillRunning = status == nil
+        if stillRunning {
+            child.kill(SIGKILL)
+            // Reaped by its pid: a grandchild still holding its descriptors (the demo's catalog server) cannot hold it.
+            _ = await child.waitForExit()
         }
         let stderr = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: place)
-        return Outcome(status: process.terminationStatus, signalled: !stillRunning && process.terminationReason == .uncaughtSignal,
-                       stillRunning: stillRunning, stderr: stderr)
+        switch status {
+        case .exited(let code): return Outcome(status: code, signalled: false, stillRunning: false, stderr: stderr)
+        case .signalled(let signal): return Outcome(status: signal, signalled: true, stillRunning: false, stderr: stderr)
+        case nil: return Outcome(status: 0, signalled: false, stillRunning: true, stderr: stderr)
+        }
     }
 }

@@ -3,7 +3,8 @@ import WarmTestSupport
 import XCTest
 
 /// `scripts/check-imports.py` keeps docs/source-layout.md's table of what each module may import true: it reads every
-/// import under Sources/ and the table, and fails on an import the table does not allow and on a module it omits.
+/// import under Sources/ and the table, and fails on an import the table does not allow and on a module it omits;
+/// it also fails on Foundation's `Process` anywhere under Sources/ or Tests/ (swift-corelibs-foundation#5472).
 final class ImportsCheckTests: XCTestCase {
     private static let repository = repositoryRoot
     private var script: URL { Self.repository.appendingPathComponent("scripts/check-imports.py") }
@@ -43,5 +44,28 @@ final class ImportsCheckTests: XCTestCase {
         XCTAssertTrue(result.output.contains("Sources/Extra: a Swift module that docs/source-layout.md's table does not list"),
                       result.output)
         XCTAssertTrue(result.output.contains(" 2 not allowed"), result.output)
+    }
+
+    func testFoundationsProcessUnderSourcesOrTestsIsReportedWithItsFileAndLine() throws {
+        let root = try copyOfTheSources()
+        let tests = root.appendingPathComponent("Tests/Planted")
+        try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
+        // Spelled in two pieces, so that this file passes the check it tests.
+        let process = "Process", foundation = "Foundation."
+        try """
+            import Foundation
+            // Foundation's `\(process)()` in a comment, ChildProcess(pid: 1) and ProcessInfo are fine.
+            let process = \(process)()
+            """.write(to: tests.appendingPathComponent("Planted.swift"), atomically: true, encoding: .utf8)
+        let layout = root.appendingPathComponent("Sources/Cache/CacheLayout.swift")
+        let text = try String(contentsOf: layout, encoding: .utf8)
+        try (text + "\nlet planted: \(foundation)\(process)? = nil\n").write(to: layout, atomically: true, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        let result = try runPythonScript(script, ["--root", root.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("Tests/Planted/Planted.swift:3: Foundation's Process"), result.output)
+        XCTAssertTrue(result.output.contains("Sources/Cache/CacheLayout.swift:\(lines + 1): Foundation's Process"), result.output)
+        XCTAssertTrue(result.output.contains("#5472"), result.output)
+        XCTAssertTrue(result.output.contains("processes: 2 started"), result.output)
     }
 }

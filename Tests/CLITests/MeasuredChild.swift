@@ -1,4 +1,5 @@
 import Foundation
+import WarmSupport
 import WarmTestSupport
 
 /// Runs a program and measures its peak resident memory (ru_maxrss).
@@ -24,13 +25,10 @@ enum MeasuredChild {
         let out = directory.appendingPathComponent("stdout").path
         let err = directory.appendingPathComponent("stderr").path
         let rss = directory.appendingPathComponent("maxrss").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, out, err, rss, executable.path] + arguments
-        try process.run()
-        process.waitUntilExit()
+        let python = try ChildProcess.run("/usr/bin/env", arguments: ["python3", "-c", script, out, err, rss, executable.path] + arguments,
+                                          environment: ProcessInfo.processInfo.environment)
         let kilobytes = Int((try? String(contentsOfFile: rss, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-        return Result(status: process.terminationStatus,
+        return Result(status: python.status.shellStatus,
                       stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
                       stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
                       peakResidentBytes: kilobytes * 1024)  // Linux reports kilobytes

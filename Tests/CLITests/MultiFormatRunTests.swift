@@ -72,15 +72,8 @@ final class MultiFormatRunTests: XCTestCase {
         XCTAssertEqual(get.status, 0, get.stderr)
         let path = get.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(path.hasSuffix(".avif"), path)
-        let header = Process()
-        header.executableURL = URL(fileURLWithPath: "/usr/bin/vipsheader")
-        header.arguments = ["-a", path]
-        let output = Pipe()
-        header.standardOutput = output
-        header.standardError = FileHandle.nullDevice
-        try header.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        header.waitUntilExit()
+        let text = try ChildProcess.run("/usr/bin/vipsheader", arguments: ["-a", path],
+                                        environment: ProcessInfo.processInfo.environment).stdout
         XCTAssertTrue(text.contains("heif-compression: av1"), text)
         XCTAssertTrue(text.contains("vips-loader: heifload"), text)
     }

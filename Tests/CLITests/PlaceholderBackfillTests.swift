@@ -1,5 +1,6 @@
 import Servers
 import Foundation
+import WarmSupport
 import WarmTestSupport
 import XCTest
 
@@ -81,15 +82,9 @@ final class PlaceholderBackfillTests: XCTestCase {
             db.commit()
             db.close()
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, cache + "/manifest.sqlite", statement]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, statement)
-        return String(decoding: output, as: UTF8.self)
+        let python = try ChildProcess.run("/usr/bin/env", arguments: ["python3", "-c", script, cache + "/manifest.sqlite", statement],
+                                          environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(python.status, .exited(0), statement + ": " + python.stderr)
+        return python.stdout
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import WarmSupport
+import WarmTestSupport
 
 /// Prometheus' `promtool` (Debian's `prometheus` package; scripts/bootstrap.sh installs it), for checking the shipped
 /// alert rules and the expositions warm writes.
@@ -17,19 +19,8 @@ enum PromTool {
             .map({ "\($0)/promtool" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw Missing()
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let output = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: text)
+        let outcome = try ChildProcess.run(path, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+                                           input: input ?? Data(), workingDirectory: directory?.path)
+        return Result(status: outcome.status.shellStatus, output: outcome.stdout + outcome.stderr)
     }
 }

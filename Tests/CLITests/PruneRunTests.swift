@@ -2,6 +2,7 @@ import Cache
 import CacheTestSupport
 import Downsample
 import Foundation
+import WarmSupport
 import WarmTestSupport
 import XCTest
 
@@ -126,26 +127,23 @@ final class PruneRunTests: XCTestCase {
         // The run stops right after committing the row deletions, before any file is removed; kill -9 it there.
         let output = directory.appendingPathComponent("killed.log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        let process = Process()
-        process.executableURL = WarmBinary.url
-        process.arguments = ["run", "--api", server.baseURL.absoluteString, "--cache-dir", cache, "--size", "64",
-                             "--items-per-page", "2", "--no-progress", "--prune-after", "0"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["WARM_CRASH_REHEARSAL": "afterPrunedRowsDeleted"]) { $1 }
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        let child = try WarmBinary.spawn(["run", "--api", server.baseURL.absoluteString, "--cache-dir", cache, "--size", "64",
+                                          "--items-per-page", "2", "--no-progress", "--prune-after", "0"],
+                                         environment: ["WARM_CRASH_REHEARSAL": "afterPrunedRowsDeleted"],
+                                         standardOutput: .file(output.path), standardError: .file(output.path))
+        // Only a bound on a hang: the run reaches the prune long before.
         let deadline = Date().addingTimeInterval(120)
         while !((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("crash rehearsal: stopped at afterPrunedRowsDeleted") {
-            guard process.isRunning, Date() < deadline else {
-                process.terminate()
+            guard Date() < deadline, child.exitStatusIfExited() == nil else {
+                child.kill(SIGTERM)
+                _ = await child.waitForExit()
                 return XCTFail("the run never reached the prune: " + ((try? String(contentsOf: output, encoding: .utf8)) ?? ""))
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        kill(process.processIdentifier, SIGKILL)
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        child.kill(SIGKILL)
+        let killed = await child.waitForExit()
+        XCTAssertEqual(killed, .signalled(SIGKILL))
 
         let dirty = try WarmBinary.run(["cache", "verify", cache])
         XCTAssertEqual(dirty.status, 1, "the pruned rows' files are orphans now")

@@ -3,6 +3,7 @@ import CacheTestSupport
 import Servers
 import Downsample
 import Foundation
+import WarmSupport
 import WarmTestSupport
 import XCTest
 
@@ -38,25 +39,21 @@ final class RunCommandTests: XCTestCase {
             let stored = try Self.cachedFileCount(cacheDirectory)
             let early = index % 4 == 0
             let newFiles = early ? 0 : Int.random(in: 1...max(1, (distinct.count - stored) / 3), using: &random)
-            let process = Process()
-            process.executableURL = WarmBinary.url
-            process.arguments = arguments(cacheDirectory)
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            while newFiles > 0, process.isRunning, try Self.cachedFileCount(cacheDirectory) < stored + newFiles {
+            let child = try WarmBinary.spawn(arguments(cacheDirectory))
+            var exited = child.exitStatusIfExited()
+            while newFiles > 0, exited == nil, try Self.cachedFileCount(cacheDirectory) < stored + newFiles {
                 try await Task.sleep(for: .milliseconds(5))
+                exited = child.exitStatusIfExited()
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...(early ? 500 : 20), using: &random)))
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
+            if exited == nil, child.exitStatusIfExited() == nil {
+                child.kill(SIGKILL)
                 killedRunning += 1
                 if early { killedEarly += 1 }
-                process.waitUntilExit()
+                _ = await child.waitForExit()
                 // Counted from the files, not the manifest: opening the cache would tidy its tmp/.
                 if try Self.cachedFileCount(cacheDirectory) < distinct.count { killedBeforeTheWarmWasComplete += 1 }
             }
-            process.waitUntilExit()
         }
         XCTAssertGreaterThanOrEqual(killedRunning, Self.kills / 2, "most kills land while the run is going")
         // On a fast machine the runs between kills may finish the warm; some kill must still have cut it short.
@@ -103,12 +100,8 @@ final class RunCommandTests: XCTestCase {
     func testKilledDemoDoesNotLeaveItsCatalogServerHoldingThePort() async throws {
         let directory = try makeTemporaryDirectory()
         let port = try Socket.ephemeralPort()
-        let demo = Process()
-        demo.executableURL = WarmBinary.url
-        demo.arguments = ["demo", "--products", "400", "--port", String(port), "--dir", directory.path, "--no-progress", "--no-compare"]
-        demo.standardOutput = FileHandle.nullDevice
-        demo.standardError = FileHandle.nullDevice
-        try demo.run()
+        let demo = try WarmBinary.spawn(["demo", "--products", "400", "--port", String(port), "--dir", directory.path,
+                                         "--no-progress", "--no-compare"])
         // Wait until the warm is under way (the cache exists), then kill -9 the demo.
         let manifest = directory.appendingPathComponent("cache/manifest.sqlite").path
         for _ in 0..<600 where !FileManager.default.fileExists(atPath: manifest) {
@@ -116,8 +109,8 @@ final class RunCommandTests: XCTestCase {
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: manifest))
         XCTAssertFalse(try Socket.canBind(port: port), "the demo's catalog server holds port \(port) while the warm runs")
-        kill(demo.processIdentifier, SIGKILL)
-        demo.waitUntilExit()
+        demo.kill(SIGKILL)
+        _ = await demo.waitForExit()
         // The child `warm serve` notices and exits; the port is free again.
         var free = false
         for _ in 0..<50 where !free {
@@ -131,28 +124,28 @@ final class RunCommandTests: XCTestCase {
     /// could see the reaper instead, if the demo was killed just as the server started, and
     /// then it never stopped (it held a CI run until the time limit).
     func testTheDemosServerStopsWhenTheProcessNamedAsItsParentIsNot() async throws {
-        let server = Process()
-        server.executableURL = WarmBinary.url
-        server.arguments = ["serve", "--port", "0", "--products", "1", "--parent-pid", "1"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        for _ in 0..<300 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
-        if server.isRunning { server.terminate() }
-        XCTAssertFalse(server.isRunning, "warm serve --parent-pid 1 still runs after 30 s")
-        server.waitUntilExit()
-        XCTAssertEqual(server.terminationStatus, 0)
+        let server = try WarmBinary.spawn(["serve", "--port", "0", "--products", "1", "--parent-pid", "1"])
+        // Only a bound on a hang: the server checks its parent about once a second.
+        var status = server.exitStatusIfExited()
+        for _ in 0..<300 where status == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            status = server.exitStatusIfExited()
+        }
+        if status == nil {
+            server.kill(SIGTERM)
+            _ = await server.waitForExit()
+        }
+        XCTAssertEqual(status, .exited(0), "warm serve --parent-pid 1 still runs after 30 s, or did not exit cleanly")
     }
 
     func testSecondConcurrentRunExitsAtOnceWithTheLockedStatus() throws {
         let directory = try makeTemporaryDirectory()
         let held = try CacheLock.acquire(root: directory.path)
         defer { held.release() }
-        let started = Date()
+        // The test holds the lock until it ends: a run that waited for it would never exit 75.
         let result = try WarmBinary.run(["run", "--api", "http://127.0.0.1:9", "--cache-dir", directory.path, "--no-progress"])
         XCTAssertEqual(result.status, 75)
         XCTAssertTrue(result.stderr.contains("another warm run"), result.stderr)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 
     /// A different implementation of the API: Python's http.server serving a

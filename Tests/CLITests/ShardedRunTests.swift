@@ -11,27 +11,21 @@ import XCTest
 final class ShardedRunTests: XCTestCase {
     /// Starts the `warm` binary without waiting; stdout and stderr go to files.
     private struct RunningWarm {
-        let process: Process
+        let child: ChildProcess
         let output: URL
 
         init(_ arguments: [String], environment: [String: String] = [:], output: URL) throws {
-            process = Process()
-            process.executableURL = WarmBinary.url
-            process.arguments = arguments
-            var base = ProcessInfo.processInfo.environment
-            base[CacheShard.completionIndexVariable] = nil
-            process.environment = base.merging(environment) { $1 }
+            var overrides: [String: String?] = [CacheShard.completionIndexVariable: nil]
+            for (name, value) in environment { overrides[name] = value }
             self.output = output
             _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: output)
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
+            child = try WarmBinary.spawn(arguments, environment: overrides, standardOutput: .file(output.path),
+                                         standardError: .file(output.path))
         }
 
         func finish() async throws -> (status: Int32, output: String) {
-            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-            return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+            let status = await child.waitForExit()
+            return (status.shellStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import WarmSupport
 
 /// A second implementation of the OpenMarket list API, for tests that need to
 /// serve exact bytes: Python's http.server serving a snake_case catalog with
@@ -8,7 +9,8 @@ import Foundation
 final class StaticCatalogServer {
     let directory: URL
     let baseURL: URL
-    private let process: Process
+    private let child: ChildProcess
+    private var stopped = false
 
     /// Writes `files` under `directory/site/img` and starts the server on a free loopback port.
     /// - Parameter products: each product's thumbnail file name in list order (nil: a product
@@ -28,19 +30,17 @@ final class StaticCatalogServer {
         let script = directory.appendingPathComponent("static_catalog.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         let portFile = directory.appendingPathComponent("port")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, site.path, portFile.path]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        child = try ChildProcess.spawn("/usr/bin/env", arguments: ["python3", script.path, site.path, portFile.path],
+                                       environment: ProcessInfo.processInfo.environment,
+                                       standardOutput: .file("/dev/null"), standardError: .file("/dev/null"))
         var port = ""
         for _ in 0..<200 where port.isEmpty {
             port = (try? String(contentsOf: portFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             if port.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
         }
         guard !port.isEmpty, let url = URL(string: "http://127.0.0.1:\(port)") else {
-            process.terminate()
+            child.kill(SIGTERM)
+            _ = child.waitForExit()
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the python catalog server did not start"])
         }
         self.directory = directory
@@ -75,15 +75,14 @@ final class StaticCatalogServer {
     }
 
     func stop() {
-        process.terminate()
-        process.waitUntilExit()
+        guard !stopped else { return }
+        stopped = true
+        child.kill(SIGTERM)
+        _ = child.waitForExit()
     }
 
     static let script = #"""
-    import http.server, json, os, signal, sys, urllib.parse
-    # Started from an async test, the child inherits a Swift concurrency thread's
-    # signal mask, with SIGTERM blocked: stop() would then wait for ever.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+    import http.server, json, os, sys, urllib.parse
     site, port_file = sys.argv[1], sys.argv[2]
     def load(name, default):
         try:

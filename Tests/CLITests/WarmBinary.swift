@@ -1,8 +1,11 @@
 import Foundation
+import WarmSupport
+import WarmTestSupport
 
 /// Runs the `warm` executable that `swift build` put beside the test bundle.
 struct WarmBinary {
     struct Result {
+        /// Exit status, or 128 + the signal that ended it.
         var status: Int32
         var stdout: String
         var stderr: String
@@ -18,29 +21,27 @@ struct WarmBinary {
         return directory.appendingPathComponent("warm")
     }
 
+    /// This process's environment with `overrides` (a nil value removes the variable).
+    static func environment(_ overrides: [String: String?] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for (name, value) in overrides { environment[name] = value }
+        return environment
+    }
+
+    /// Runs `warm` to its end, blocking the calling thread (as the tests that call it always did).
     @discardableResult
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes before waiting, so a full pipe cannot block the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        let outcome = try ChildProcess.run(url.path, arguments: arguments, environment: Self.environment(environment))
+        return Result(status: outcome.status.shellStatus, stdout: outcome.stdout, stderr: outcome.stderr)
+    }
+
+    /// Starts `warm` without waiting for it; whoever calls it reaps the child (`waitForExit`).
+    static func spawn(_ arguments: [String], environment: [String: String?] = [:],
+                      standardOutput: ChildProcess.Stream = .file("/dev/null"),
+                      standardError: ChildProcess.Stream = .file("/dev/null"),
+                      workingDirectory: String? = nil) throws -> ChildProcess {
+        try ChildProcess.spawn(url.path, arguments: arguments, environment: Self.environment(environment),
+                               standardOutput: standardOutput, standardError: standardError,
+                               workingDirectory: workingDirectory)
     }
 }
-

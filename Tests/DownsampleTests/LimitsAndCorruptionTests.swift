@@ -7,15 +7,13 @@ final class LimitsAndCorruptionTests: XCTestCase {
     func testPNGDeclaring30000x30000IsRefusedFromItsHeaderWithoutAllocatingIt() throws {
         let bomb = try TestImages.pngDeclaring(width: 30000, height: 30000)
         XCTAssertLessThan(bomb.count, 1024)
-        let started = Date()
         XCTAssertThrowsError(try ImageSource(data: bomb)) { error in
             XCTAssertEqual(error as? DownsampleError,
                            .tooManyPixels(format: .png, width: 30000, height: 30000, limit: 50_000_000))
             let message = "\(error)"
             XCTAssertTrue(message.contains("30000x30000") && message.contains("max pixels"), message)
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1.0, "refused from the header, quickly")
-        // 30000 x 30000 x 3 bytes would be 2.7 GB; nothing near that was ever held.
+        // Refused from the header: 30000 x 30000 x 3 bytes would be 2.7 GB; nothing near that was ever held.
         XCTAssertLessThan(vips_tracked_get_mem_highwater(), 900_000_000)
         XCTAssertLessThan(TestImages.peakResidentBytes(), 2_000_000_000)
     }

@@ -91,23 +91,26 @@ final class HTTPFetcherTests: XCTestCase {
         }
     }
 
+    /// The waits the fetcher chose before its retries (its debug line "Retrying after a failed attempt"), in seconds.
+    private static func retryWaits(_ log: CapturedLog) -> [Double] {
+        log.entries.filter { $0.message == "Retrying after a failed attempt" }.compactMap { $0.metadata["waitSeconds"].flatMap(Double.init) }
+    }
+
     func testRetryAfterIsHonoured() async throws {
-        try await withCatalog { server, fetcher in
+        let log = CapturedLog(level: .debug)
+        try await withCatalog(logger: log.logger) { server, fetcher in
             let url = try await firstThumbnail(server)
             await server.failNext(path: url.path, count: 1, status: 503, retryAfter: "1")
-            let clock = ContinuousClock()
-            let started = clock.now
             let outcome = try await fetcher.get(url)
-            let elapsed = clock.now - started
             XCTAssertEqual(outcome.attempts, 2)
             // Backoff alone would wait at most 20 ms.
-            XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(950))
-            XCTAssertLessThan(elapsed, .seconds(4))
+            XCTAssertEqual(Self.retryWaits(log), [1], "the wait is the server's Retry-After")
         }
     }
 
     func testRetryAfterAsHTTPDateIsCapped() async throws {
-        try await withCatalog(fetch: TestSettings.fetch(maxRetryAfterSeconds: 0.4)) { server, fetcher in
+        let log = CapturedLog(level: .debug)
+        try await withCatalog(fetch: TestSettings.fetch(maxRetryAfterSeconds: 0.4), logger: log.logger) { server, fetcher in
             let url = try await firstThumbnail(server)
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -115,25 +118,25 @@ final class HTTPFetcherTests: XCTestCase {
             formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
             let inAnHour = formatter.string(from: Date().addingTimeInterval(3600))
             await server.failNext(path: url.path, count: 1, status: 503, retryAfter: inAnHour)
-            let clock = ContinuousClock()
-            let started = clock.now
-            _ = try await fetcher.get(url)
-            let elapsed = clock.now - started
-            XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(350), "the date must be understood, then capped")
-            XCTAssertLessThan(elapsed, .seconds(3))
+            let outcome = try await fetcher.get(url)
+            XCTAssertEqual(outcome.attempts, 2)
+            XCTAssertEqual(Self.retryWaits(log), [0.4], "the date must be understood (an hour away), then capped")
         }
     }
 
     func testDeadlineBoundsTheWholeFetch() async throws {
         let settings = TestSettings.fetch(maxAttempts: 10, deadlineSeconds: 0.5, maxRetryAfterSeconds: 5)
-        try await withCatalog(fetch: settings) { server, fetcher in
+        let log = CapturedLog(level: .debug)
+        try await withCatalog(fetch: settings, logger: log.logger) { server, fetcher in
             let url = try await firstThumbnail(server)
             await server.failNext(path: url.path, count: 10, status: 503, retryAfter: "2")
-            let clock = ContinuousClock()
-            let started = clock.now
             let error = await caught(FetchError.self) { _ = try await fetcher.get(url) }
             XCTAssertEqual(error?.reasonCode, "deadline")
-            XCTAssertLessThan(clock.now - started, .seconds(1))
+            // A wait of 2 s cannot end before a deadline of 0.5 s: the fetch gives up at once instead of sleeping.
+            XCTAssertEqual(Self.retryWaits(log), [], "no retry was waited for")
+            let requests = await server.stats.snapshot().requests(path: url.path)
+            XCTAssertEqual(requests, 1, "one attempt, no retry")
+            XCTAssertTrue(error?.description.contains("after 1 attempt;") == true, error?.description ?? "")
             XCTAssertTrue(error?.description.contains("HTTP 503") == true, error?.description ?? "")
         }
     }

@@ -180,15 +180,8 @@ final class OriginManifestTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gunzip-" + UUID().uuidString)
         try data.write(to: directory)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-dc", directory.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "gzip -d accepts the body")
-        return String(decoding: text, as: UTF8.self).split(separator: "\n").map { String($0) + "\n" }
+        let gzip = try ChildProcess.run("/bin/gzip", arguments: ["-dc", directory.path], environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(gzip.status, .exited(0), "gzip -d accepts the body: \(gzip.stderr)")
+        return gzip.stdout.split(separator: "\n").map { String($0) + "\n" }
     }
 }

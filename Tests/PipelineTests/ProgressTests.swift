@@ -67,29 +67,3 @@ final class ProgressTests: XCTestCase {
         return (done, total, !parts[1].hasPrefix("~"))
     }
 }
-
-/// A logger whose messages are kept for the test to read.
-final class CapturedLog: Sendable {
-    private let storage = Mutex<[String]>([])
-
-    var lines: [String] { storage.withLock { $0 } }
-
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(log: self) }
-    }
-
-    private struct Handler: LogHandler {
-        let log: CapturedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .info
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            log.storage.withLock { $0.append(event.message.description) }
-        }
-    }
-}

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import WarmSupport
 
 /// One answer of the origin (`warm cache serve`, or `Origin` in process), headers keyed in lower case.
 public struct OriginAnswer: Sendable {
@@ -34,16 +35,8 @@ public enum OriginRequests {
 
     /// SHA-256 by another implementation than the server's (coreutils), as the ETag's first 32 hex digits, quoted.
     public static func expectedETag(of data: Data) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(data)
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try ChildProcess.run("/usr/bin/sha256sum", arguments: [], environment: ProcessInfo.processInfo.environment,
+                                        input: data).stdout
         return "\"" + text.prefix(32) + "\""
     }
 }

@@ -3,6 +3,7 @@ import Crawl
 import Fetch
 import Foundation
 import Hummingbird
+import Logging
 import XCTest
 
 /// A server of the test's own (a Hummingbird router on loopback): an
@@ -37,11 +38,12 @@ extension RunningServer: ShutDownServer {}
 
 /// Runs `body` with a started catalog server and fetcher, and shuts both down
 /// whatever happens.
+/// `logger`: the fetcher's (nil: its default).
 public func withCatalog(_ configuration: CatalogConfiguration = TestCatalog.configuration(),
-                        fetch: FetchConfiguration = TestSettings.fetch(),
+                        fetch: FetchConfiguration = TestSettings.fetch(), logger: Logger? = nil,
                         _ body: (CatalogServer, HTTPFetcher) async throws -> Void) async throws {
     let server = try await CatalogServer.start(configuration: configuration, hooks: CatalogTestHooks())
-    try await serving(server, fetch: fetch, body)
+    try await serving(server, fetch: fetch, logger: logger, body)
 }
 
 /// Runs `body` with a fixture server and a fetcher, shutting both down.
@@ -51,9 +53,9 @@ public func withFixture(_ router: Router<BasicRequestContext>, fetch: FetchConfi
 }
 
 /// Runs `body` with `server` and a new fetcher, then shuts both down, also when `body` throws.
-private func serving<Server: ShutDownServer>(_ server: Server, fetch: FetchConfiguration,
+private func serving<Server: ShutDownServer>(_ server: Server, fetch: FetchConfiguration, logger: Logger? = nil,
                                           _ body: (Server, HTTPFetcher) async throws -> Void) async throws {
-    let fetcher = HTTPFetcher(configuration: fetch)
+    let fetcher = HTTPFetcher(configuration: fetch, logger: logger)
     do {
         try await body(server, fetcher)
     } catch {
