@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Make a cache directory whose manifest holds ROWS rows, for measuring what the origin costs per row.
 
-  python3 scripts/synthetic-manifest.py SOURCE_CACHE DEST_CACHE ROWS
+  python3 bench/synthetic_manifest.py SOURCE_CACHE DEST_CACHE ROWS
 
 Copies SOURCE_CACHE's manifest.sqlite (a real cache: `warm demo` makes one) into DEST_CACHE and adds rows until it
 holds ROWS rows that name a file, each a copy of one real row under a new URL
