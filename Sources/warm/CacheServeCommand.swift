@@ -36,10 +36,10 @@ struct CacheServeCommand: AsyncParsableCommand {
     @Option(help: "TCP port (0 picks a free one). `warm serve`, the demo catalog, defaults to \(DemoCommand.defaultPort), so both can run at once.")
     var port: Int = Self.defaults.port
 
-    // Optional, so that the old spelling below can be told apart; the help states the default itself.
     @Option(help: "Serve /livez, /healthz and /metrics on this port (same --host) instead of --port, so a public Service on --port exposes neither (0 picks a free one).")
     var adminPort: Int?
 
+    // Optional, so that the old spelling below can be told apart; the help states the default itself.
     @Option(help: "Cache-Control max-age of a thumbnail: how long a CDN or browser keeps it without asking (formerly --max-age, still accepted until the next major release). (default: \(DurationArgument(seconds: Double(Self.defaults.maxAgeSeconds)).defaultValueDescription))")
     var cacheControlMaxAge: DurationArgument?
 
