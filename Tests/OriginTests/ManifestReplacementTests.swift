@@ -82,6 +82,8 @@ final class ManifestReplacementTests: XCTestCase {
         let origin = try await OriginHarness.serve(self, root: served, configuration: configuration)
         let before = try await origin.get(thumbnail(2))
         XCTAssertEqual(before.status, 404)
+        let appManifestBefore = try await origin.get("/v1/manifest")
+        XCTAssertEqual(appManifestBefore.status, 200)
 
         let statuses = StatusLedger()
         let clients = Task.detached { [images] in
@@ -116,6 +118,10 @@ final class ManifestReplacementTests: XCTestCase {
         let added = try await origin.get(thumbnail(2))
         XCTAssertEqual(added.body, data(2))
         XCTAssertEqual(added.header("ETag"), try OriginRequests.expectedETag(of: data(2)))
+        // The app manifest is made again from the new file, not the body kept for the old one.
+        let appManifestAfter = try await origin.get("/v1/manifest")
+        XCTAssertNotEqual(appManifestAfter.header("ETag"), appManifestBefore.header("ETag"))
+        XCTAssertTrue(String(decoding: appManifestAfter.body, as: UTF8.self).contains("/p/3.jpg"))
         let text = try await metrics(origin)
         XCTAssertTrue(text.contains("warm_origin_index_files 3\n"), text)
         XCTAssertTrue(text.contains("warm_origin_index_reload_failing 0\n"), text)

@@ -151,7 +151,11 @@ final class OriginIndex: Sendable {
         }
         let closing = state.withLock { state -> CacheReader? in
             var closing: CacheReader?
-            if let old = state.reader, old !== reader { (closing, state.retiredReader) = (state.retiredReader, old) }
+            if let old = state.reader, old !== reader {
+                (closing, state.retiredReader) = (state.retiredReader, old)
+                // `data_version` counts per connection: the new reader's may equal the version of the kept body.
+                state.manifest = nil
+            }
             (state.snapshot, state.reader, state.readerInode) = (snapshot, reader, inode)
             // Bodies of files evicted or rewritten since go now, not when the budget pushes them out.
             state.hot = state.hot.filter { path, body in validatorsByPath[path].map { $0 == body.validators } ?? false }
