@@ -14,10 +14,13 @@ struct CacheServeCommand: AsyncParsableCommand {
             If-None-Match or If-Modified-Since. Without format, the best format the cache holds that Accept allows \
             (AVIF, WebP, JPEG, PNG; AVIF and WebP only when named), with Vary: Accept. 404 for what the cache does not \
             hold (nothing is fetched or decoded), 400 for a malformed request. GET /v1/manifest: the app manifest \
-            (`warm cache export`'s lines) gzipped, with an ETag. GET /healthz (503 until a run has made a manifest), \
-            GET /metrics (Prometheus: the origin's counters and the last run's figures from <dir>/last-run.json and \
-            every shard's, read on each scrape). Starts on an empty directory and serves once a run has written it.
-            Prints http://HOST:PORT on standard output once listening; SIGTERM or SIGINT drains requests in flight.
+            (`warm cache export`'s lines) gzipped, with an ETag. GET /livez (200 while the process answers; reads \
+            no file), GET /healthz (readiness: 503 until a run has made a manifest), GET /metrics (Prometheus: the \
+            origin's counters and the last run's figures from <dir>/last-run.json and every shard's, read on each \
+            scrape): on --admin-port when given, and then not on --port. HEAD wherever GET answers. Starts on an \
+            empty directory and serves once a run has written it.
+            Prints http://HOST:PORT on standard output once listening (then http://HOST:ADMINPORT with \
+            --admin-port); SIGTERM or SIGINT drains requests in flight.
             Exit status: 0 stopped; 1 no such directory, an unreadable manifest, or could not listen.
             """)
 
@@ -32,6 +35,9 @@ struct CacheServeCommand: AsyncParsableCommand {
 
     @Option(help: "TCP port (0 picks a free one). `warm serve`, the demo catalog, defaults to \(DemoCommand.defaultPort), so both can run at once.")
     var port: Int = Self.defaults.port
+
+    @Option(help: "Serve /livez, /healthz and /metrics on this port (same --host) instead of --port, so a public Service on --port exposes neither (0 picks a free one).")
+    var adminPort: Int?
 
     // Optional, so that the old spelling below can be told apart; the help states the default itself.
     @Option(help: "Cache-Control max-age of a thumbnail: how long a CDN or browser keeps it without asking (formerly --max-age, still accepted until the next major release). (default: \(DurationArgument(seconds: Double(Self.defaults.maxAgeSeconds)).defaultValueDescription))")
@@ -67,6 +73,10 @@ struct CacheServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
+        if let adminPort {
+            guard (0...65535).contains(adminPort) else { throw ValidationError("--admin-port must be 0-65535.") }
+            guard adminPort == 0 || adminPort != port else { throw ValidationError("--admin-port must differ from --port.") }
+        }
         guard (1...64).contains(readers) else { throw ValidationError("--readers must be 1-64.") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
         guard idleTimeout.seconds >= 1 else { throw ValidationError("--idle-timeout must be at least 1s.") }
@@ -88,6 +98,7 @@ struct CacheServeCommand: AsyncParsableCommand {
         var configuration = OriginConfiguration()
         configuration.host = host
         configuration.port = port
+        configuration.adminPort = adminPort
         configuration.maxAgeSeconds = maxAgeSeconds
         configuration.staleWhileRevalidateSeconds = Int(staleWhileRevalidate.seconds)
         configuration.missMaxAgeSeconds = Int(missMaxAge.seconds)
@@ -107,8 +118,9 @@ struct CacheServeCommand: AsyncParsableCommand {
         do {
             let running = try await origin.start(handlingSignals: true, logger: logger)
             logger.info("serving \(directory) at \(running.baseURL.absoluteString)/v1/thumbnail (SIGTERM to stop)")
-            // Written unbuffered: a parent (tests, bench/origin_load.py) waits for this line.
-            FileHandle.standardOutput.write(Data((running.baseURL.absoluteString + "\n").utf8))
+            // Written unbuffered: a parent (tests, bench/origin_load.py) waits for this line (and the admin one).
+            let urls = [running.baseURL] + (origin.adminURL.map { [$0] } ?? [])
+            FileHandle.standardOutput.write(Data(urls.map { $0.absoluteString + "\n" }.joined().utf8))
             try await running.wait()
         } catch {
             await origin.close()

@@ -164,6 +164,52 @@ final class CacheServeCommandTests: XCTestCase {
         XCTAssertEqual(image.header("ETag"), try OriginRequests.expectedETag(of: image.body))
     }
 
+    func testWithAnAdminPortTheProbesAndMetricsAnswerThereAndNotOnThePublicPort() async throws {
+        let cache = try makeTemporaryDirectory().appendingPathComponent("cache").path
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        let child = try ChildProcess.spawn(WarmBinary.url.path,
+                                           arguments: ["cache", "serve", cache, "--port", "0", "--admin-port", "0"],
+                                           environment: ProcessInfo.processInfo.environment, standardOutput: .pipe)
+        let output = try XCTUnwrap(child.standardOutput)
+        defer { close(output) }
+        do {
+            try await assertTheAdminPortSeparatesTheEndpoints(printedOn: output)
+        } catch {
+            child.kill()
+            _ = await child.exitStatus()
+            throw error
+        }
+        child.kill(SIGTERM)
+        let status = await child.exitStatus()
+        XCTAssertEqual(status, .exited(0), "SIGTERM stops both ports cleanly")
+    }
+
+    private func assertTheAdminPortSeparatesTheEndpoints(printedOn output: Int32) async throws {
+        // Two lines: the public URL, then the admin one (blocking reads, off the cooperative pool).
+        let printed = await BlockingWork.run { () -> Data in
+            var printed = Data()
+            while printed.filter({ $0 == UInt8(ascii: "\n") }).count < 2, let chunk = FileDescriptorIO.readChunk(output) {
+                printed.append(contentsOf: chunk)
+            }
+            return printed
+        }
+        let urls = String(decoding: printed, as: UTF8.self).split(separator: "\n").map(String.init)
+        XCTAssertEqual(urls.count, 2, "\(urls)")
+        let (publicURL, adminURL) = (try XCTUnwrap(urls.first), try XCTUnwrap(urls.last))
+        XCTAssertNotEqual(publicURL, adminURL)
+        for (path, adminStatus) in [("/livez", 200), ("/healthz", 503), ("/metrics", 200)] {
+            let onPublic = try await OriginRequests.get(publicURL + path, timeout: .seconds(20))
+            XCTAssertEqual(onPublic.status, 404, "\(path) is not on the public port")
+            let onAdmin = try await OriginRequests.get(adminURL + path, timeout: .seconds(20))
+            XCTAssertEqual(onAdmin.status, adminStatus, "\(path) on the admin port (no run has written the cache yet)")
+        }
+        let metrics = String(decoding: try await OriginRequests.get(adminURL + "/metrics", timeout: .seconds(20)).body, as: UTF8.self)
+        XCTAssertTrue(metrics.contains("warm_build_info{component=\"origin\""), metrics)
+        let thumbnail = try await OriginRequests.get(publicURL + OriginProcess.thumbnailQuery(url: "https://x.test/1.jpg", size: 64),
+                                                     timeout: .seconds(20))
+        XCTAssertEqual(thumbnail.status, 404, "thumbnails are on the public port (this one is not cached)")
+    }
+
     /// `clients` loops, each asking for every URL in turn until cancelled.
     private static func request(_ urls: [String], from origin: OriginProcess, clients: Int, into ledger: BodyLedger) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -60,6 +60,12 @@ struct OriginHarness {
         try await OriginRequests.get(running.baseURL.absoluteString + pathAndQuery, head: head, headers: headers,
                                      timeout: .seconds(10))
     }
+
+    /// A request to the admin port (`OriginConfiguration.adminPort`).
+    func admin(_ path: String, head: Bool = false) async throws -> Answer {
+        let base = try XCTUnwrap(origin.adminURL, "the origin was started without an admin port")
+        return try await OriginRequests.get(base.absoluteString + path, head: head, timeout: .seconds(10))
+    }
 }
 
 

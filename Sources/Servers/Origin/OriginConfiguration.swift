@@ -4,6 +4,9 @@ public struct OriginConfiguration: Sendable, Hashable {
     public var host: String = "127.0.0.1"
     /// 0 picks a free one.
     public var port: Int = 8080
+    /// When set, `/livez`, `/healthz` and `/metrics` answer on this port of `host` only (404 on `port`), so a public
+    /// Service on `port` exposes neither the version nor the runs' failure reasons; 0 picks a free one.
+    public var adminPort: Int?
     /// `Cache-Control` of a 200 or 304.
     public var maxAgeSeconds: Int = 86_400
     public var staleWhileRevalidateSeconds: Int = 604_800

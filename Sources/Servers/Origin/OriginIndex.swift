@@ -9,7 +9,8 @@ import WarmSupport
 
 /// The origin's in-memory view of the manifest, so a request runs no SQLite query and, for a file in the hot set, no
 /// system call: the rows that name files (keys, paths, validators), reloaded whole when the manifest's `data_version`
-/// changes (checked every `refreshIntervalMilliseconds`), and the bodies most recently sent, up to `hotSetBytes`.
+/// changes or the manifest is replaced by another file (checked every `refreshIntervalMilliseconds`; one that cannot
+/// be read leaves the last good rows in place), and the bodies most recently sent, up to `hotSetBytes`.
 /// A stale index never sends a mismatched body: a body is kept with the validators it was checked against, and a file
 /// read from disk is checked against them on its open descriptor (`Origin.load`). Memory: the index holds each served
 /// row's URL, variant, path and validators; the hot set at most `hotSetBytes` of thumbnails.
@@ -48,6 +49,9 @@ final class OriginIndex: Sendable {
         var version: Int?
         /// By canonical URL text, variants in preferred format order.
         var filesByURL: [String: [ServedFile]] = [:]
+        var fileCount = 0
+        /// When these rows were read (Unix seconds); nil before the first load.
+        var loadedAtSeconds: Double?
     }
 
     private struct State {
@@ -57,6 +61,10 @@ final class OriginIndex: Sendable {
         var hot: [String: Body] = [:]
         var hotBytes = 0
         var manifest: OriginManifestBody?
+        /// Why the newest manifest could not be opened or read, while the index is the last good one.
+        var reloadFailure: String?
+        /// The reader replaced last, closed at the next replacement (`install`).
+        var retiredReader: CacheReader?
     }
 
     let root: String
@@ -72,57 +80,89 @@ final class OriginIndex: Sendable {
 
     var snapshot: Snapshot { state.withLock { $0.snapshot } }
     var reader: CacheReader? { state.withLock { $0.reader } }
+    /// Why the last refresh could not read the manifest; nil when it did.
+    var reloadFailure: String? { state.withLock { $0.reloadFailure } }
 
     /// Blocks (SQLite, `stat`): opens the manifest once it exists (again when it was replaced), and reloads the rows
-    /// when another connection has committed since the last load. Throws what kept it from reading the manifest.
+    /// when another connection has committed since the last load. A manifest that cannot be opened or read once the
+    /// index has loaded keeps the last good index, reader and hot set in place (`reloadFailure` says why, and every
+    /// refresh tries again), so replicas stay ready on a bad publish; before the first load, the status says why.
+    /// A manifest that is gone empties the index. Throws what kept it from reading the manifest.
     func refresh() throws(CacheError) {
-        let layout = CacheLayout(root: root)
         var info = stat()
-        guard stat(layout.manifestPath, &info) == 0 else {
-            let old = state.withLock { state in
-                defer { state = State() }
-                return state.reader
-            }
-            try? old?.close()
+        guard stat(CacheLayout(root: root).manifestPath, &info) == 0 else {
+            close()
             return
         }
-        let (current, inode) = state.withLock { ($0.reader, $0.readerInode) }
-        var reader = current
-        if reader == nil || inode != UInt64(info.st_ino) {
-            try? current?.close()
-            do throws(CacheError) {
-                reader = try CacheReader.open(root: root, readerCount: readerCount)
-            } catch {
-                state.withLock { state in
-                    (state.reader, state.snapshot) = (nil, Snapshot(status: .unreadable(error.description)))
-                }
-                throw error
-            }
+        do throws(CacheError) {
+            try reload(inode: UInt64(info.st_ino))
+            state.withLock { $0.reloadFailure = nil }
+        } catch {
             state.withLock { state in
-                (state.reader, state.readerInode, state.snapshot.version) = (reader, UInt64(info.st_ino), nil)
+                state.reloadFailure = error.description
+                if state.snapshot.status != .ready { state.snapshot = Snapshot(status: .unreadable(error.description)) }
             }
+            throw error
         }
-        try reload(from: reader!)
     }
 
-    private func reload(from reader: CacheReader) throws(CacheError) {
-        let version = try reader.dataVersion()
-        guard version != snapshot.version || snapshot.status != .ready else { return }
+    /// Reads the rows again when the manifest at `inode` is a new file or has changed since the last load, and only
+    /// then swaps the reader and the rows in (a new file's reader replaces the old one once its rows are read).
+    private func reload(inode: UInt64) throws(CacheError) {
+        let (current, currentInode, loadedVersion) = state.withLock { ($0.reader, $0.readerInode, $0.snapshot.version) }
+        if let current, currentInode == inode {
+            let version = try current.dataVersion()
+            guard version != loadedVersion else { return }
+            install(try Self.rows(of: current, version: version), reader: current, inode: inode)
+            return
+        }
+        let opened = try CacheReader.open(root: root, readerCount: readerCount)
+        let snapshot: Snapshot
+        do throws(CacheError) {
+            snapshot = try Self.rows(of: opened, version: try opened.dataVersion())
+        } catch {
+            try? opened.close()
+            throw error
+        }
+        install(snapshot, reader: opened, inode: inode)
+    }
+
+    /// Blocks: every row that names a file, by URL, variants in preferred order.
+    private static func rows(of reader: CacheReader, version: Int) throws(CacheError) -> Snapshot {
         var filesByURL: [String: [ServedFile]] = [:]
-        var paths: [String: FileValidators?] = [:]
+        var fileCount = 0
         for file in try reader.servedFiles() {
             filesByURL[file.url.text, default: []].append(file)
-            paths[file.relativePath] = file.validators
+            fileCount += 1
         }
         for key in filesByURL.keys {
-            filesByURL[key]!.sort { Self.preference($0.variant) < Self.preference($1.variant) }
+            filesByURL[key]!.sort { preference($0.variant) < preference($1.variant) }
         }
-        state.withLock { state in
-            state.snapshot = Snapshot(status: .ready, version: version, filesByURL: filesByURL)
+        return Snapshot(status: .ready, version: version, filesByURL: filesByURL, fileCount: fileCount,
+                        loadedAtSeconds: Date().timeIntervalSince1970)
+    }
+
+    /// A replaced reader is closed one replacement later, not now: a request on the origin's threads may still be
+    /// reading through it (`Origin.load`), and a new manifest comes at most once per refresh interval.
+    private func install(_ snapshot: Snapshot, reader: CacheReader, inode: UInt64) {
+        var validatorsByPath: [String: FileValidators?] = [:]
+        for files in snapshot.filesByURL.values {
+            for file in files { validatorsByPath[file.relativePath] = file.validators }
+        }
+        let closing = state.withLock { state -> CacheReader? in
+            var closing: CacheReader?
+            if let old = state.reader, old !== reader {
+                (closing, state.retiredReader) = (state.retiredReader, old)
+                // `data_version` counts per connection: the new reader's may equal the version of the kept body.
+                state.manifest = nil
+            }
+            (state.snapshot, state.reader, state.readerInode) = (snapshot, reader, inode)
             // Bodies of files evicted or rewritten since go now, not when the budget pushes them out.
-            state.hot = state.hot.filter { path, body in paths[path].map { $0 == body.validators } ?? false }
+            state.hot = state.hot.filter { path, body in validatorsByPath[path].map { $0 == body.validators } ?? false }
             state.hotBytes = state.hot.values.reduce(0) { $0 + $1.buffer.readableBytes }
+            return closing
         }
+        try? closing?.close()
     }
 
     private static func preference(_ variant: CacheVariant) -> (Int, Int) { (variant.longestSide, variant.format.preferenceRank) }
@@ -160,11 +200,12 @@ final class OriginIndex: Sendable {
         state.withLock { $0.manifest = body }
     }
 
+    /// Empties the index and closes its readers.
     func close() {
-        let reader = state.withLock { state in
+        let readers = state.withLock { state in
             defer { state = State() }
-            return state.reader
+            return [state.reader, state.retiredReader]
         }
-        try? reader?.close()
+        for reader in readers { try? reader?.close() }
     }
 }

@@ -26,10 +26,10 @@ public final class OriginMetrics: Sendable {
         appendix.withLock { $0 = source }
     }
 
-    /// What `GET /metrics` answers: the origin's counters, then the appended text.
-    public func exposition() async -> String {
+    /// What `GET /metrics` answers: the origin's counters, `gauges` (the index's), then the appended text.
+    public func exposition(_ gauges: String = "") async -> String {
         let source = appendix.withLock { $0 }
-        return prometheusText() + (await source?() ?? "")
+        return prometheusText() + gauges + (await source?() ?? "")
     }
 
     public func record(status: Int, bodyBytes: Int, miss: Bool, latencySeconds: Double) {
