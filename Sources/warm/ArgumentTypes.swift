@@ -1,4 +1,5 @@
 import ArgumentParser
+import Cache
 import Downsample
 import Foundation
 import Pipeline

@@ -15,7 +15,7 @@ struct CacheEvictCommand: AsyncParsableCommand {
     @Argument(help: "The cache directory.")
     var directory: String
 
-    @Option(help: "Size limit of the cache files: " + CacheSizeArgument.help + ".")
+    @Option(help: ArgumentHelp("Size limit of the cache files: " + CacheSizeArgument.help + "."))
     var maxSize: CacheSizeArgument
 
     func validate() throws {

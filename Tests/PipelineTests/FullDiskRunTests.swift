@@ -30,7 +30,7 @@ final class FullDiskRunTests: XCTestCase {
         let cacheDirectory = directory.appendingPathComponent("cache")
         let summaryPath = cacheDirectory.appendingPathComponent(SummaryFile.defaultFileName).path
         let prometheusPath = directory.appendingPathComponent("warm.prom").path
-        func configuration(_ server: CatalogServer, faults: FaultInjector? = nil) -> WarmConfiguration {
+        func configuration(_ server: CatalogServer, faults: Cache.FaultInjector? = nil) -> WarmConfiguration {
             var configuration = TestCatalog.configuration(server, cache: cacheDirectory)
             configuration.summaryPath = summaryPath
             configuration.prometheusPath = prometheusPath
@@ -43,7 +43,7 @@ final class FullDiskRunTests: XCTestCase {
         let cachedBefore = try cacheContents(cacheDirectory)
 
         // Tonight's images all hit the full disk at `point`.
-        let full: FaultInjector = { $0 == point ? ENOSPC : nil }
+        let full: Cache.FaultInjector = { $0 == point ? ENOSPC : nil }
         do {
             let failed = try await WarmPipeline.run(configuration(tonight, faults: full), progressBar: false)
             XCTAssertFalse(failed.success, "\(point)")
