@@ -92,8 +92,8 @@ public final class DiskCache: Sendable {
         CacheVariant(name: row.variant).map { entry(from: row, variant: $0) }
     }
 
-    /// For `warm cache get`: `format` when given, else JPEG, else the first format by extension. Counts as an access
-    /// when the manifest can record one: on a full disk or a read-only cache the path is still the answer.
+    /// `format` when given, else JPEG, else the first format by extension. Counts as an access unless the cache is
+    /// read-only (`warm cache get`, which must answer on a full disk).
     public func path(for url: String, longestSide: Int, format: OutputFormat? = nil,
                      now: Double = Date().timeIntervalSince1970) throws(CacheError) -> String? {
         let canonical = try CanonicalURL(url)
@@ -101,13 +101,7 @@ public final class DiskCache: Sendable {
             .filter { $0.variant.longestSide == longestSide && $0.fileIsPresent && (format == nil || $0.variant.format == format) }
             .sorted { Self.getOrder($0.variant.format) < Self.getOrder($1.variant.format) }
         guard let chosen = candidates.first else { return nil }
-        if !readOnly {
-            do {
-                try touch(url: canonical, variant: chosen.variant, now: now)
-            } catch .diskFull {
-                logger.notice("the disk is full: this use is not recorded for eviction", metadata: ["cache": "\(layout.root)"])
-            }
-        }
+        if !readOnly { try touch(url: canonical, variant: chosen.variant, now: now) }
         return chosen.absolutePath
     }
 

@@ -26,7 +26,7 @@ struct CacheGetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let path = try CacheAccess.reading(directory, checkingIntegrity: true, recordingAccess: true, {
+        guard let path = try CacheAccess.reading(directory, checkingIntegrity: true, {
             try $0.path(for: url, longestSide: size, format: format)
         }) else {
             Console.error("miss: \(url) has no \(size) px \(format.map { $0.rawValue + " " } ?? "")variant in \(directory)")

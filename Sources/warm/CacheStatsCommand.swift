@@ -34,9 +34,9 @@ struct CacheStatsCommand: AsyncParsableCommand {
 /// How the cache commands open a cache and report its errors.
 enum CacheAccess {
     /// Runs `body` on an existing cache as `reading` does. Never creates one (a typo should not make an empty
-    /// cache), leaves temp files to the run writing them, refuses a damaged manifest when asked. Read-only unless
-    /// `recordingAccess` (`get`, whose use counts for eviction when the disk has room), so it works on a full disk.
-    static func reading<T>(_ directory: String, checkingIntegrity: Bool = false, recordingAccess: Bool = false,
+    /// cache), leaves temp files to the run writing them, refuses a damaged manifest when asked. Read-only, so it
+    /// works on a full disk: GRDB's writable open writes even when nothing else does (it recreates a non-empty WAL).
+    static func reading<T>(_ directory: String, checkingIntegrity: Bool = false,
                            _ body: (DiskCache) throws -> T) throws -> T {
         let manifest = URL(fileURLWithPath: directory).appendingPathComponent("manifest.sqlite").path
         var isDirectory: ObjCBool = false
@@ -47,7 +47,7 @@ enum CacheAccess {
             throw Console.failure(CacheError.manifestBroken(path: manifest, reason: "it is a directory"))
         }
         let cache = try reading {
-            try DiskCache.open(root: directory, removingTemporaryFiles: false, readOnly: !recordingAccess)
+            try DiskCache.open(root: directory, removingTemporaryFiles: false, readOnly: true)
         }
         if checkingIntegrity, let problem = cache.manifestIntegrityProblem() {
             try? cache.close()
