@@ -34,6 +34,20 @@ final class FullDiskTests: XCTestCase {
         XCTAssertEqual(earlier.status, 0, earlier.stderr)
         XCTAssertEqual(try summary(summaryPath)["success"] as? Bool, true, "an earlier night's success is in place")
 
+        // A night that finds the volume already full (no room even for the summary's reserve): the earlier success is
+        // removed, freeing its blocks, and tonight's failure written in its place. Deterministic, unlike the night below,
+        // where the failed stores' temp files free a few blocks before the summary is written.
+        let filler = cacheDirectory.appendingPathComponent("filler").path
+        try fill(filler)
+        let noRoom = try WarmBinary.run(arguments(server))
+        XCTAssertEqual(noRoom.status, 1, noRoom.stderr)
+        XCTAssertTrue(noRoom.stderr.contains("the disk is full while writing \(cacheDirectory.path)"), noRoom.stderr)
+        let noRoomNight = try summary(summaryPath)
+        XCTAssertEqual(noRoomNight["success"] as? Bool, false, "not the earlier night's success: \(noRoomNight)")
+        XCTAssertNotNil(noRoomNight["lastSuccessAt"], "the earlier success is carried over, not lost")
+        XCTAssertTrue(try String(contentsOfFile: prometheusPath, encoding: .utf8).contains("\nwarm_last_run_success 0\n"))
+        try FileManager.default.removeItem(atPath: filler)
+
         let full = try WarmBinary.run(arguments(server))
 
         XCTAssertEqual(full.status, 1, "a full disk is 'could not run'\n" + full.stderr)
@@ -53,7 +67,7 @@ final class FullDiskTests: XCTestCase {
         XCTAssertEqual(failed, 0, "no image is blamed for the full disk: \(night["failedByReason"] ?? "")")
 
         // Whatever the run left free, fill it: reads must not need a block.
-        try fill(cacheDirectory.appendingPathComponent("filler").path)
+        try fill(filler)
         for url in cachedBefore {
             let get = try WarmBinary.run(["cache", "get", cacheDirectory.path, url, "--size", "600"])
             XCTAssertEqual(get.status, 0, "cache get on a full disk: " + get.stderr)
@@ -66,7 +80,7 @@ final class FullDiskTests: XCTestCase {
         let verifyFull = try WarmBinary.run(["cache", "verify", cacheDirectory.path])
         XCTAssertEqual(verifyFull.status, 0, "what was written is intact\n" + verifyFull.stdout + verifyFull.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path + "/tmp"), [], "no temp files remain")
-        try FileManager.default.removeItem(atPath: cacheDirectory.appendingPathComponent("filler").path)
+        try FileManager.default.removeItem(atPath: filler)
 
         // Free space (the tmpfs grows, its contents stay) and run again.
         let grown = try Mount.run(["mount", "-o", "remount,size=64m", cacheDirectory.path])
