@@ -60,6 +60,7 @@ struct CacheFileStore: Sendable {
     func install(temporaryName: String, at relativePath: String) throws(CacheError) -> DirectoryHandle {
         let (outer, inner, name) = try components(of: relativePath)
         let directory = try filesDirectory().child(outer, create: true).child(inner, create: true)
+        try failIfInjected(.install, path: layout.absolutePath(relative: relativePath))
         try temporaryDirectory().rename(temporaryName, to: directory, as: name)
         return directory
     }

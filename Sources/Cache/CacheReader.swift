@@ -27,6 +27,8 @@ public final class CacheReader: Sendable {
         configuration.readonly = true
         configuration.maximumReaderCount = max(1, readerCount)
         configuration.busyMode = .timeout(busyTimeoutSeconds)
+        // A reader may be the last to close: it leaves `-shm` for the next reader too (Manifest.keepWALFiles).
+        configuration.prepareDatabase { db in try Manifest.keepWALFiles(db) }
         do {
             let pool = try DatabasePool(path: layout.manifestPath, configuration: configuration)
             let mode = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } ?? ""

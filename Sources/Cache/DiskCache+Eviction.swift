@@ -15,19 +15,27 @@ public struct RemovalResult: Sendable, Hashable {
 }
 
 extension DiskCache {
-    /// LRU (expired first at equal access) down to `maxBytes`. Rows go before files (LAYOUT.md, "Eviction"): a crash
-    /// in between leaves orphan files, never a row naming a missing file.
+    /// Down to `maxBytes`: first the rows last listed before `listedSince` (the run's start: what tonight's list did not
+    /// name), then the others, each least recently used first (expired first at equal access). nil: since
+    /// `listingWindowSeconds` before the newest listing in the manifest (a merge, which does not know the shards' starts).
+    /// Rows go before files (LAYOUT.md, "Eviction"): a crash in between leaves orphan files, never a row naming a
+    /// missing file.
     @discardableResult
-    public func evict(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> RemovalResult {
-        try evict(maxBytes: maxBytes, now: now, alsoDeletingFrom: [])
+    public func evict(maxBytes: Int, listedSince: Double? = nil,
+                      now: Double = Date().timeIntervalSince1970) throws(CacheError) -> RemovalResult {
+        try evict(maxBytes: maxBytes, listedSince: listedSince, now: now, alsoDeletingFrom: [])
     }
 
+    /// A row listed within this of the manifest's newest listing counts as listed by the same night: nights are 24 h
+    /// apart, and one night's runs (every shard) start within minutes of each other and end within their 3 h deadline.
+    public static let listingWindowSeconds: Double = 20 * 3600
+
     /// `evict`, deleting the victims' rows from `shardManifests` as well, before this manifest's rows.
-    func evict(maxBytes: Int, now: Double, alsoDeletingFrom shardManifests: [(pool: DatabasePool, layout: CacheLayout)])
-        throws(CacheError) -> RemovalResult {
+    func evict(maxBytes: Int, listedSince: Double?, now: Double,
+               alsoDeletingFrom shardManifests: [(pool: DatabasePool, layout: CacheLayout)]) throws(CacheError) -> RemovalResult {
         try removeEntries(after: .afterEvictedRowsDeleted, alsoDeletingFrom: shardManifests, removing: "an evicted file",
-                          logging: "evicted least recently used entries") { db, fileBytes in
-            try Self.victims(db, fileBytes: fileBytes, maxBytes: maxBytes, now: now)
+                          logging: "evicted entries, those the last list did not name first") { db, fileBytes in
+            try Self.victims(db, fileBytes: fileBytes, maxBytes: maxBytes, listedSince: listedSince, now: now)
         }
     }
 
@@ -71,13 +79,16 @@ extension DiskCache {
             .select(sum(ManifestRow.Columns.outputBytes), as: Int.self).fetchOne(db) ?? 0
     }
 
-    private static func victims(_ db: Database, fileBytes: Int, maxBytes: Int, now: Double) throws -> [ManifestRow] {
+    private static func victims(_ db: Database, fileBytes: Int, maxBytes: Int, listedSince: Double?,
+                                now: Double) throws -> [ManifestRow] {
         var remainingBytes = fileBytes
         guard remainingBytes > max(0, maxBytes) else { return [] }
+        let newestListing = try Double.fetchOne(db, sql: "SELECT MAX(lastListedAt) FROM entry WHERE path IS NOT NULL") ?? 0
+        let listed = listedSince ?? newestListing - listingWindowSeconds
         let candidates = try ManifestRow.fetchCursor(db, sql: """
             SELECT * FROM entry WHERE path IS NOT NULL
-            ORDER BY lastAccessAt ASC, (expiresAt <= ?) DESC, url ASC, variant ASC
-            """, arguments: [now])
+            ORDER BY (lastListedAt >= ?) ASC, lastAccessAt ASC, (expiresAt <= ?) DESC, url ASC, variant ASC
+            """, arguments: [listed, now])
         var victims: [ManifestRow] = []
         while remainingBytes > maxBytes, let row = try candidates.next() {
             victims.append(row)
@@ -131,7 +142,7 @@ extension DiskCache {
     public func evictTree(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> RemovalResult {
         try requireTree("evict a sharded tree through a shard's manifest")
         return try withEveryShardLocked { _, manifests throws(CacheError) in
-            try evict(maxBytes: maxBytes, now: now, alsoDeletingFrom: manifests)
+            try evict(maxBytes: maxBytes, listedSince: nil, now: now, alsoDeletingFrom: manifests)
         }
     }
 }

@@ -18,24 +18,32 @@ public final class DiskCache: Sendable {
     let keyLocks = KeyLocks()
     /// Set by the first `close()`: GRDB's checkpoint on a closed pool reaches SQLite with no connection.
     private let closed = Mutex(false)
+    /// Opened with `readOnly`: every write fails, `close` does not checkpoint.
+    let readOnly: Bool
 
-    private init(maxAgeSeconds: Double, pool: DatabasePool, files: CacheFileStore, logger: Logger) {
+    private init(maxAgeSeconds: Double, pool: DatabasePool, files: CacheFileStore, logger: Logger, readOnly: Bool = false) {
         self.maxAgeSeconds = maxAgeSeconds
         self.pool = pool
         self.files = files
         self.logger = logger
+        self.readOnly = readOnly
     }
 
     /// The freshness lifetime of a stored entry unless the run says otherwise (`warm run --max-age`).
     public static let defaultMaxAgeSeconds: Double = 12 * 3600
 
     /// Clearing `tmp/` is only safe for the lock holder: pass `removingTemporaryFiles: false` without the
-    /// `CacheLock` (`warm cache stats/get/verify` while a run may write). A shard's lock is its own.
+    /// `CacheLock` (`warm cache stats/get/verify` while a run may write). A shard's lock is its own. `readOnly`: the
+    /// manifest must exist; nothing is created, removed or written (reads on a full disk), unless its schema is older
+    /// than this warm's, which only a writable open upgrades.
     public static func open(root: String, shard: CacheShard? = nil, maxAgeSeconds: Double = defaultMaxAgeSeconds,
                             logger: Logger = Logger(label: "warm.cache"), faults: FaultInjector? = nil,
-                            removingTemporaryFiles: Bool = true) throws(CacheError) -> DiskCache {
+                            removingTemporaryFiles: Bool = true, readOnly: Bool = false) throws(CacheError) -> DiskCache {
         let layout = CacheLayout(root: root, shard: shard)
         let files = CacheFileStore(layout: layout, faults: faults)
+        if readOnly, let pool = try Manifest.openReadOnly(layout) {
+            return DiskCache(maxAgeSeconds: maxAgeSeconds, pool: pool, files: files, logger: logger, readOnly: true)
+        }
         try files.createDirectories()
         let removed = removingTemporaryFiles ? try files.removeAllTemporaryFiles().count : 0
         if removed > 0 {
@@ -57,7 +65,7 @@ public final class DiskCache: Sendable {
                 defer { closed = true }
                 return !closed
             }
-            if first { _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
+            if first && !readOnly { _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
             try pool.close()
         } catch {
             throw Self.mapDatabaseError(error, layout: layout)
@@ -84,7 +92,8 @@ public final class DiskCache: Sendable {
         CacheVariant(name: row.variant).map { entry(from: row, variant: $0) }
     }
 
-    /// For `warm cache get`: `format` when given, else JPEG, else the first format by extension. Counts as an access.
+    /// `format` when given, else JPEG, else the first format by extension. Counts as an access unless the cache is
+    /// read-only (`warm cache get`, which must answer on a full disk).
     public func path(for url: String, longestSide: Int, format: OutputFormat? = nil,
                      now: Double = Date().timeIntervalSince1970) throws(CacheError) -> String? {
         let canonical = try CanonicalURL(url)
@@ -92,7 +101,7 @@ public final class DiskCache: Sendable {
             .filter { $0.variant.longestSide == longestSide && $0.fileIsPresent && (format == nil || $0.variant.format == format) }
             .sorted { Self.getOrder($0.variant.format) < Self.getOrder($1.variant.format) }
         guard let chosen = candidates.first else { return nil }
-        try touch(url: canonical, variant: chosen.variant, now: now)
+        if !readOnly { try touch(url: canonical, variant: chosen.variant, now: now) }
         return chosen.absolutePath
     }
 
@@ -116,6 +125,7 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func store(url canonical: CanonicalURL, productIds: [Int], variant: CacheVariant, data: Data,
                       metadata: CacheMetadata) throws(CacheError) -> CacheEntry {
+        try refuseIfReadOnly()  // before the rename, which would replace a file the manifest names
         let variant = try variant.validated()
         let relativePath = CacheLayout.relativePath(url: canonical, variant: variant)
         var row = ManifestRow(
@@ -134,9 +144,10 @@ public final class DiskCache: Sendable {
             try keyLocks.withLock(for: relativePath) { () throws(CacheError) in
                 try files.install(temporaryName: temporaryName, at: relativePath).sync()
                 try files.failIfInjected(.afterRename, path: layout.absolutePath(relative: relativePath))
-                try write { db in
+                try write(injecting: false) { db in
                     do {
                         try db.inTransaction {
+                            try files.failIfInjected(.manifestWrite, path: files.layout.manifestPath)
                             let previous = try ManifestRow.fetchOne(db, url: canonical, variant: variant)
                             row.productIds = Self.merged(previous?.productIds ?? [], productIds)
                             row.lastListedAt = max(previous?.lastListedAt ?? 0, metadata.fetchedAt)
@@ -226,8 +237,18 @@ public final class DiskCache: Sendable {
     }
 
     /// On the single writer, outside any transaction (callers open their own).
-    func write<T>(_ body: (Database) throws -> T) throws(CacheError) -> T {
-        try Self.using(pool, layout, writing: true, body)
+    /// `injecting`: fail at `.manifestWrite` before `body` (a store injects inside its transaction, where it cleans up).
+    func write<T>(injecting: Bool = true, _ body: (Database) throws -> T) throws(CacheError) -> T {
+        try refuseIfReadOnly()
+        let files = self.files
+        return try Self.using(pool, layout, writing: true) { db in
+            if injecting { try files.failIfInjected(.manifestWrite, path: files.layout.manifestPath) }
+            return try body(db)
+        }
+    }
+
+    private func refuseIfReadOnly() throws(CacheError) {
+        if readOnly { throw .database(path: layout.manifestPath, reason: "the cache was opened read-only, for reading") }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(CacheError) -> T {

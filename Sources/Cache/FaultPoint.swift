@@ -3,6 +3,12 @@
 public enum FaultPoint: String, Sendable, Hashable, CaseIterable {
     /// A full disk shows up here.
     case temporaryWrite
+    /// The rename into `v1/` (a new directory level needs a block).
+    case install
+    /// Every write to the manifest (a row, an access, a listing, a deletion): SQLite's `SQLITE_FULL`.
+    case manifestWrite
+    /// The run's summary, `last-run.json` (checked by `SummaryFile`, not the cache).
+    case summaryWrite
     /// Before the manifest row is written.
     case afterRename
     /// After the row deletions committed, before the files are removed.

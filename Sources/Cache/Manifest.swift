@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// The schema changes only through `migrator`, so an old cache directory is upgraded in place on open.
 enum Manifest {
@@ -62,6 +63,17 @@ enum Manifest {
         return migrator
     }
 
+    /// Persistent WAL (`SQLITE_FCNTL_PERSIST_WAL`) on every connection: the last one to close leaves `-wal` (emptied by
+    /// `DiskCache.close`'s checkpoint) and `-shm` in place instead of deleting them. A reader opening a manifest whose
+    /// `-shm` is gone must create it and write a byte into each of its pages, which fails on a full disk ("disk I/O
+    /// error"), so without this `warm cache get` and `stats` failed on a full volume; with the files kept, reading needs
+    /// no free block (FullDiskTests).
+    static func keepWALFiles(_ db: Database) throws {
+        var flag: CInt = 1
+        let code = withUnsafeMutablePointer(to: &flag) { sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, $0) }
+        guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+    }
+
     /// WAL mode (`DatabasePool` turns it on), pending migrations applied.
     /// A writer waits up to 10 s for SQLite's write lock before failing.
     static func open(_ layout: CacheLayout) throws(CacheError) -> DatabasePool {
@@ -69,6 +81,7 @@ enum Manifest {
         databaseConfiguration.label = "warm.cache.manifest"
         databaseConfiguration.busyMode = .timeout(10)
         databaseConfiguration.prepareDatabase { db in
+            try keepWALFiles(db)
             // WAL + NORMAL never corrupts; losing last commits is harmless as every file is fsynced before its row.
             // Eviction and prune, whose deletions must be durable before files go, commit with FULL.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -76,6 +89,26 @@ enum Manifest {
         do {
             let pool = try DatabasePool(path: layout.manifestPath, configuration: databaseConfiguration)
             try migrator.migrate(pool)
+            return pool
+        } catch {
+            throw DiskCache.mapDatabaseError(error, layout: layout)
+        }
+    }
+
+    /// Opened `SQLITE_OPEN_READONLY`, so nothing it does can need a free block (`warm cache stats`, `verify`, `export` on
+    /// a full disk); nil when the schema has migrations pending (an older warm's manifest, upgraded by a writable open).
+    static func openReadOnly(_ layout: CacheLayout) throws(CacheError) -> DatabasePool? {
+        var configuration = Configuration()
+        configuration.label = "warm.cache.manifest.read-only"
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in try keepWALFiles(db) }
+        do {
+            let pool = try DatabasePool(path: layout.manifestPath, configuration: configuration)
+            guard try pool.read(migrator.hasCompletedMigrations) else {
+                try pool.close()
+                return nil
+            }
             return pool
         } catch {
             throw DiskCache.mapDatabaseError(error, layout: layout)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Cache
 import Downsample
 import Foundation
 import Pipeline
@@ -28,6 +29,49 @@ struct ByteCount: ExpressibleByArgument, Sendable {
         guard let (unit, factor) = units.first(where: { bytes > 0 && bytes % $0.1 == 0 }) else { return "\(bytes)" }
         return "\(bytes / factor) \(unit)"
     }
+}
+
+/// `--max-cache-size 2GB` or `--max-cache-size 85%` (of the file system holding the cache directory).
+struct CacheSizeArgument: ExpressibleByArgument, Sendable {
+    var limit: CacheSizeLimit
+
+    /// Any number before `%` parses; `validate(option:)` says what range is allowed, in a sentence.
+    init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix("%") {
+            guard let percent = Double(text.dropLast().trimmingCharacters(in: .whitespaces)), percent.isFinite else { return nil }
+            limit = .shareOfVolume(percent / 100)
+        } else {
+            guard let size = ByteCount(argument: text) else { return nil }
+            limit = .bytes(size.bytes)
+        }
+    }
+
+    /// Rejects shares outside (0%, 100%] and, unless `allowsZero` (`warm cache evict`: empty the cache), 0 bytes (it
+    /// would evict everything the run warmed), naming `option`.
+    func validate(option: String, allowsZero: Bool = false) throws {
+        switch limit {
+        case .bytes(let bytes) where bytes == 0 && !allowsZero:
+            throw ValidationError("\(option) must be positive (0 would evict everything the run warmed).")
+        case .shareOfVolume(let share) where !(share > 0 && share <= 1):
+            throw ValidationError("\(option) as a share of the cache's file system must be more than 0% and at most 100% "
+                                  + "(e.g. 85%); got \(share * 100)%.")
+        default:
+            return
+        }
+    }
+
+    /// In bytes for a cache at `directory`; a `statvfs` failure is a sentence naming the option and the directory.
+    func bytes(forCacheAt directory: String, option: String) throws -> Int {
+        do {
+            return try limit.bytes(forCacheAt: directory)
+        } catch {
+            throw ValidationError("\(option): \(error)")
+        }
+    }
+
+    static let help = "bytes with an optional unit (500MB, 2GiB) or a share of the file system holding the cache "
+        + "directory (85%, its total size read with statvfs when the command starts)"
 }
 
 /// A duration as seconds (`3600`) or `90s`, `30m`, `12h`, `7d`; refuses what a later conversion

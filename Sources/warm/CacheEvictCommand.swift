@@ -15,12 +15,17 @@ struct CacheEvictCommand: AsyncParsableCommand {
     @Argument(help: "The cache directory.")
     var directory: String
 
-    @Option(help: "Size limit of the cache files (e.g. 2GB).")
-    var maxSize: ByteCount
+    @Option(help: ArgumentHelp("Size limit of the cache files: " + CacheSizeArgument.help + "."))
+    var maxSize: CacheSizeArgument
+
+    func validate() throws {
+        try maxSize.validate(option: "--max-size", allowsZero: true)
+    }
 
     func run() async throws {
+        let maxBytes = try maxSize.bytes(forCacheAt: directory, option: "--max-size")
         let (_, evicted) = try CacheAccess.reading {
-            try CacheMergeCommand.merge(directory: directory, maxBytes: maxSize.bytes, logger: LogSetup.logger())
+            try CacheMergeCommand.merge(directory: directory, maxBytes: maxBytes, logger: LogSetup.logger())
         }
         if let evicted { print(Self.line(directory: directory, evicted)) }
     }

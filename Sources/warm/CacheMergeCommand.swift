@@ -17,13 +17,19 @@ struct CacheMergeCommand: AsyncParsableCommand {
     var directory: String
 
     @Option(help: ArgumentHelp(
-        "After merging, evict least-recently-used entries across all shards until the tree is at most this size (e.g. 2GB).",
-        discussion: "Each evicted entry's row goes from every shard manifest and the tree's before its file, so no shard keeps a row whose file is gone."))
-    var maxCacheSize: ByteCount?
+        "After merging, evict across all shards until the tree is at most this size: " + CacheSizeArgument.help + ".",
+        discussion: "Images the newest listing did not name go first, least recently used first. Each evicted entry's row "
+            + "goes from every shard manifest and the tree's before its file, so no shard keeps a row whose file is gone."))
+    var maxCacheSize: CacheSizeArgument?
+
+    func validate() throws {
+        try maxCacheSize?.validate(option: "--max-cache-size")
+    }
 
     func run() async throws {
+        let maxBytes = try maxCacheSize?.bytes(forCacheAt: directory, option: "--max-cache-size")
         let (result, evicted) = try CacheAccess.reading {
-            try Self.merge(directory: directory, maxBytes: maxCacheSize?.bytes, logger: LogSetup.logger())
+            try Self.merge(directory: directory, maxBytes: maxBytes, logger: LogSetup.logger())
         }
         let shards = result.mergedShards.map(\.description).joined(separator: ", ")
         print("\(directory): merged \(result.mergedShards.count) shards (\(shards.isEmpty ? "none found" : shards)): "

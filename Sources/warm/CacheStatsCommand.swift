@@ -34,7 +34,8 @@ struct CacheStatsCommand: AsyncParsableCommand {
 /// How the cache commands open a cache and report its errors.
 enum CacheAccess {
     /// Runs `body` on an existing cache as `reading` does. Never creates one (a typo should not make an empty
-    /// cache), leaves temp files to the run writing them, refuses a damaged manifest when asked.
+    /// cache), leaves temp files to the run writing them, refuses a damaged manifest when asked. Read-only, so it
+    /// works on a full disk: GRDB's writable open writes even when nothing else does (it recreates a non-empty WAL).
     static func reading<T>(_ directory: String, checkingIntegrity: Bool = false,
                            _ body: (DiskCache) throws -> T) throws -> T {
         let manifest = URL(fileURLWithPath: directory).appendingPathComponent("manifest.sqlite").path
@@ -45,7 +46,9 @@ enum CacheAccess {
         if isDirectory.boolValue {
             throw Console.failure(CacheError.manifestBroken(path: manifest, reason: "it is a directory"))
         }
-        let cache = try reading { try DiskCache.open(root: directory, removingTemporaryFiles: false) }
+        let cache = try reading {
+            try DiskCache.open(root: directory, removingTemporaryFiles: false, readOnly: true)
+        }
         if checkingIntegrity, let problem = cache.manifestIntegrityProblem() {
             try? cache.close()
             throw Console.failure(CacheError.manifestBroken(path: directory + "/manifest.sqlite", reason: problem))

@@ -47,7 +47,7 @@ struct DemoCommand: AsyncParsableCommand {
         let server = try await ServerProcess.start(products: demo.products, port: demo.port, imageMix: demo.imageMix,
                                                 logFormat: options.output.log.logFormat)
         let cacheDirectory = URL(fileURLWithPath: demo.dir).appendingPathComponent("cache").path
-        let configuration = options.configuration(
+        let configuration = try options.configuration(
             api: server.baseURL, cacheDirectory: cacheDirectory, compare: selection, shard: nil,
             defaultMetricsPath: URL(fileURLWithPath: demo.dir).appendingPathComponent("metrics.jsonl").path,
             defaultFormats: Self.defaultFormats)

@@ -11,12 +11,12 @@ struct FreshnessOptions: ParsableArguments {
         discussion: "Only a run that saw the whole product list prunes: after a failed page or an early stop nothing is removed."))
     var pruneAfter = DurationArgument(seconds: WarmConfiguration.defaults.pruneAfterSeconds ?? 0)
 
-    @Option(help: "Evict least-recently-used entries after the run until the cache is at most this size (e.g. 500MB).")
-    var maxCacheSize: ByteCount?
+    @Option(help: ArgumentHelp(
+        "Evict after the run until the cache is at most this size: " + CacheSizeArgument.help + ".",
+        discussion: "Images the run's list did not name go first, least recently used first; then those it named."))
+    var maxCacheSize: CacheSizeArgument?
 
     func validate() throws {
-        if let maxCacheSize, maxCacheSize.bytes == 0 {
-            throw ValidationError("--max-cache-size must be positive (0 would evict everything the run warmed).")
-        }
+        try maxCacheSize?.validate(option: "--max-cache-size")
     }
 }

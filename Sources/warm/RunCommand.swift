@@ -30,7 +30,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = options.configuration(
+        let configuration = try options.configuration(
             api: target.apiURL, cacheDirectory: target.cacheDir,
             compare: options.comparing.selection(otherwise: compareAll.compare ? .all : .none), shard: try sharding.resolved())
         _ = try await options.warm(configuration, logger: options.output.logger())

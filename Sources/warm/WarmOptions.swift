@@ -35,9 +35,10 @@ struct WarmOptions: ParsableArguments {
     @OptionGroup(title: "Output") var output: OutputOptions
 
     /// The run's whole configuration in one value. `defaultMetricsPath`
-    /// (nil: the run's state directory) is used when measuring without `--metrics`.
+    /// (nil: the run's state directory) is used when measuring without `--metrics`. Throws when a `--max-cache-size`
+    /// share cannot be sized (the file system's size is read here, as the run starts).
     func configuration(api: URL, cacheDirectory: String, compare: CompareSelection, shard: CacheShard?,
-                       defaultMetricsPath: String? = nil, defaultFormats: [OutputFormat] = WarmConfiguration.defaults.formats) -> WarmConfiguration {
+                       defaultMetricsPath: String? = nil, defaultFormats: [OutputFormat] = WarmConfiguration.defaults.formats) throws -> WarmConfiguration {
         // A shard's own state directory, so shards sharing one cache directory never write the same file.
         let state = { (file: String) in CacheLayout(root: cacheDirectory, shard: shard).stateDirectory + "/" + file }
         var configuration = WarmConfiguration(apiURL: api, cacheDirectory: cacheDirectory)
@@ -50,7 +51,7 @@ struct WarmOptions: ParsableArguments {
         configuration.decodeConcurrency = decoding.workers
         configuration.limits = DecodeLimits(maxPixels: decoding.decoder.maxPixels, maxEncodedBytes: fetch.maxImageSize.bytes)
         configuration.maxAgeSeconds = freshness.maxAge.seconds
-        configuration.maxCacheBytes = freshness.maxCacheSize?.bytes
+        configuration.maxCacheBytes = try freshness.maxCacheSize?.bytes(forCacheAt: cacheDirectory, option: "--max-cache-size")
         configuration.compare = compare
         configuration.metricsPath = compare == .none ? nil : comparing.metrics ?? defaultMetricsPath ?? state("metrics.jsonl")
         configuration.summaryPath = output.summary ?? state(SummaryFile.defaultFileName)

@@ -44,6 +44,61 @@ final class DiskCacheEvictionTests: CacheTestCase {
         XCTAssertTrue(report.isClean, "\(report)")
     }
 
+    /// Stores a, b, c, d (fetched at 1000...1003); c and d then used at 6000, so least-recently-used order is a, b, c, d.
+    private func storeFourThenUseCAndD(_ cache: DiskCache) throws -> [String: Int] {
+        var sizes: [String: Int] = [:]
+        for (index, name) in ["a", "b", "c", "d"].enumerated() {
+            let data = try jpeg(seed: UInt64(index))
+            try cache.store(url: url(name), productIds: [index], variant: variant, data: data,
+                            metadata: metadata(fetchedAt: Double(1000 + index)))
+            sizes[name] = data.count
+        }
+        for name in ["c", "d"] { _ = try cache.lookup(url: url(name), variant: variant, now: 6000) }
+        return sizes
+    }
+
+    private func cachedNames(_ cache: DiskCache) throws -> [String] {
+        try ["a", "b", "c", "d"].filter { try cache.lookup(url: url($0), variant: variant, recordingAccess: false) != nil }
+    }
+
+    func testEvictionRemovesEveryImageTonightsListDidNotNameBeforeAnyItNamed() throws {
+        let cache = try openCache()
+        let sizes = try storeFourThenUseCAndD(cache)
+        // Tonight's run started at 5000 and its list named a and b only; c and d were used more recently.
+        try cache.markListed(urls: [try CanonicalURL(url("a")), try CanonicalURL(url("b"))], at: 5000)
+        let total = sizes.values.reduce(0, +)
+
+        let first = try cache.evict(maxBytes: total - sizes["c"]!, listedSince: 5000, now: 7000)
+        XCTAssertEqual(first.removedCount, 1)
+        XCTAssertEqual(try cachedNames(cache), ["a", "b", "d"], "c: not named tonight, least recently used of those")
+        _ = try cache.evict(maxBytes: sizes["a"]! + sizes["b"]!, listedSince: 5000, now: 7000)
+        XCTAssertEqual(try cachedNames(cache), ["a", "b"], "every unnamed image goes before a named one")
+        _ = try cache.evict(maxBytes: sizes["b"]!, listedSince: 5000, now: 7000)
+        XCTAssertEqual(try cachedNames(cache), ["b"], "among the named ones, least recently used first")
+        XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
+    }
+
+    func testEvictionWithoutARunStartKeepsWhatTheNewestListingNamed() throws {
+        let cache = try openCache()
+        let sizes = try storeFourThenUseCAndD(cache)
+        // A merge: the last night's shards listed a and b a day after the stores; c and d were listed only then.
+        let night = 1000 + 86_400.0
+        try cache.markListed(urls: [try CanonicalURL(url("a"))], at: night)
+        try cache.markListed(urls: [try CanonicalURL(url("b"))], at: night + 3 * 3600)
+
+        _ = try cache.evict(maxBytes: sizes["a"]! + sizes["b"]!, now: night + 4 * 3600)
+        XCTAssertEqual(try cachedNames(cache), ["a", "b"])
+    }
+
+    func testShareOfTheVolumeIsThatShareOfItsTotalSizeEvenBeforeTheDirectoryExists() throws {
+        let total = try CacheSizeLimit.volumeBytes(containing: root)
+        XCTAssertGreaterThan(total, 0)
+        XCTAssertEqual(try CacheSizeLimit.volumeBytes(containing: root + "/not/made/yet"), total)
+        XCTAssertEqual(try CacheSizeLimit.shareOfVolume(0.85).bytes(forCacheAt: root + "/not/made/yet"),
+                       Int((Double(total) * 0.85).rounded(.down)))
+        XCTAssertEqual(try CacheSizeLimit.bytes(2_000_000).bytes(forCacheAt: root), 2_000_000)
+    }
+
     func testEvictionUnderTheLimitRemovesNothing() throws {
         let cache = try openCache()
         let data = try jpeg()

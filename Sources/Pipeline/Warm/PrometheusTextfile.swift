@@ -1,8 +1,8 @@
 import Foundation
 import WarmSupport
 
-/// The summary as Prometheus gauges: the file for node_exporter's textfile collector (written atomically, as it may
-/// read at any time) and the run figures on `warm cache serve`'s /metrics. Written with `PrometheusText`, which says
+/// The summary as Prometheus gauges: the file for node_exporter's textfile collector (`SummaryFile` writes it atomically,
+/// as it may read at any time) and the run figures on `warm cache serve`'s /metrics. Written with `PrometheusText`, which says
 /// why not swift-prometheus.
 public enum PrometheusTextfile {
     private typealias Sample = (labels: [(name: String, value: String)], value: Double)
@@ -39,10 +39,6 @@ public enum PrometheusTextfile {
             }
         }
         return text.text
-    }
-
-    public static func write(_ summary: WarmSummary, to path: String) throws {
-        try AtomicFile.write(Data(render(summary).utf8), to: path)
     }
 
     /// The same families in the same order for every summary, so `render` can interleave them.

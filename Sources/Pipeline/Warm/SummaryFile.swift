@@ -1,3 +1,4 @@
+import Cache
 import Foundation
 import Logging
 import WarmSupport
@@ -15,7 +16,7 @@ public enum SummaryFile {
         var failure: String?
         if let path = configuration.summaryPath {
             do {
-                try AtomicFile.write(encoder.encode(summary), to: path)
+                try replace(path, with: encoder.encode(summary), faults: configuration.cacheFaults)
             } catch {
                 failure = "the summary \(path): \(error)"
                 // A failure the run already had is the more useful reason; a success is one no more.
@@ -24,12 +25,29 @@ public enum SummaryFile {
         }
         if let path = configuration.prometheusPath {
             do {
-                try PrometheusTextfile.write(summary, to: path)
+                try replace(path, with: Data(PrometheusTextfile.render(summary).utf8))
             } catch {
                 failure = failure ?? "the Prometheus file \(path): \(error)"
             }
         }
         if let failure { throw .output(reason: failure) }
+    }
+
+    /// A summary (or Prometheus file) that cannot be written must not leave an earlier night's in place to be read as tonight's (the origin's
+    /// /metrics reads it): the old file is removed (on a full disk that frees its blocks) and the write tried once more;
+    /// if that fails too, there is no summary, which no reader takes for a success. Removed rather than renamed: a
+    /// renamed file keeps its blocks and would still need a name readers know to ignore.
+    private static func replace(_ path: String, with data: Data, faults: FaultInjector? = nil) throws {
+        func attempt() throws {
+            if let code = faults?(.summaryWrite) { throw AtomicFileError(operation: "write", path: path, code: code) }
+            try AtomicFile.write(data, to: path)
+        }
+        do {
+            try attempt()
+        } catch {
+            guard unlink(path) == 0 else { throw error }
+            try attempt()
+        }
     }
 
     /// A run that could not start (the cache unusable, the metrics file unwritable) still reports, as far as it can;

@@ -18,6 +18,8 @@ public struct WarmDependencies: Sendable {
     private let release: @Sendable () async -> Void
     /// Set when the manifest was broken and moved aside: the summary says so.
     var manifestRepair: ManifestRepair?
+    /// Released right before the summary is written, so a run that filled the disk can still write it.
+    var summaryReserve: SpaceReserve?
 
     public init(fetcher: any Fetching, hostGate: HostGate?, cache: CacheIO, decoder: any ThumbnailDecoding,
                 now: @escaping @Sendable () -> Date = Date.init, release: @escaping @Sendable () async -> Void = {}) {
@@ -38,6 +40,7 @@ public struct WarmDependencies: Sendable {
         ProcessAllocator.fixMmapThreshold(bytes: 256 * 1024)
         ProcessAllocator.limitArenas(to: 2)
         let (lock, cache, repair) = try openCache(configuration, logger: logger)
+        let reserve = reserveSummarySpace(cache.layout, logger: logger)
         // Enough that a slow fsync does not hold up other stores, few enough to keep the disk's queue short.
         let pool = NIOThreadPool(numberOfThreads: 4)
         pool.start()
@@ -52,12 +55,25 @@ public struct WarmDependencies: Sendable {
             try? await http.shutdown()
             try? await pool.shutdownGracefully()
             try? cache.close()
+            reserve?.release()
             lock.release()
         }
         var dependencies = WarmDependencies(fetcher: http, hostGate: hostGate,
                                             cache: CacheIO(cache: cache, pool: pool), decoder: decoder, release: release)
         dependencies.manifestRepair = repair
+        dependencies.summaryReserve = reserve
         return dependencies
+    }
+
+    /// nil (logged) when the volume has not even that much room: the run goes on, and a summary it cannot write
+    /// replaces no earlier one (`SummaryFile`).
+    private static func reserveSummarySpace(_ layout: CacheLayout, logger: Logger) -> SpaceReserve? {
+        do {
+            return try SpaceReserve.reserve(in: layout)
+        } catch {
+            logger.warning("could not reserve space for the run's summary", metadata: ["error": "\(error)"])
+            return nil
+        }
     }
 
     /// Call once, after `WarmPipeline.run`.

@@ -21,7 +21,7 @@ extension WarmPipeline {
         }
         if let mergeFailure { await stepFailed(mergeFailure) }
         await prune(after: end, startedAt: startedAt)
-        await evictToLimit()
+        await evictToLimit(keepingListedSince: startedAt)
         await exportAppManifest()
         let finishedAt = dependencies.now()
         let previousSuccess = SummaryFile.lastSuccess(at: configuration.summaryPath)
@@ -37,9 +37,10 @@ extension WarmPipeline {
         summary.success = summary.reasonCode.isSuccess
         summary.lastSuccessAt = summary.success ? finishedAt : previousSuccess
         if !summary.success { await progress.reportFailedRun() }
-        let (settings, finished) = (configuration, summary)
+        let (settings, finished, reserve) = (configuration, summary, dependencies.summaryReserve)
         try await BlockingWork.run {
-            Result { () throws(WarmRunError) in try SummaryFile.write(finished, configuration: settings) }
+            reserve?.release()
+            return Result { () throws(WarmRunError) in try SummaryFile.write(finished, configuration: settings) }
         }.get()
         return finished
     }
@@ -85,11 +86,15 @@ extension WarmPipeline {
         }
     }
 
-    private func evictToLimit() async {
+    /// What tonight's list named (`markListed` at the run's start, in `prune`) goes last.
+    private func evictToLimit(keepingListedSince startedAt: Date) async {
         guard let maxBytes = configuration.maxCacheBytes else { return }
         let evicted: RemovalResult
+        let listedSince = startedAt.timeIntervalSince1970
         do {
-            evicted = try await dependencies.cache.run({ cache throws(CacheError) in try cache.evict(maxBytes: maxBytes) })
+            evicted = try await dependencies.cache.run({ cache throws(CacheError) in
+                try cache.evict(maxBytes: maxBytes, listedSince: listedSince)
+            })
         } catch {
             return await stepFailed("the eviction to --max-cache-size \(maxBytes) bytes failed: \(error)")
         }
