@@ -112,7 +112,8 @@ final class ShardedRunTests: XCTestCase {
             try String(contentsOf: report.appendingPathComponent("memory-comparison.md"), encoding: .utf8)
                 .split(separator: "\n").map(String.init)
                 .filter { $0.hasPrefix("| Total memory-cache use for all") || $0.hasPrefix("| Average per image |")
-                    || $0.hasPrefix("| Images that fit") || $0.hasPrefix("| Improvement over naive") || $0.hasPrefix("| Read |") }
+                    || $0.hasPrefix("| Images that fit") || $0.hasPrefix("| Times smaller than naive")
+                    || $0.hasPrefix("| Less memory than naive") || $0.hasPrefix("| Read |") }
         }
         let shardedRows = try rows(shardedReport)
         // Total, average (also in the seeds' reference table), fit, two improvement rows, images read.
