@@ -95,8 +95,7 @@ extension ImageSource {
         defer { g_free(buffer); free(kept.rgb) }
         guard status == 0 else { return (nil, nil, Int(decoded)) }
         let encoded = buffer.map {
-            EncodedImage(data: Data(bytes: $0, count: length), size: target.outputSize(for: header), format: .jpeg,
-                         decodedPixels: Int(decoded))
+            EncodedImage(data: Data(bytes: $0, count: length), size: target.outputSize(for: header), format: .jpeg)
         }
         let bitmap = kept.rgb.flatMap { rgb in
             try? VipsImageHandle.fromPixels(UnsafeRawBufferPointer(start: rgb, count: Int(kept.width) * Int(kept.height) * 3),
