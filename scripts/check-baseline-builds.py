@@ -46,9 +46,10 @@ def decoded_pixels(metrics):
 def measure_and_check(binary, build, baseline, directory, failures):
     started = time.monotonic()
     # The demo's catalog draws each image on its first request: under load an answer can take longer than the default
-    # 30 s deadline, so a generous one bounds a hang without judging speed.
+    # 30 s deadline (and a decode the default 60 s), so generous ones bound a hang without judging speed.
     demo = subprocess.run([binary, "demo", "--products", "24", "--port", str(free_port()), "--dir", directory,
-                           "--no-progress", "--compare", "all", "--request-timeout", "300", "--fetch-deadline", "600"],
+                           "--no-progress", "--compare", "all", "--request-timeout", "300", "--fetch-deadline", "600",
+                           "--decode-timeout", "600"],
                           capture_output=True, text=True)
     seconds = time.monotonic() - started
     if demo.returncode != 0:
