@@ -47,6 +47,22 @@ final class PublishedSnapshotTests: CacheTestCase {
         XCTAssertEqual(try urls(inSnapshot: path).count, 2, "a snapshot never changes after it is published")
     }
 
+    func testASnapshotIsReadWithoutTakingALock() throws {
+        let cache = try openCache()
+        try store(cache, 1)
+        let path = try cache.publishSnapshot()
+        // Another connection holds SQLite's exclusive lock on the file: a reader that takes locks would get "database
+        // is locked" at once (no busy timeout); an immutable one takes none, as on a volume whose locks cannot be
+        // trusted across hosts.
+        let holder = try DatabaseQueue(path: path)
+        try holder.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN EXCLUSIVE")
+            defer { try? db.execute(sql: "ROLLBACK") }
+            XCTAssertEqual(try urls(inSnapshot: path), ["https://img.example.test/p/1.jpg"])
+        }
+        try holder.close()
+    }
+
     func testEachPublishKeepsThePreviousSnapshotAndDeletesOlderOnes() throws {
         let cache = try openCache()
         for index in 1...4 {
