@@ -25,16 +25,21 @@ public final class CacheReader: Sendable {
     /// lock, no `-shm`, nothing written beside it, so origins on many hosts may read it from a network volume.
     /// Throws `.manifestBroken` or `.database` when it is not a readable manifest.
     public static func openSnapshot(root: String, path: String, readerCount: Int = 4) throws(CacheError) -> CacheReader {
-        let pool = try Manifest.openSnapshot(path: path, readerCount: readerCount)
-        let reader = CacheReader(layout: CacheLayout(root: root), manifestPath: path, pool: pool, versionQueue: nil)
         do throws(CacheError) {
-            // The file is opened lazily; read its schema now, so a torn or foreign file fails here, not in a request.
-            _ = try reader.using { db in try db.tableExists(ManifestRow.databaseTableName) }
-        } catch {
-            try? pool.close()
-            throw error
+            let pool = try Manifest.openSnapshot(path: path, readerCount: readerCount)
+            let reader = CacheReader(layout: CacheLayout(root: root), manifestPath: path, pool: pool, versionQueue: nil)
+            do throws(CacheError) {
+                // The file is opened lazily; read its schema now, so a torn or foreign file fails here, not in a request.
+                _ = try reader.using { db in try db.tableExists(ManifestRow.databaseTableName) }
+            } catch {
+                try? pool.close()
+                throw error
+            }
+            return reader
+        } catch .manifestBroken(let path, let reason) {
+            // Not `manifestBroken`, whose sentence sends the reader to `warm run`: a snapshot is replaced by publishing.
+            throw .database(path: path, reason: "it is not a readable manifest (\(reason)); the next `warm cache merge` publishes another")
         }
-        return reader
     }
 
     /// Throws `.fileSystem` (ENOENT) without a manifest, `.database` when unreadable or not in WAL mode.
