@@ -2,18 +2,44 @@ import Foundation
 import GRDB
 import WarmSupport
 
-/// Read-only cache access for `warm cache serve` beside the writer: WAL mode (checked on open) so readers never block
-/// it. Every method blocks for SQLite statements or one small file read; call it off the cooperative pool.
+/// Read-only cache access for `warm cache serve`: the live manifest beside its writer on one host (WAL mode, checked on
+/// open, so readers never block it), or a published snapshot (`openSnapshot`). Every method blocks for SQLite
+/// statements or one small file read; call it off the cooperative pool.
 public final class CacheReader: Sendable {
     public var layout: CacheLayout { files.layout }
+    /// The SQLite file read: the tree's `manifest.sqlite`, or a snapshot's own name (never the link to it).
+    public let manifestPath: String
     private let pool: DatabasePool
-    private let versionQueue: DatabaseQueue
+    /// nil for a snapshot, which never changes.
+    private let versionQueue: DatabaseQueue?
     private let files: CacheFileStore
 
-    private init(layout: CacheLayout, pool: DatabasePool, versionQueue: DatabaseQueue) {
+    private init(layout: CacheLayout, manifestPath: String, pool: DatabasePool, versionQueue: DatabaseQueue?) {
+        self.manifestPath = manifestPath
         self.pool = pool
         self.versionQueue = versionQueue
         files = CacheFileStore(layout: layout, faults: nil)
+    }
+
+    /// A published snapshot at `path` (`PublishedManifest.currentSnapshotPath()`), opened read-only and immutable: no
+    /// lock, no `-shm`, nothing written beside it, so origins on many hosts may read it from a network volume.
+    /// Throws `.manifestBroken` or `.database` when it is not a readable manifest.
+    public static func openSnapshot(root: String, path: String, readerCount: Int = 4) throws(CacheError) -> CacheReader {
+        do throws(CacheError) {
+            let pool = try Manifest.openSnapshot(path: path, readerCount: readerCount)
+            let reader = CacheReader(layout: CacheLayout(root: root), manifestPath: path, pool: pool, versionQueue: nil)
+            do throws(CacheError) {
+                // The file is opened lazily; read its schema now, so a torn or foreign file fails here, not in a request.
+                _ = try reader.using { db in try db.tableExists(ManifestRow.databaseTableName) }
+            } catch {
+                try? pool.close()
+                throw error
+            }
+            return reader
+        } catch .manifestBroken(let path, let reason) {
+            // Not `manifestBroken`, whose sentence sends the reader to `warm run`: a snapshot is replaced by publishing.
+            throw .database(path: path, reason: "it is not a readable manifest (\(reason)); the next `warm cache merge` publishes another")
+        }
     }
 
     /// Throws `.fileSystem` (ENOENT) without a manifest, `.database` when unreadable or not in WAL mode.
@@ -39,7 +65,8 @@ public final class CacheReader: Sendable {
             }
             var single = configuration
             single.label = "warm.cache.reader.version"
-            return CacheReader(layout: layout, pool: pool, versionQueue: try DatabaseQueue(path: layout.manifestPath, configuration: single))
+            return CacheReader(layout: layout, manifestPath: layout.manifestPath, pool: pool,
+                               versionQueue: try DatabaseQueue(path: layout.manifestPath, configuration: single))
         } catch {
             throw DiskCache.mapDatabaseError(error, layout: layout)
         }
@@ -47,14 +74,19 @@ public final class CacheReader: Sendable {
 
     public func close() throws(CacheError) {
         do {
-            try versionQueue.close()
+            try versionQueue?.close()
             try pool.close()
-        } catch { throw DiskCache.mapDatabaseError(error, layout: layout) }
+        } catch { throw DiskCache.mapDatabaseError(error, manifestPath: manifestPath) }
+    }
+
+    private func using<T>(_ body: (Database) throws -> T) throws(CacheError) -> T {
+        do { return try pool.read(body) } catch { throw DiskCache.mapDatabaseError(error, manifestPath: manifestPath) }
     }
 
     /// Changes whenever another connection commits to the manifest (`PRAGMA data_version`, on one connection kept for
-    /// it, as the value is only comparable on the same connection).
+    /// it, as the value is only comparable on the same connection); always 0 for a snapshot.
     public func dataVersion() throws(CacheError) -> Int {
+        guard let versionQueue else { return 0 }
         do {
             return try versionQueue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") } ?? 0
         } catch {
@@ -66,7 +98,7 @@ public final class CacheReader: Sendable {
     /// is not the one the layout gives its key (tampered) is left out: no file is ever named by anything but the hash.
     /// Memory: the rows' keys and validators, about the size of the manifest's `url`, `variant` and `path` columns.
     public func servedFiles() throws(CacheError) -> [ServedFile] {
-        let rows = try DiskCache.using(pool, layout) { db in
+        let rows = try using { db in
             try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE path IS NOT NULL")
         }
         return rows.compactMap(ServedFile.init(row:))
@@ -74,7 +106,7 @@ public final class CacheReader: Sendable {
 
     /// The current row of one file, for a descriptor that did not match the index's validators.
     public func servedFile(url: CanonicalURL, variant: CacheVariant) throws(CacheError) -> ServedFile? {
-        try DiskCache.using(pool, layout) { db in
+        try using { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM entry WHERE url = ? AND variant = ? AND path IS NOT NULL"),
                              arguments: [url.text, variant.name])
         }.flatMap(ServedFile.init(row:))

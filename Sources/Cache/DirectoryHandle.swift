@@ -94,6 +94,19 @@ final class DirectoryHandle {
         }
     }
 
+    /// Makes a file's bytes durable (before the rename that publishes it).
+    func syncFile(_ name: String) throws(CacheError) {
+        let fileFD = retryingOnInterrupt { openat(fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fileFD >= 0 else { throw CacheError.system("open", path: path + "/" + name, errno: errno) }
+        defer { close(fileFD) }
+        guard fsync(fileFD) == 0 else { throw CacheError.system("fsync", path: path + "/" + name, errno: errno) }
+    }
+
+    /// `symlinkat(2)`: a new link `name` whose text is `target`; fails if `name` exists.
+    func makeSymbolicLink(_ name: String, to target: String) throws(CacheError) {
+        guard symlinkat(target, fd, name) == 0 else { throw CacheError.system("symlink", path: path + "/" + name, errno: errno) }
+    }
+
     /// Removes a file (or link); returns false when there was nothing to remove.
     @discardableResult
     func removeFile(_ name: String) throws(CacheError) -> Bool {

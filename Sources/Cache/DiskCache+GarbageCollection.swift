@@ -3,7 +3,8 @@ import GRDB
 
 extension DiskCache {
     /// Takes every shard's lock too (`locked` while any run goes on). Files newer than `startedAt` stay, in case a
-    /// shard that did not exist when the locks were taken has started writing.
+    /// shard that did not exist when the locks were taken has started writing, and so do files a published snapshot
+    /// names (an origin on another host may serve them until the next publish).
     public func collectGarbage(startedAt: Double = Date().timeIntervalSince1970) throws(CacheError) -> GarbageCollectionResult {
         try requireTree("collect garbage through a shard's manifest")
         return try withEveryShardLocked { shards, manifests throws(CacheError) in
@@ -12,6 +13,7 @@ extension DiskCache {
             for (pool, layout) in manifests {
                 namedPaths.formUnion(try Self.using(pool, layout) { try String.fetchAll($0, sql: namedPathsSQL) })
             }
+            namedPaths.formUnion(publishedPaths(namedPathsSQL))
             var result = GarbageCollectionResult()
             for path in try files.allFilePaths() where !namedPaths.contains(path) {
                 let absolute = layout.absolutePath(relative: path)
@@ -38,6 +40,26 @@ extension DiskCache {
             }
             return result
         }
+    }
+}
+
+extension DiskCache {
+    /// The paths every published snapshot names; one that cannot be read names none (no origin serves from it either).
+    private func publishedPaths(_ sql: String) -> Set<String> {
+        let directory = PublishedManifest(root: layout.root).directory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var paths = Set<String>()
+        for name in names where PublishedManifest.sequence(ofSnapshot: name) != nil {
+            let path = directory + "/" + name
+            do {
+                let pool = try Manifest.openSnapshot(path: path)
+                defer { try? pool.close() }
+                paths.formUnion(try pool.read { try String.fetchAll($0, sql: sql) })
+            } catch {
+                logger.warning("a published manifest cannot be read", metadata: ["path": "\(path)", "error": "\(error)"])
+            }
+        }
+        return paths
     }
 }
 

@@ -3,6 +3,22 @@ import GRDB
 import Logging
 
 extension DiskCache {
+    /// `warm cache merge` and `warm cache evict`: holding the tree's lock (no unsharded run or other merge meanwhile),
+    /// merges the shards, evicts down to `maxBytes`, and, `publishing`, publishes last, so the snapshot is the tree's
+    /// manifest after the last step that changed it (`publishSnapshot`). `published/` is made before the tree's
+    /// manifest is opened, so from then on origins read only snapshots, never the manifest being written.
+    public static func mergeTree(root: String, maxBytes: Int?, publishing: Bool, logger: Logger)
+        throws(CacheError) -> (merged: ShardMergeResult, evicted: RemovalResult?, published: String?) {
+        let lock = try CacheLock.acquire(root: root)
+        defer { lock.release() }
+        if publishing { try preparePublishing(root: root) }
+        let cache = try DiskCache.open(root: root, logger: logger)
+        defer { try? cache.close() }
+        let merged = try cache.mergeShards(logger: logger)
+        let evicted = try maxBytes.map { bytes throws(CacheError) in try cache.evictTree(maxBytes: bytes) }
+        return (merged, evicted, publishing ? try cache.publishSnapshot() : nil)
+    }
+
     /// Each shard merges under its own lock (a running one is refused); the newer row wins (`mergedRow`), idempotently,
     /// so an interrupted merge completes by running it again. Memory: one batch of rows at a time.
     @discardableResult

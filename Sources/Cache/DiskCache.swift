@@ -271,17 +271,22 @@ public final class DiskCache: Sendable {
     }
 
     static func mapDatabaseError(_ error: any Error, layout: CacheLayout) -> CacheError {
+        mapDatabaseError(error, manifestPath: layout.manifestPath, root: layout.root)
+    }
+
+    /// `manifestPath`: the file the error names (a published snapshot's, for its readers).
+    static func mapDatabaseError(_ error: any Error, manifestPath: String, root: String? = nil) -> CacheError {
         if let cacheError = error as? CacheError { return cacheError }
         if let databaseError = error as? DatabaseError {
-            if databaseError.resultCode == .SQLITE_FULL { return .diskFull(path: layout.manifestPath) }
+            if databaseError.resultCode == .SQLITE_FULL { return .diskFull(path: manifestPath) }
             if [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(databaseError.resultCode) {
-                return .manifestBroken(path: layout.manifestPath, reason: databaseError.message ?? "\(databaseError)")
+                return .manifestBroken(path: manifestPath, reason: databaseError.message ?? "\(databaseError)")
             }
             if databaseError.resultCode == .SQLITE_MISUSE && databaseError.message == "Connection is closed" {
-                return .closed(path: layout.root)
+                return .closed(path: root ?? manifestPath)
             }
-            return .database(path: layout.manifestPath, reason: databaseError.message ?? "\(databaseError)")
+            return .database(path: manifestPath, reason: databaseError.message ?? "\(databaseError)")
         }
-        return .database(path: layout.manifestPath, reason: "\(error)")
+        return .database(path: manifestPath, reason: "\(error)")
     }
 }

@@ -95,6 +95,36 @@ enum Manifest {
         }
     }
 
+    /// A published snapshot (`PublishedManifest`), read-only with SQLite's `immutable=1`: SQLite takes no lock and
+    /// opens no `-shm`, `-wal` or `-journal`, which is only right for a file nobody writes again, and what makes reading
+    /// it from several hosts over a network volume safe. Needs SQLite built with URI names (`SQLITE_USE_URI`, as
+    /// Debian's is; GRDB passes no `SQLITE_OPEN_URI`): otherwise the open fails, nothing is read wrongly.
+    static func openSnapshot(path: String, readerCount: Int = 1) throws(CacheError) -> DatabasePool {
+        var configuration = Configuration()
+        configuration.label = "warm.cache.manifest.snapshot"
+        configuration.readonly = true
+        configuration.maximumReaderCount = max(1, readerCount)
+        do {
+            return try DatabasePool(path: immutableURI(path), configuration: configuration)
+        } catch {
+            throw DiskCache.mapDatabaseError(error, manifestPath: path)
+        }
+    }
+
+    /// `file:<path>?immutable=1`, with the characters a URI path gives meaning to escaped.
+    static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return "file:" + escaped + "?immutable=1"
+    }
+
     /// Opened `SQLITE_OPEN_READONLY`, so nothing it does can need a free block (`warm cache stats`, `verify`, `export` on
     /// a full disk); nil when the schema has migrations pending (an older warm's manifest, upgraded by a writable open).
     static func openReadOnly(_ layout: CacheLayout) throws(CacheError) -> DatabasePool? {

@@ -8,7 +8,9 @@ struct CacheEvictCommand: AsyncParsableCommand {
         abstract: "Merge a sharded tree's manifests, then evict least-recently-used entries until it is at most --max-size.",
         discussion: """
             The same as `warm cache merge DIR --max-cache-size SIZE`; works on unsharded directories too. Rows go \
-            before files (from every shard manifest, then the tree's), so a crash leaves only orphans for `warm cache gc`.
+            before files (from every shard manifest, then the tree's), so a crash leaves only orphans for `warm cache gc`. \
+            When the tree has a published manifest (DIR/published/, made by `warm cache merge`), it publishes again, so \
+            origins stop naming the evicted files.
             Exit status: 0 done; 1 could not evict; 75 a run, merge or shard holds a lock.
             """)
 
@@ -24,10 +26,12 @@ struct CacheEvictCommand: AsyncParsableCommand {
 
     func run() async throws {
         let maxBytes = try maxSize.bytes(forCacheAt: directory, option: "--max-size")
-        let (_, evicted) = try CacheAccess.reading {
-            try CacheMergeCommand.merge(directory: directory, maxBytes: maxBytes, logger: LogSetup.logger())
+        let (_, evicted, published) = try CacheAccess.reading {
+            try DiskCache.mergeTree(root: directory, maxBytes: maxBytes,
+                                        publishing: try DiskCache.hasPublishedSnapshot(root: directory), logger: LogSetup.logger())
         }
         if let evicted { print(Self.line(directory: directory, evicted)) }
+        if let published { print("\(directory): published \(published)") }
     }
 
     static func line(directory: String, _ evicted: RemovalResult) -> String {

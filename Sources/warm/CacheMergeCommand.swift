@@ -9,7 +9,9 @@ struct CacheMergeCommand: AsyncParsableCommand {
         abstract: "Merge the manifests of a sharded run (shards/I-of-N/) into the cache directory's manifest.",
         discussion: """
             Run it after every shard has finished; then `warm cache stats/get/verify DIR` see the whole tree. Idempotent: \
-            running it again (for example after a crash) changes nothing more. Per entry the newer row wins.
+            running it again (for example after a crash) changes nothing more. Per entry the newer row wins. Last (after \
+            the eviction), it publishes the merged manifest as DIR/published/manifest-<n>.sqlite, an immutable copy \
+            that `warm cache serve` on other hosts reads, and points DIR/published/manifest.sqlite at it.
             Exit status: 0 merged; 1 could not merge; 75 a shard (or another merge or run) still holds its lock.
             """)
 
@@ -28,8 +30,8 @@ struct CacheMergeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let maxBytes = try maxCacheSize?.bytes(forCacheAt: directory, option: "--max-cache-size")
-        let (result, evicted) = try CacheAccess.reading {
-            try Self.merge(directory: directory, maxBytes: maxBytes, logger: LogSetup.logger())
+        let (result, evicted, published) = try CacheAccess.reading {
+            try DiskCache.mergeTree(root: directory, maxBytes: maxBytes, publishing: true, logger: LogSetup.logger())
         }
         let shards = result.mergedShards.map(\.description).joined(separator: ", ")
         print("\(directory): merged \(result.mergedShards.count) shards (\(shards.isEmpty ? "none found" : shards)): "
@@ -37,15 +39,6 @@ struct CacheMergeCommand: AsyncParsableCommand {
               + (result.prunedRows > 0 ? ", \(result.prunedRows) pruned by their shard removed" : "")
               + (result.removedTemporaryFileCount > 0 ? ", \(result.removedTemporaryFileCount) leftover temp files removed" : ""))
         if let evicted { print(CacheEvictCommand.line(directory: directory, evicted)) }
-    }
-
-    /// Holds the tree's lock (no unsharded run or other merge meanwhile) while merging.
-    static func merge(directory: String, maxBytes: Int?, logger: Logger) throws(CacheError) -> (ShardMergeResult, RemovalResult?) {
-        let lock = try CacheLock.acquire(root: directory)
-        defer { lock.release() }
-        let cache = try DiskCache.open(root: directory, logger: logger)
-        defer { try? cache.close() }
-        let merged = try cache.mergeShards(logger: logger)
-        return (merged, try maxBytes.map { bytes throws(CacheError) in try cache.evictTree(maxBytes: bytes) })
+        if let published { print("\(directory): published \(published)") }
     }
 }

@@ -18,7 +18,9 @@ struct CacheServeCommand: AsyncParsableCommand {
             no file), GET /healthz (readiness: 503 until a run has made a manifest), GET /metrics (Prometheus: the \
             origin's counters and the last run's figures from <dir>/last-run.json and every shard's, read on each \
             scrape): on --admin-port when given, and then not on --port. HEAD wherever GET answers. Starts on an \
-            empty directory and serves once a run has written it.
+            empty directory and serves once a run has written it. Reads <dir>/published/manifest.sqlite (the snapshot \
+            `warm cache merge` publishes, immutable: safe from other hosts) when <dir>/published exists, else \
+            <dir>/manifest.sqlite (same host as the runs).
             Prints http://HOST:PORT on standard output once listening (then http://HOST:ADMINPORT with \
             --admin-port); SIGTERM or SIGINT drains requests in flight.
             Exit status: 0 stopped; 1 no such directory, an unreadable manifest, or could not listen.

@@ -44,5 +44,15 @@ final class CacheSizeOptionTests: XCTestCase {
         }
         let evict = try WarmBinary.run(["cache", "evict", cache, "--max-size", "85%"])
         XCTAssertTrue(evict.stdout.contains("evicted 0 entries"), evict.stdout)
+        // The merge published; each eviction after it publishes again, so origins stop naming what it removed.
+        XCTAssertTrue(evict.stdout.contains("published \(cache)/published/manifest-4.sqlite"), evict.stdout)
+
+        // One host, nothing published: an eviction leaves the origin reading the live manifest.
+        let single = directory.appendingPathComponent("single").path
+        try DiskCache.open(root: single).close()
+        let alone = try WarmBinary.run(["cache", "evict", single, "--max-size", "85%"])
+        XCTAssertEqual(alone.status, 0, alone.stderr)
+        XCTAssertFalse(alone.stdout.contains("published"), alone.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: single + "/published"))
     }
 }

@@ -95,6 +95,11 @@ final class ShardedRunTests: XCTestCase {
         XCTAssertTrue(verify.stdout.contains("\(distinct.count) files checked, 0 problems, 0 orphans"), verify.stdout)
         let again = try WarmBinary.run(["cache", "merge", shared.path])
         XCTAssertTrue(again.stdout.contains("0 rows added, 0 updated, \(distinct.count) unchanged"), again.stdout)
+        // Each merge publishes the merged manifest for origins on other hosts; the previous snapshot stays.
+        XCTAssertTrue(merge.stdout.contains("published \(shared.path)/published/manifest-1.sqlite"), merge.stdout)
+        XCTAssertTrue(again.stdout.contains("published \(shared.path)/published/manifest-2.sqlite"), again.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared.path + "/published").sorted(),
+                       ["manifest-1.sqlite", "manifest-2.sqlite", "manifest.sqlite"])
 
         // The report over the three shards' metrics has the unsharded run's table.
         let shardedReport = directory.appendingPathComponent("report-sharded")

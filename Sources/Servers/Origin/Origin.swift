@@ -20,7 +20,8 @@ public final class Origin: Sendable {
     private let refresher = Mutex<Task<Void, Never>?>(nil)
     private let adminServer = Mutex<RunningServer?>(nil)
 
-    /// Throws when the directory is missing, or when its manifest exists but cannot be read (not WAL, broken).
+    /// Throws when the directory is missing, or when its manifest (the published snapshot, else the live one) exists
+    /// but cannot be read (broken; a live one not in WAL mode).
     public init(cacheDirectory: String, configuration: OriginConfiguration = OriginConfiguration()) throws(CacheError) {
         var isDirectory: ObjCBool = false
         let root = CacheLayout(root: cacheDirectory).root

@@ -11,6 +11,8 @@ import WarmSupport
 /// system call: the rows that name files (keys, paths, validators), reloaded whole when the manifest's `data_version`
 /// changes or the manifest is replaced by another file (checked every `refreshIntervalMilliseconds`; one that cannot
 /// be read leaves the last good rows in place), and the bodies most recently sent, up to `hotSetBytes`.
+/// The manifest read is the published snapshot when the tree has one (`PublishedManifest`: what origins on other hosts
+/// than the merge read, immutable), else the tree's `manifest.sqlite` (one host: its writer and the origin share WAL).
 /// A stale index never sends a mismatched body: a body is kept with the validators it was checked against, and a file
 /// read from disk is checked against them on its open descriptor (`Origin.load`). Memory: the index holds each served
 /// row's URL, variant, path and validators; the hot set at most `hotSetBytes` of thumbnails.
@@ -57,7 +59,8 @@ final class OriginIndex: Sendable {
     private struct State {
         var snapshot = Snapshot()
         var reader: CacheReader?
-        var readerInode: UInt64 = 0
+        /// The file the reader has open and its inode: a new snapshot, or a manifest replaced by rename, is another.
+        var readerSource = Source(path: "", inode: 0)
         var hot: [String: Body] = [:]
         var hotBytes = 0
         var manifest: OriginManifestBody?
@@ -83,19 +86,27 @@ final class OriginIndex: Sendable {
     /// Why the last refresh could not read the manifest; nil when it did.
     var reloadFailure: String? { state.withLock { $0.reloadFailure } }
 
-    /// Blocks (SQLite, `stat`): opens the manifest once it exists (again when it was replaced), and reloads the rows
-    /// when another connection has committed since the last load. A manifest that cannot be opened or read once the
-    /// index has loaded keeps the last good index, reader and hot set in place (`reloadFailure` says why, and every
-    /// refresh tries again), so replicas stay ready on a bad publish; before the first load, the status says why.
-    /// A manifest that is gone empties the index. Throws what kept it from reading the manifest.
+    /// A manifest file as one refresh found it.
+    struct Source: Equatable {
+        var path: String
+        var inode: UInt64
+        var isSnapshot = false
+    }
+
+    /// Blocks (SQLite, `stat`): opens the manifest once it exists (again when it was replaced or a new snapshot was
+    /// published), and reloads the rows when another connection has committed since the last load. A manifest that
+    /// cannot be opened or read once the index has loaded keeps the last good index, reader and hot set in place
+    /// (`reloadFailure` says why, and every refresh tries again), so replicas stay ready on a bad publish; before the
+    /// first load, the status says why. A tree manifest that is gone, with nothing published, empties the index.
+    /// Throws what kept it from reading the manifest.
     func refresh() throws(CacheError) {
-        var info = stat()
-        guard stat(CacheLayout(root: root).manifestPath, &info) == 0 else {
-            close()
-            return
-        }
         do throws(CacheError) {
-            try reload(inode: UInt64(info.st_ino))
+            guard let source = try Self.source(root: root) else {
+                // With `published/` present a merge is publishing its first snapshot: keep what is loaded until then.
+                if !FileManager.default.fileExists(atPath: PublishedManifest(root: root).directory) { close() }
+                return
+            }
+            try reload(source)
             state.withLock { $0.reloadFailure = nil }
         } catch {
             state.withLock { state in
@@ -106,17 +117,36 @@ final class OriginIndex: Sendable {
         }
     }
 
-    /// Reads the rows again when the manifest at `inode` is a new file or has changed since the last load, and only
-    /// then swaps the reader and the rows in (a new file's reader replaces the old one once its rows are read).
-    private func reload(inode: UInt64) throws(CacheError) {
-        let (current, currentInode, loadedVersion) = state.withLock { ($0.reader, $0.readerInode, $0.snapshot.version) }
-        if let current, currentInode == inode {
+    /// The published snapshot the pointer names when there is one (it must exist: a pointer to nothing is a failed
+    /// publish, not an empty cache), else the tree's manifest; nil when neither exists, or when `published/` exists
+    /// without a pointer yet: a tree that publishes is never read through its live manifest, whose writer (the merge)
+    /// may be on another host.
+    private static func source(root: String) throws(CacheError) -> Source? {
+        var info = stat()
+        let published = PublishedManifest(root: root)
+        if let snapshot = try published.currentSnapshotPath() {
+            guard stat(snapshot, &info) == 0 else { throw .fileSystem(operation: "open the published manifest", path: snapshot, errno: errno) }
+            return Source(path: snapshot, inode: UInt64(info.st_ino), isSnapshot: true)
+        }
+        guard !FileManager.default.fileExists(atPath: published.directory) else { return nil }
+        let manifest = CacheLayout(root: root).manifestPath
+        guard stat(manifest, &info) == 0 else { return nil }
+        return Source(path: manifest, inode: UInt64(info.st_ino))
+    }
+
+    /// Reads the rows again when `source` is a new file or has changed since the last load, and only then swaps the
+    /// reader and the rows in (a new file's reader replaces the old one once its rows are read).
+    private func reload(_ source: Source) throws(CacheError) {
+        let (current, currentSource, loadedVersion) = state.withLock { ($0.reader, $0.readerSource, $0.snapshot.version) }
+        if let current, currentSource == source {
             let version = try current.dataVersion()
             guard version != loadedVersion else { return }
-            install(try Self.rows(of: current, version: version), reader: current, inode: inode)
+            install(try Self.rows(of: current, version: version), reader: current, source: source)
             return
         }
-        let opened = try CacheReader.open(root: root, readerCount: readerCount)
+        let opened = source.isSnapshot
+            ? try CacheReader.openSnapshot(root: root, path: source.path, readerCount: readerCount)
+            : try CacheReader.open(root: root, readerCount: readerCount)
         let snapshot: Snapshot
         do throws(CacheError) {
             snapshot = try Self.rows(of: opened, version: try opened.dataVersion())
@@ -124,7 +154,7 @@ final class OriginIndex: Sendable {
             try? opened.close()
             throw error
         }
-        install(snapshot, reader: opened, inode: inode)
+        install(snapshot, reader: opened, source: source)
     }
 
     /// Blocks: every row that names a file, by URL, variants in preferred order.
@@ -144,7 +174,7 @@ final class OriginIndex: Sendable {
 
     /// A replaced reader is closed one replacement later, not now: a request on the origin's threads may still be
     /// reading through it (`Origin.load`), and a new manifest comes at most once per refresh interval.
-    private func install(_ snapshot: Snapshot, reader: CacheReader, inode: UInt64) {
+    private func install(_ snapshot: Snapshot, reader: CacheReader, source: Source) {
         var validatorsByPath: [String: FileValidators?] = [:]
         for files in snapshot.filesByURL.values {
             for file in files { validatorsByPath[file.relativePath] = file.validators }
@@ -156,7 +186,7 @@ final class OriginIndex: Sendable {
                 // `data_version` counts per connection: the new reader's may equal the version of the kept body.
                 state.manifest = nil
             }
-            (state.snapshot, state.reader, state.readerInode) = (snapshot, reader, inode)
+            (state.snapshot, state.reader, state.readerSource) = (snapshot, reader, source)
             // Bodies of files evicted or rewritten since go now, not when the budget pushes them out.
             state.hot = state.hot.filter { path, body in validatorsByPath[path].map { $0 == body.validators } ?? false }
             state.hotBytes = state.hot.values.reduce(0) { $0 + $1.buffer.readableBytes }
