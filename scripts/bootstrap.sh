@@ -2,7 +2,7 @@
 # Installs what a fresh Debian 12 machine lacks to build, test and demo warm:
 # libvips and libexif (with headers), SQLite headers for the cache manifest, and
 # Debian's mate-backgrounds, whose real photographs feed the demo catalog, and
-# python3-yaml for scripts/check-deploy.py (the Kubernetes manifests test), and
+# python3-yaml for scripts/check-deploy.py and scripts/rehearse.py (the Kubernetes manifests tests), and
 # what the fuzzers' link needs (scripts/fuzz.sh, run by .ci/run): clang's
 # -sanitize=fuzzer links libFuzzer with -lstdc++ (libstdc++-12-dev), through ld
 # (binutils) against libc6-dev. Swift's own Debian prerequisites include them.

@@ -28,11 +28,9 @@ import shlex
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
-import yaml
+from kubernetes_manifests import MANIFESTS, ROOT, documents, flag, pod_spec, volume_claims
 
-ROOT = Path(__file__).resolve().parent.parent
 problems = []
 
 
@@ -43,30 +41,9 @@ def check(condition, message):
 
 
 def load(name):
-    path = ROOT / "deploy" / "kubernetes" / name
-    documents = [d for d in yaml.safe_load_all(path.read_text()) if d is not None]
-    check(len(documents) == 1, f"{name}: expected one document, found {len(documents)}")
-    return documents[0]
-
-
-def pod_spec(cronjob):
-    return cronjob["spec"]["jobTemplate"]["spec"]["template"]["spec"]
-
-
-def flag(args, name):
-    """The value of --name=value or --name value in a container's args."""
-    for index, arg in enumerate(args):
-        text = arg.split("#")[0].strip()
-        if text.startswith(f"--{name}="):
-            return text.split("=", 1)[1]
-        if text == f"--{name}" and index + 1 < len(args):
-            return args[index + 1]
-    return None
-
-
-def volume_claims(spec):
-    return {v["name"]: v["persistentVolumeClaim"]["claimName"]
-            for v in spec.get("volumes", []) if "persistentVolumeClaim" in v}
+    found = documents(MANIFESTS / name)
+    check(len(found) == 1, f"{name}: expected one document, found {len(found)}")
+    return found[0]
 
 
 pvc = load("pvc.yaml")
@@ -138,7 +115,7 @@ version = re.search(r'current = "([^"]+)"', (ROOT / "Sources/WarmSupport/WarmVer
 check(version and container["image"].endswith(":" + version.group(1)),
       f"cronjob-warm.yaml: the image tag of {container['image']} is not WarmVersion.current ({version and version.group(1)})")
 
-manifests = sorted(str(p) for p in (ROOT / "deploy" / "kubernetes").glob("*.yaml"))
+manifests = sorted(str(p) for p in MANIFESTS.glob("*.yaml"))
 
 
 def kubernetes_versions():

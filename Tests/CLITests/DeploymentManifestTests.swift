@@ -21,7 +21,7 @@ final class DeploymentManifestTests: XCTestCase {
         let manifests = try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("deploy/kubernetes").path)
             .filter { $0.hasSuffix(".yaml") }.map { "deploy/kubernetes/" + $0 }
         XCTAssertTrue(manifests.contains("deploy/kubernetes/pdb-origin.yaml"), "\(manifests)")
-        for path in ["scripts/check-deploy.py", "Dockerfile", "Sources/WarmSupport/WarmVersion.swift", "deploy/prometheus/warm-rules.yaml"] + manifests {
+        for path in ["scripts/check-deploy.py", "scripts/kubernetes_manifests.py", "Dockerfile", "Sources/WarmSupport/WarmVersion.swift", "deploy/prometheus/warm-rules.yaml"] + manifests {
             let target = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             var text = try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
