@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Module map: one module per pipeline stage (crawl, fetch, decode, measure, cache, serve), their composition,
-// one support module every stage reaches without libvips, C interop kept to CWarmVips, and a thin `warm`
-// executable on top. What each may import: docs/source-layout.md (scripts/check-imports.py checks it).
+// one support module every stage reaches without libvips, C interop kept to CWarmVips, the demo's catalog
+// (DemoCatalog, which no production module imports), and a thin `warm` executable on top. What each may import: docs/source-layout.md (scripts/check-imports.py checks it).
 let package = Package(
     name: "warm",
     platforms: [.macOS(.v14)],
