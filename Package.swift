@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Module map: one module per pipeline stage (crawl, fetch, decode, measure, cache, serve), their composition,
-// one support module every stage reaches without libvips, C interop kept to CWarmVips, and a thin `warm`
-// executable on top. What each may import: docs/source-layout.md (scripts/check-imports.py checks it).
+// one support module every stage reaches without libvips, C interop kept to CWarmVips, the demo's catalog
+// (DemoCatalog, which no production module imports), and a thin `warm` executable on top. What each may import: docs/source-layout.md (scripts/check-imports.py checks it).
 let package = Package(
     name: "warm",
     platforms: [.macOS(.v14)],
@@ -58,7 +58,7 @@ let package = Package(
                            .product(name: "SystemPackage", package: "swift-system")]),
         // Decode stage with its C engine (CWarmVips): image sources, limits, the three strategies, encoders,
         // placeholders (ThumbHash), the decode worker processes behind ThumbnailDecoding, and the image
-        // composer the catalog server and the peak-noise probe draw with. The fuzz package compiles it
+        // composer the peak-noise probe and tests draw with (and whose libvips steps cut the demo catalog's images). The fuzz package compiles it
         // without DecodeWorkers/ (fuzz/Package.swift).
         .target(name: "Downsample", dependencies: ["CWarmVips", "CLibExif", "WarmSupport"]),
         // Measure stage: per-image metrics, the report table, regression checks.
@@ -94,13 +94,13 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["LAYOUT.md"]),
-        // The two HTTP servers and their one Hummingbird start-up (RunningServer: bound port, graceful stop,
-        // signals): Origin/ (`warm cache serve` over a warmed cache, read-only beside the writer) and
-        // CatalogServer/ (the embedded OpenMarket-compatible catalog server, demo and tests).
+        // The production HTTP server and what any server here shares: Origin/ (`warm cache serve` over a warmed
+        // cache, read-only beside the writer), RunningServer (the one Hummingbird start-up: bound port, graceful
+        // stop, signals) and ConditionalRequest (304 or not).
         .target(
             name: "Servers",
             dependencies: [
-                "Cache", "Crawl", "Downsample", "WarmSupport",
+                "Cache", "WarmSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -111,6 +111,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            ]),
+        // The demo's OpenMarket-compatible catalog (`warm demo`, `warm serve`, tests): its server, page JSON, the
+        // images it draws and its fault injection. Production modules (Servers, Pipeline, Cache) do not import it.
+        .target(
+            name: "DemoCatalog",
+            dependencies: [
+                "Servers", "Crawl", "Downsample", "WarmSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // Composition: crawl -> fetch -> decode -> cache write, with summaries.
         .target(
@@ -124,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "warm",
             dependencies: [
-                "Downsample", "WarmMetrics", "Pipeline", "Servers", "Cache", "Crawl", "Fetch", "WarmSupport",
+                "Downsample", "WarmMetrics", "Pipeline", "Servers", "DemoCatalog", "Cache", "Crawl", "Fetch", "WarmSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -145,7 +156,7 @@ let package = Package(
         .target(
             name: "WarmTestSupport",
             dependencies: [
-                "Servers", "Crawl", "Fetch", "WarmSupport", "Downsample",
+                "Servers", "DemoCatalog", "Crawl", "Fetch", "WarmSupport", "Downsample",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -164,25 +175,25 @@ let package = Package(
         .testTarget(
             name: "FetchTests",
             dependencies: [
-                "Fetch", "Servers", "WarmTestSupport",
+                "Fetch", "Servers", "DemoCatalog", "WarmTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(
             name: "CrawlTests",
             dependencies: [
-                "Crawl", "Fetch", "Servers", "WarmTestSupport",
+                "Crawl", "Fetch", "DemoCatalog", "WarmTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(
             name: "CacheTests",
             dependencies: ["Cache", "CacheTestSupport", "Downsample", "WarmSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "CatalogServerTests", dependencies: ["Servers", "Crawl", "Fetch", "WarmTestSupport"]),
+        .testTarget(name: "CatalogServerTests", dependencies: ["DemoCatalog", "Crawl", "Fetch", "WarmTestSupport"]),
         // WarmPipeline run in the test process.
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "CacheTestSupport", "WarmMetrics", "Servers", "Cache", "Downsample", "Fetch", "WarmSupport", "WarmTestSupport",
+                "Pipeline", "CacheTestSupport", "WarmMetrics", "DemoCatalog", "Cache", "Downsample", "Fetch", "WarmSupport", "WarmTestSupport",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -191,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "Pipeline", "CacheTestSupport", "Servers", "Cache", "Downsample", "WarmMetrics", "ImageSamples", "WarmTestSupport",
+                "Pipeline", "CacheTestSupport", "Servers", "DemoCatalog", "Cache", "Downsample", "WarmMetrics", "ImageSamples", "WarmTestSupport",
                 "WarmSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

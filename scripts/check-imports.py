@@ -5,6 +5,10 @@ A module may import the modules of its row and those of the "(every module)" row
 table does not allow, on a folder under Sources/ with Swift files that no row names, and on a row whose folder is
 gone; prints each with its file and line. The table is the only list: this script holds none.
 
+Also reads the page's line "Kept out of production: DEMO, imported neither directly nor through another module by
+A, B, C." and fails if the table lets A, B or C reach DEMO, directly or through the rows of the modules they may
+import (so production code never links the demo catalog), or if the line is missing.
+
 Also fails on any use of Foundation's `Process` in Sources/ or Tests/: processes start through `ChildProcess`.
 
 Usage: scripts/check-imports.py [--root DIR]   (DIR: a checkout; default: this script's)
@@ -16,6 +20,8 @@ import sys
 
 HEADING = "## Modules and what each may import"
 EVERY = "(every module)"
+KEPT_OUT = re.compile(r"^Kept out of production: (\w+), imported neither directly nor through another module by (.+)\.$",
+                      re.M)
 # `import X`, `import X.Y`, `@testable import X`, `public import X`, `import struct X.Y`, after indentation.
 # `Process()`, `Process.run(...)`, `Foundation.Process`; not `ChildProcess(`, `ProcessInfo`, `x.Process(`.
 FOUNDATION_PROCESS = re.compile(r"(?<![\w.])Process\s*(?:\(|\.run\b)|\bFoundation\.Process\b")
@@ -48,6 +54,36 @@ def read_table(doc):
     if not rows:
         sys.exit(f"{doc}: the table under {HEADING!r} has no rows")
     return rows, every
+
+
+def kept_out_of_production(doc, rows):
+    """Problems with the page's "Kept out of production" line: a production row that reaches the demo module."""
+    match = KEPT_OUT.search(doc.read_text(encoding="utf-8"))
+    if not match:
+        return [f"{doc.name}: no line 'Kept out of production: MODULE, imported neither directly nor through another "
+                f"module by A, B.'"]
+    demo = match.group(1)
+    production = [name.strip() for name in match.group(2).split(",") if name.strip()]
+    allowed = {module: names for module, names in rows.values()}
+    problems = [f"{doc.name}: '{name}' is kept from {demo} but has no row in the table"
+                for name in [demo] + production if name not in allowed]
+    for module in (name for name in production if name in allowed):
+        # Breadth-first over the table's rows; `through[m]` is the module whose row let `module` reach m.
+        through, queue = {}, [module]
+        while queue:
+            current = queue.pop(0)
+            for name in sorted(allowed.get(current, ())):
+                if name not in through and name != module:
+                    through[name] = current
+                    queue.append(name)
+        if demo in through:
+            path, step = [demo], demo
+            while step != module:
+                step = through[step]
+                path.append(step)
+            problems.append(f"{doc.name}: {module} may reach {demo} ({' -> '.join(reversed(path))}); "
+                            f"{demo} is kept out of production")
+    return problems
 
 
 def foundation_processes(root):
@@ -90,6 +126,7 @@ def main():
     for folder in sorted(rows):
         if not (root / folder).is_dir():
             problems.append(f"{folder}: in docs/source-layout.md's table, but not a folder")
+    problems += kept_out_of_production(root / "docs/source-layout.md", rows)
     processes = foundation_processes(root)
     for problem in problems + processes:
         print(problem)

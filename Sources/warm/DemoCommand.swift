@@ -1,5 +1,5 @@
 import ArgumentParser
-import Servers
+import DemoCatalog
 import Foundation
 import Pipeline
 import WarmMetrics

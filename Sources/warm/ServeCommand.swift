@@ -1,4 +1,5 @@
 import ArgumentParser
+import DemoCatalog
 import Servers
 import Crawl
 import Foundation

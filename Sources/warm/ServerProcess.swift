@@ -1,4 +1,4 @@
-import Servers
+import DemoCatalog
 import WarmSupport
 import Foundation
 

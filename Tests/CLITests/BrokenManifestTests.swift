@@ -1,6 +1,6 @@
 import Cache
 import CacheTestSupport
-import Servers
+import DemoCatalog
 import Foundation
 import Pipeline
 import WarmTestSupport

@@ -1,3 +1,4 @@
+import DemoCatalog
 import Servers
 import Foundation
 import WarmSupport

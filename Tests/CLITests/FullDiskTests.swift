@@ -1,7 +1,7 @@
 import Cache
 import CacheTestSupport
+import DemoCatalog
 import Foundation
-import Servers
 import WarmSupport
 import WarmTestSupport
 import XCTest

@@ -4,7 +4,8 @@ import XCTest
 
 /// `scripts/check-imports.py` keeps docs/source-layout.md's table of what each module may import true: it reads every
 /// import under Sources/ and the table, and fails on an import the table does not allow and on a module it omits;
-/// it also fails on Foundation's `Process` anywhere under Sources/ or Tests/ (swift-corelibs-foundation#5472).
+/// it also fails on Foundation's `Process` anywhere under Sources/ or Tests/ (swift-corelibs-foundation#5472), and
+/// when a production module (Servers, Pipeline, Cache) may reach the demo catalog.
 final class ImportsCheckTests: XCTestCase {
     private static let repository = repositoryRoot
     private var script: URL { Self.repository.appendingPathComponent("scripts/check-imports.py") }
@@ -44,6 +45,31 @@ final class ImportsCheckTests: XCTestCase {
         XCTAssertTrue(result.output.contains("Sources/Extra: a Swift module that docs/source-layout.md's table does not list"),
                       result.output)
         XCTAssertTrue(result.output.contains(" 2 not allowed"), result.output)
+    }
+
+    func testTheDemoCatalogImportedByAProductionModuleOrAModuleItReachesIsReported() throws {
+        // Directly: the origin's module imports the catalog, which its row does not allow.
+        let direct = try copyOfTheSources()
+        let running = direct.appendingPathComponent("Sources/Servers/RunningServer.swift")
+        try ("import DemoCatalog\n" + String(contentsOf: running, encoding: .utf8)).write(to: running, atomically: true,
+                                                                                          encoding: .utf8)
+        let directResult = try runPythonScript(script, ["--root", direct.path])
+        XCTAssertEqual(directResult.status, 1, directResult.output)
+        XCTAssertTrue(directResult.output.contains("Sources/Servers/RunningServer.swift:1: Servers may not import DemoCatalog"),
+                      directResult.output)
+
+        // Indirectly: a row edited to allow it lets Pipeline reach the catalog through WarmMetrics.
+        let root = try copyOfTheSources()
+        let layout = root.appendingPathComponent("docs/source-layout.md")
+        let text = try String(contentsOf: layout, encoding: .utf8)
+        let row = "| WarmMetrics | Sources/Metrics | WarmSupport, Downsample |"
+        XCTAssertTrue(text.contains(row), "the table's WarmMetrics row changed; update this test")
+        try text.replacingOccurrences(of: row, with: "| WarmMetrics | Sources/Metrics | WarmSupport, Downsample, DemoCatalog |")
+            .write(to: layout, atomically: true, encoding: .utf8)
+        let result = try runPythonScript(script, ["--root", root.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("Pipeline may reach DemoCatalog (Pipeline -> WarmMetrics -> DemoCatalog)"),
+                      result.output)
     }
 
     func testFoundationsProcessUnderSourcesOrTestsIsReportedWithItsFileAndLine() throws {

@@ -1,4 +1,5 @@
 import CacheTestSupport
+import DemoCatalog
 import Servers
 import Foundation
 import NIOCore

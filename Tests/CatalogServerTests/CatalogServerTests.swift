@@ -1,4 +1,4 @@
-import Servers
+@testable import DemoCatalog
 import Crawl
 import Fetch
 import Foundation

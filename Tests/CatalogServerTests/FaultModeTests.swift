@@ -1,4 +1,4 @@
-import Servers
+import DemoCatalog
 import Crawl
 import Fetch
 import Foundation

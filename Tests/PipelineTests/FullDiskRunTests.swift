@@ -3,7 +3,7 @@ import CacheTestSupport
 import Downsample
 import Foundation
 import Pipeline
-import Servers
+import DemoCatalog
 import WarmTestSupport
 import XCTest
 

@@ -1,4 +1,4 @@
-import Servers
+import DemoCatalog
 import Foundation
 import Logging
 @testable import Pipeline

@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import NIOPosix
 @testable import Pipeline
+import WarmSupport
 import XCTest
 
 /// Runs built from parts handed in (`WarmDependencies.init`): no HTTP, no
@@ -42,8 +43,7 @@ final class WarmDependenciesTests: XCTestCase {
 
     /// One run with `fetcher` at `now`; returns its summary.
     private func run(_ configuration: WarmConfiguration, _ fetcher: InMemoryFetcher, cache: DiskCache,
-                     now: Date = Date()) async throws -> WarmSummary {
-        let decoder = InProcessDecoder(concurrency: 2)
+                     now: Date = Date(), decoder: any ThumbnailDecoding = InProcessDecoder(concurrency: 2)) async throws -> WarmSummary {
         let dependencies = WarmDependencies(fetcher: fetcher, hostGate: nil, cache: CacheIO(cache: cache, pool: pool),
                                             decoder: decoder, now: { now }, release: { await decoder.shutdown() })
         let summary = try await WarmPipeline(configuration: configuration, dependencies: dependencies,
@@ -81,6 +81,33 @@ final class WarmDependenciesTests: XCTestCase {
         let missing = try XCTUnwrap(try cache.lookup(url: Self.imageURL("gone"), variant: variant, recordingAccess: false))
         XCTAssertFalse(missing.fileIsPresent)
         XCTAssertNotNil(missing.lastError)
+    }
+
+    func testEachImageIsStoredUnderTheVariantOfItsFormatAndSizeWhateverOrderTheDecoderReturns() async throws {
+        let url = Self.imageURL("a")
+        let fetcher = InMemoryFetcher(api: Self.api, products: [(1, url)], images: [url: try Self.jpeg(seed: 1)])
+        let cache = try DiskCache.open(root: directory.path)
+        defer { try? cache.close() }
+        var configuration = configuration()
+        // The source is 320x240, so 400 is not upscaled; a repeated format is one variant.
+        configuration.sizes = [64, 128, 400]
+        configuration.formats = [.webp, .jpeg, .webp]
+
+        let summary = try await run(configuration, fetcher, cache: cache, decoder: ReversingDecoder(concurrency: 2))
+
+        XCTAssertEqual(summary.imagesDownloaded, 1)
+        XCTAssertEqual(summary.imagesFailed, 0)
+        for side in [64, 128, 400] {
+            for format in [OutputFormat.webp, .jpeg] {
+                let variant = CacheVariant(longestSide: side, format: format)
+                let entry = try XCTUnwrap(try cache.lookup(url: url, variant: variant, recordingAccess: false), "\(variant)")
+                let stored = try Data(contentsOf: URL(fileURLWithPath: try XCTUnwrap(entry.absolutePath, "\(variant)")))
+                let header = try ImageSource(data: stored).header
+                XCTAssertEqual(header.format.rawValue, format.rawValue, "\(variant) holds another format's image")
+                XCTAssertEqual(max(header.width, header.height), min(side, 320), "\(variant) holds another size's image")
+                XCTAssertEqual(max(entry.outputWidth ?? 0, entry.outputHeight ?? 0), min(side, 320), "\(variant)")
+            }
+        }
     }
 
     func testAnImageNoProductListsForLongerThanPruneAfterLeavesTheCacheByTheRunsClock() async throws {

@@ -1,6 +1,6 @@
 import Cache
 import CacheTestSupport
-import Servers
+import DemoCatalog
 import Downsample
 import Foundation
 import Pipeline

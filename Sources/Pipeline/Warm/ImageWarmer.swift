@@ -17,11 +17,13 @@ struct ImageWarmer: Sendable {
     /// When a worker stops the run (disk full), the fetches that stop cancels are no image's failure.
     let halt: StopRequest
 
-    /// In the order the decoder returns them.
+    /// Each size in each format, a repeated format once; images are matched to them by format and size
+    /// (`VariantImage`), whatever order the decoder returns them in.
     var variants: [CacheVariant] {
-        configuration.sizes.flatMap { size in
+        var seen = Set<CacheVariant>()
+        return configuration.sizes.flatMap { size in
             configuration.formats.map { CacheVariant(longestSide: size, format: $0) }
-        }
+        }.filter { seen.insert($0).inserted }
     }
 
     /// Throws only `CacheError.diskFull`, which stops the run.
@@ -107,10 +109,17 @@ struct ImageWarmer: Sendable {
         let started = ContinuousClock.now
         let decoded = await decoder.thumbnails(of: .bytes(resource.body), request)
         let decodeSeconds = (ContinuousClock.now - started).inSeconds
-        let thumbnails = try decoded.mapError(ImageFailure.Cause.decode).get()
+        let thumbnails: Thumbnails, matched: [VariantImage]
+        do throws(DownsampleError) {
+            thumbnails = try decoded.get()
+            matched = try VariantImage.match(variants, in: thumbnails)
+        } catch {
+            throw .decode(error)
+        }
         let header = thumbnails.header
         var written = 0
-        for (variant, image) in zip(variants, thumbnails.images) {
+        for pair in matched {
+            let (variant, image) = (pair.variant, pair.image)
             let metadata = CacheMetadata(
                 etag: resource.etag, lastModified: resource.lastModified, sourceBytes: resource.body.count,
                 sourceFormat: header.format.rawValue, sourceWidth: header.width, sourceHeight: header.height,
@@ -122,10 +131,10 @@ struct ImageWarmer: Sendable {
             }
             written += data.count
         }
-        let outcome = ImageOutcome.written(sourceBytes: resource.body.count, variants: thumbnails.images.count,
+        let outcome = ImageOutcome.written(sourceBytes: resource.body.count, variants: matched.count,
                                            outputBytes: written, decodeSeconds: decodeSeconds, measured: measuring)
         return Warmed(outcome: outcome, image: warmedImage(job, .thumbnailed(
-            source: resource.body, header: header, thumbnails: thumbnails.images, quality: configuration.quality)))
+            source: resource.body, header: header, thumbnails: matched, quality: configuration.quality)))
     }
 
     private var request: ThumbnailRequest {

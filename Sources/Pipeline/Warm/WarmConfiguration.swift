@@ -14,10 +14,8 @@ public struct WarmConfiguration: Sendable {
     public var sizes = [DecodeTarget.defaultLongestSide] {
         didSet { sizes = Array(Set(sizes)).sorted() }
     }
-    /// Every size is written in each format, in `ThumbnailEncoder`'s order.
-    public var formats: [OutputFormat] = [.jpeg] {
-        didSet { formats = ThumbnailEncoder(formats: formats).formats }
-    }
+    /// Every size is written in each format (a repeated format once).
+    public var formats: [OutputFormat] = [.jpeg]
     /// JPEG's quality (WebP's and AVIF's: `encoderSettings`).
     public var quality = EncoderSettings.defaultJPEGQuality
     public var encoderSettings = EncoderSettings.default

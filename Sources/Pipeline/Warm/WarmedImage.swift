@@ -9,13 +9,14 @@ import WarmSupport
 struct WarmedImage: Sendable {
     var productId: Int?
     var url: String
-    /// This run's variants, in the order of `thumbnailed`'s images.
+    /// This run's variants.
     var variants: [CacheVariant]
     var work: Work
 
     enum Work: Sendable {
-        /// Downloaded and thumbnailed by this run (every variant written): the source, its header, one image per variant.
-        case thumbnailed(source: Data, header: ImageHeader, thumbnails: [EncodedImage], quality: Int)
+        /// Downloaded and thumbnailed by this run (every variant written): the source, its header, each variant with its
+        /// image, the smallest first.
+        case thumbnailed(source: Data, header: ImageHeader, thumbnails: [VariantImage], quality: Int)
         /// Fresh or revalidated: this run's variants' cache rows, the first the smallest.
         case cached([CacheEntry])
     }
@@ -31,7 +32,7 @@ struct WarmedImage: Sendable {
     func unmeasuredRecord(targetLongestSide: Int) -> ImageMetricsRecord? {
         switch work {
         case .thumbnailed(let source, let header, let thumbnails, let quality):
-            guard let smallest = thumbnails.first else { return nil }
+            guard let smallest = thumbnails.first?.image else { return nil }
             var record = ImageMetricsRecord.unmeasured(
                 productId: productId, url: url, format: header.format, sourceBytes: source.count, width: header.width,
                 height: header.height, orientation: header.orientation, targetLongestSide: targetLongestSide,
@@ -39,8 +40,8 @@ struct WarmedImage: Sendable {
             record.sourceSHA256 = SHA256Hex.digest(of: source)
             (record.outputFormat, record.outputQuality) = (smallest.format, quality)
             // What the warm's own decode for the measured size counted (every format of a size shares it).
-            record.strategies.thumbnail?.decodedPixels = zip(variants, thumbnails)
-                .first { $0.0.longestSide == targetLongestSide }?.1.decodedPixels
+            record.strategies.thumbnail?.decodedPixels = thumbnails
+                .first { $0.variant.longestSide == targetLongestSide }?.image.decodedPixels
             (record.build, record.decoders) = (WarmVersion.buildMode, VipsRuntime.decoderVersions)
             record.variants = variantMetrics
             return record
@@ -61,9 +62,10 @@ struct WarmedImage: Sendable {
     var variantMetrics: [VariantMetrics] {
         switch work {
         case .thumbnailed(_, _, let thumbnails, _):
-            return zip(variants, thumbnails).map { variant, image in
-                VariantMetrics(format: image.format.rawValue, size: variant.longestSide, width: image.size.width,
-                               height: image.size.height, bytes: image.data.count, encodeCPUSeconds: image.encodeCPUSeconds)
+            return thumbnails.map { matched in
+                let image = matched.image
+                return VariantMetrics(format: image.format.rawValue, size: matched.variant.longestSide, width: image.size.width,
+                                      height: image.size.height, bytes: image.data.count, encodeCPUSeconds: image.encodeCPUSeconds)
             }
         case .cached(let entries):
             return entries.compactMap { entry -> VariantMetrics? in

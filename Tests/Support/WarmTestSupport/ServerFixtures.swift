@@ -1,3 +1,4 @@
+import DemoCatalog
 import Servers
 import Crawl
 import Fetch
@@ -11,6 +12,14 @@ import XCTest
 public typealias FixtureServer = RunningServer
 
 extension RunningServer {
+    /// The port bound.
+    public var port: Int { baseURL.port ?? 0 }
+
+    /// `pathAndQuery` such as `/api/products?page_no=1`.
+    public func url(_ pathAndQuery: String) -> URL {
+        URL(string: baseURL.absoluteString + pathAndQuery) ?? baseURL
+    }
+
     public static func start(_ router: Router<BasicRequestContext>) async throws -> RunningServer {
         try await start(router: router)
     }

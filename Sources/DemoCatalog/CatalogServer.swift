@@ -3,12 +3,13 @@ import Downsample
 import Foundation
 import Hummingbird
 import Logging
+import Servers
 
 /// An OpenMarket-compatible product API and image store on loopback, for `warm demo`, `warm serve` and tests
 /// (routes in `CatalogRoutes`). Call `shutdown()` when done.
 public struct CatalogServer: Sendable {
-    package let hooks: (any CatalogHooks)?
-    package let store: CatalogStore
+    let hooks: (any CatalogHooks)?
+    let store: CatalogStore
     private let server: RunningServer
     /// `http://host:port`, with the port actually bound.
     public var baseURL: URL { server.baseURL }

@@ -1,13 +1,13 @@
 /// Serves a `FaultPlan`'s faults (`warm serve --faults`), counting requests per chosen URL for `xN`.
-package actor FaultInjector {
+actor FaultInjector {
     private let plan: FaultPlan
     private var plannedRequests: [String: Int] = [:]
 
-    package init(plan: FaultPlan) {
+    init(plan: FaultPlan) {
         self.plan = plan
     }
 
-    package func take(path: String, query: [String: String]) -> CatalogFault? {
+    func take(path: String, query: [String: String]) -> CatalogFault? {
         let scope: FaultScope, key: String
         if path == "/api/products" {
             scope = .page

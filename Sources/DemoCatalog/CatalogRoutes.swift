@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Servers
 import WarmSupport
 
 enum CatalogRoutes {

@@ -85,7 +85,7 @@ actor CatalogImageStore {
     private static func make(key: UInt64, mix: CatalogImageMix,
                              photo: SourcePhoto) throws(DownsampleError) -> CatalogImage {
         let spec = mix.spec(forKey: key)
-        let data = try ImageComposer.variant(of: photo, spec.cut, as: spec.encoding)
+        let data = try photo.image(spec.cut, as: spec.encoding)
         return CatalogImage(
             spec: spec, bytes: ByteBuffer(bytes: data), etag: "\"" + SHA256Hex.digest(of: data).prefix(16) + "\"",
             // 2023-03-23 00:00 GMT plus up to a year of hours chosen by the key.
@@ -110,7 +110,7 @@ actor CatalogImageStore {
 
 /// One encoded image of the catalog, with its HTTP validators.
 public struct CatalogImage: Sendable {
-    package var spec: CatalogImageSpec
+    var spec: CatalogImageSpec
     public var bytes: ByteBuffer
     /// Strong, from the content's SHA-256 (its first 64 bits in hex), quotes included.
     public var etag: String

@@ -4,7 +4,7 @@ import Hummingbird
 
 /// The catalog's mutable state: the product list (newest first, entries made in id order) and which image
 /// each path shows.
-package actor CatalogStore {
+actor CatalogStore {
     let configuration: CatalogConfiguration
     let images: CatalogImageStore
     private let generator: CatalogGenerator
@@ -25,7 +25,7 @@ package actor CatalogStore {
 
     /// Adds `count` products at the front of the list (as newly listed items) and returns them.
     @discardableResult
-    package func insertNewest(count: Int) -> [Product] {
+    func insertNewest(count: Int) -> [Product] {
         let first = entries.count
         for _ in 0..<max(0, count) {
             let entry = generator.entry(id: entries.count + 1) { entries[$0 - 1].thumbnailPath }
@@ -63,12 +63,12 @@ package actor CatalogStore {
     }
 
     /// Made now if need be; nil for an unknown path (without the leading slash).
-    package func image(atPath path: String) async throws -> CatalogImage? {
+    func image(atPath path: String) async throws -> CatalogImage? {
         guard let key = imageByPath[path] else { return nil }
         return try await images.image(key: key)
     }
 
-    package func products() -> [Product] {
+    func products() -> [Product] {
         entries.reversed().map(rendered)
     }
 

@@ -78,12 +78,17 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The first rule whose share chooses `key` (an image path, or `page_no=N`).
-    package func rule(for scope: FaultScope, key: String) -> FaultRule? {
+    func rule(for scope: FaultScope, key: String) -> FaultRule? {
         if scope == .page, key == "page_no=1" { return nil }
         return rules.first { $0.scope == scope && $0.chooses(key, seed: seed) }
     }
 
     public var description: String { rules.map(\.description).joined(separator: ",") }
+
+    /// The rule that chooses image `path` (a test's view of `rule(for:key:)`).
+    public func rule(forImagePath path: String) -> FaultRule? { rule(for: .image, key: path) }
+    /// The rule that chooses list page `pageNo`.
+    public func rule(forPage pageNo: Int) -> FaultRule? { rule(for: .page, key: "page_no=\(pageNo)") }
 }
 
 /// One `SCOPE-KIND=SHARE[xN]` item of a `FaultPlan`.

@@ -69,12 +69,12 @@ public enum CatalogImageMix: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One image before it is made.
-package struct CatalogImageSpec: Sendable, Hashable {
+struct CatalogImageSpec: Sendable, Hashable {
     /// What it imitates: "server-thumbnail", "phone-photo-exif6", "screenshot-png"...
-    package var kind: String
+    var kind: String
     /// Size as a viewer shows it (after the EXIF orientation).
-    package var uprightSize: PixelSize
-    package var encoding: CompositionEncoding
+    var uprightSize: PixelSize
+    var encoding: CompositionEncoding
     var cut: PhotoVariant
 }
 

@@ -1,3 +1,5 @@
+import WarmSupport
+
 /// The preconditions of a GET or HEAD (RFC 9110 section 13), for the origin and the catalog server.
 public enum ConditionalRequest {
     /// Whether to answer 304: `If-None-Match` (weak comparison, a list, or `*`) decides when present;
