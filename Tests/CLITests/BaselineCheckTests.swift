@@ -11,12 +11,7 @@ import XCTest
 final class BaselineCheckTests: XCTestCase {
     static let baseline = repositoryRoot
         .appendingPathComponent("reports/baseline.json").path
-    /// The demo's catalog draws each image on its first request; on a 2-core machine loaded far past its cores (load
-    /// 17 seen) one image took more than the default 30 s deadline, so the sample runs allow ten minutes per image:
-    /// a bound on a hang, not a claim about speed. The same for a decode: a full-size decode planted in a debug build,
-    /// beside two busy processes on a machine at load 20, can outlast the default 60 s a worker gets per image.
-    static let patient = ["--request-timeout", "300", "--fetch-deadline", "600", "--decode-timeout", "600"]
-    static let sample = ["demo", "--products", "24", "--no-progress", "--compare", "all"] + patient
+    static let sample = ["demo", "--products", "24", "--no-progress", "--compare", "all"] + WarmBinary.patient
 
     func testSampleServedOnAnotherPortIsComparedImageByImageAndPassesAndHalfOfItFails() throws {
         let directory = try makeTemporaryDirectory()
@@ -61,7 +56,7 @@ final class BaselineCheckTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         let raised = directory.appendingPathComponent("raised")
         let port = try Socket.ephemeralPort()
-        let bigger = try WarmBinary.run(["demo"] + Self.patient + ["--products", "24", "--no-progress", "--port", "\(port)", "--dir", raised.path,
+        let bigger = try WarmBinary.run(["demo"] + WarmBinary.patient + ["--products", "24", "--no-progress", "--port", "\(port)", "--dir", raised.path,
                                          "--size", "360"])
         XCTAssertEqual(bigger.status, 0, bigger.stderr)
         let failing = try WarmBinary.run(["check", "--metrics", raised.appendingPathComponent("metrics.jsonl").path,
@@ -77,7 +72,7 @@ final class BaselineCheckTests: XCTestCase {
         // The demo's default: peaks measured for about one image in five, the others recorded unmeasured, every one
         // with the pixels the warm's own decode counted.
         let port = try Socket.ephemeralPort()
-        let run = try WarmBinary.run(["demo", "--products", "24", "--port", "\(port)", "--no-progress", "--dir", dir.path] + Self.patient)
+        let run = try WarmBinary.run(["demo", "--products", "24", "--port", "\(port)", "--no-progress", "--dir", dir.path] + WarmBinary.patient)
         XCTAssertEqual(run.status, 0, run.stderr)
         let metrics = try String(contentsOf: dir.appendingPathComponent("metrics.jsonl"), encoding: .utf8)
         let lines = metrics.split(separator: "\n")

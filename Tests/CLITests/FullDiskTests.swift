@@ -28,7 +28,7 @@ final class FullDiskTests: XCTestCase {
         let prometheusPath = directory.appendingPathComponent("warm.prom").path
         func arguments(_ catalog: CatalogServer) -> [String] {
             ["run", "--api", catalog.baseURL.absoluteString, "--cache-dir", cacheDirectory.path, "--size", "600",
-             "--no-progress", "--concurrency", "4", "--prometheus-file", prometheusPath]
+             "--no-progress", "--concurrency", "4", "--prometheus-file", prometheusPath] + WarmBinary.patient
         }
         let earlier = try WarmBinary.run(arguments(before))
         await before.shutdown()
@@ -114,7 +114,7 @@ final class FullDiskTests: XCTestCase {
         let limit = 16 * 1024 * 1024 / 20
         let summaryPath = directory.appendingPathComponent("summary.json").path
         let run = try WarmBinary.run(["run", "--api", server.baseURL.absoluteString, "--cache-dir", cacheDirectory.path,
-                                      "--size", "600", "--no-progress", "--max-cache-size", "5%", "--summary", summaryPath])
+                                      "--size", "600", "--no-progress", "--max-cache-size", "5%", "--summary", summaryPath] + WarmBinary.patient)
         await server.shutdown()
 
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -19,7 +19,7 @@ final class ShippedThumbnailTests: XCTestCase {
     func testEveryComparedImagesOutputSHA256IsTheCachedFilesSHA256() throws {
         let directory = try makeTemporaryDirectory()
         let port = try Socket.ephemeralPort()
-        let demo = try WarmBinary.run(["demo"] + BaselineCheckTests.patient + ["--products", "24", "--port", "\(port)", "--dir", directory.path,
+        let demo = try WarmBinary.run(["demo"] + WarmBinary.patient + ["--products", "24", "--port", "\(port)", "--dir", directory.path,
                                        "--no-progress", "--compare", "all", "--quality", "70"])
         XCTAssertEqual(demo.status, 0, demo.stderr)
         let lines = try String(contentsOf: directory.appendingPathComponent("metrics.jsonl"), encoding: .utf8)
@@ -145,7 +145,7 @@ final class ShippedThumbnailTests: XCTestCase {
     /// The 24-product sample measured in full on a free port; returns its metrics file.
     private func sample(in directory: URL, environment: [String: String] = [:]) throws -> String {
         let port = try Socket.ephemeralPort()
-        let demo = try WarmBinary.run(["demo"] + BaselineCheckTests.patient + ["--products", "24", "--port", "\(port)", "--dir", directory.path,
+        let demo = try WarmBinary.run(["demo"] + WarmBinary.patient + ["--products", "24", "--port", "\(port)", "--dir", directory.path,
                                        "--no-progress", "--compare", "all"], environment: environment)
         XCTAssertEqual(demo.status, 0, demo.stderr)
         return directory.appendingPathComponent("metrics.jsonl").path

@@ -21,6 +21,12 @@ struct WarmBinary {
         return directory.appendingPathComponent("warm")
     }
 
+    /// A catalog (the demo's, or a test's) draws each image on its first request; on a 2-core machine loaded far past its cores (load
+    /// 17 seen) one image took more than the default 30 s deadline, so the sample runs allow ten minutes per image:
+    /// a bound on a hang, not a claim about speed. The same for a decode: a full-size decode planted in a debug build,
+    /// beside two busy processes on a machine at load 20, can outlast the default 60 s a worker gets per image.
+    static let patient = ["--request-timeout", "300", "--fetch-deadline", "600", "--decode-timeout", "600"]
+
     /// This process's environment with `overrides` (a nil value removes the variable).
     static func environment(_ overrides: [String: String?] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
