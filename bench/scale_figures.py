@@ -2,27 +2,31 @@
 """What the nightly merge and the origin cost at a given number of manifest rows, on synthetic caches, as a
 markdown table (docs/scaling-out.md, "Sizes").
 
-  python3 bench/scale_figures.py WARM_BINARY [--rows 10000,100000,1000000] [--repeats 3] [--shards 8] [--keep DIR]
+  python3 bench/scale_figures.py WARM_BINARY [--rows 10000,100000,1000000] [--repeats 3|3,3,1] [--steps merge,origin]
+                                 [--shards 8] [--keep DIR] [--out reports/scale-figures.md]
 
 For each row count it makes a cache in a temporary directory (deleted afterwards): an empty manifest made by WARM_BINARY
 itself (`warm cache merge` on an empty directory: the schema is whatever that binary migrates to), copied into
 `shards/I-of-N/` and filled with the rows of each shard's share (LAYOUT.md, "Shards": the first 8 bytes of the
 SHA-256 of the URL), two variants a URL (300.jpg and 600.jpg, as the shipped Job makes), every column filled as a
 real run fills it, and an empty file at each row's path (`gc` walks them; nothing else reads them). Then, REPEATS
-times, with the tree's manifest removed first:
+times:
 
-- `warm cache merge DIR --max-cache-size 80%` as the merge CronJob runs it, on an empty tree (every row inserted:
-  the first night; nothing is evicted, the rows' bytes are far below 80% of the disk), then once more (every row
-  unchanged: a night where nothing changed), then `warm cache gc DIR` and `warm cache export DIR --out FILE`, the
-  CronJob's other steps that read every row; each under `/usr/bin/time -v` (elapsed, maximum resident set);
-- `warm cache serve DIR` (bench/origin_startup.py): time until /healthz answers 200, VmRSS and VmHWM then; then one
-  shard row is made newer and merged, and VmHWM is read again once the origin has reloaded its index (a reload
-  builds the new index while the old one serves, so this is the peak a night's publish causes).
+- `merge` in --steps: with the tree's manifest removed first, `warm cache merge DIR --max-cache-size 80%` as the
+  merge CronJob runs it, on an empty tree (every row inserted: the first night; nothing is evicted, the rows' bytes
+  are far below 80% of the disk), then `warm cache gc DIR` and `warm cache export DIR --out FILE`, the CronJob's
+  other steps that read every row; each under `/usr/bin/time -v` (elapsed, user + system CPU, maximum resident set);
+- `origin` in --steps: `warm cache serve DIR` (bench/origin_startup.py) on the merged tree (without `merge`, the
+  same rows are written into the tree's manifest directly): time and CPU until /healthz answers 200, VmRSS and
+  VmHWM then; then one row of the tree's manifest is changed by another connection, as a merge commits, and VmHWM
+  is read again once the origin has reloaded its index (a reload builds the new index while the old one serves, so
+  this is the peak a night's merge causes).
 
 It prints each measurement as it goes (with /proc/loadavg's 1-minute figure when the step started), then the
-medians. The machine's load varies; read the load column before comparing runs.
+medians; `--out` also writes them as a report (the command, date, machine and build, every measurement, the table).
+The machine's load varies; read the load column before comparing runs.
 """
-import argparse, hashlib, os, re, shutil, sqlite3, statistics, subprocess, sys, tempfile, time
+import argparse, datetime, hashlib, os, re, shutil, sqlite3, statistics, subprocess, sys, tempfile, time
 
 import origin_startup
 
@@ -67,7 +71,8 @@ def manifest_files(root):
     return [os.path.join(root, 'manifest.sqlite' + suffix) for suffix in ('', '-wal', '-shm')]
 
 
-def make_cache(binary, root, count, shards):
+def make_cache(binary, root, count, shards, tree):
+    """The shards' manifests; with `tree`, the tree's manifest too, holding every row (as a merge leaves it)."""
     subprocess.run([binary, 'cache', 'merge', root], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     databases = []
     for index in range(shards):
@@ -75,8 +80,11 @@ def make_cache(binary, root, count, shards):
         os.makedirs(os.path.join(directory, 'tmp'))  # a shard's run makes it; the merge empties it
         shutil.copyfile(manifest_files(root)[0], os.path.join(directory, 'manifest.sqlite'))
         databases.append(sqlite3.connect(os.path.join(directory, 'manifest.sqlite')))
-    for path in manifest_files(root):
-        os.remove(path)
+    if tree:
+        whole = sqlite3.connect(manifest_files(root)[0])
+    else:
+        for path in manifest_files(root):
+            os.remove(path)
     columns = [row[1] for row in databases[0].execute('PRAGMA table_info(entry)')]
     insert = f'INSERT INTO entry ({", ".join(columns)}) VALUES ({", ".join("?" * len(columns))})'
     batches = [[] for _ in databases]
@@ -89,6 +97,11 @@ def make_cache(binary, root, count, shards):
         database.executemany(insert, batch)
         database.commit()
         database.close()
+        if tree:
+            whole.executemany(insert, batch)
+    if tree:
+        whole.commit()
+        whole.close()
 
 
 def load_average():
@@ -96,7 +109,8 @@ def load_average():
 
 
 def timed(command):
-    """Runs `command` under /usr/bin/time -v: (elapsed seconds, maximum resident set in KiB, 1-minute load at start)."""
+    """Runs `command` under /usr/bin/time -v: (elapsed seconds, maximum resident set in KiB, 1-minute load at start,
+    user + system CPU seconds)."""
     load = load_average()
     with tempfile.NamedTemporaryFile('r') as report:
         subprocess.run(['/usr/bin/time', '-v', '-o', report.name] + command, check=True,
@@ -105,46 +119,53 @@ def timed(command):
     clock = re.search(r'Elapsed \(wall clock\) time .*: (\S+)', text).group(1)
     seconds = sum(float(part) * 60 ** power for power, part in enumerate(reversed(clock.split(':'))))
     peak = int(re.search(r'Maximum resident set size \(kbytes\): (\d+)', text).group(1))
-    return seconds, peak, load
+    cpu = sum(float(re.search(rf'{kind} time \(seconds\): (\S+)', text).group(1)) for kind in ('User', 'System'))
+    return seconds, peak, load, cpu
 
 
-def origin(binary, root, shards):
-    """(seconds to ready, VmRSS and VmHWM when ready, VmHWM after one reload (KiB), 1-minute load at start)."""
+def cpu_seconds(pid):
+    """utime + stime of /proc/PID/stat."""
+    fields = open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+
+def origin(binary, root):
+    """(seconds to ready, VmRSS and VmHWM when ready, VmHWM after one reload (KiB), 1-minute load at start, CPU
+    seconds to ready)."""
     load = load_average()
     process, admin, opening, ready = origin_startup.start(binary, root)
     try:
+        cpu = cpu_seconds(process.pid)
         rss, hwm = origin_startup.status_kib(process.pid, 'VmRSS'), origin_startup.status_kib(process.pid, 'VmHWM')
         loaded = origin_startup.metric(admin, 'warm_origin_index_loaded_timestamp_seconds')
-        shard = sqlite3.connect(os.path.join(root, 'shards', f'0-of-{shards}', 'manifest.sqlite'))
-        shard.execute('UPDATE entry SET fetchedAt = fetchedAt + 1 WHERE rowid = (SELECT min(rowid) FROM entry)')
-        shard.commit()
-        shard.close()
-        subprocess.run([binary, 'cache', 'merge', root], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 600  # a reload at a million rows on a loaded machine takes seconds, not minutes
+        tree = sqlite3.connect(manifest_files(root)[0])
+        tree.execute('UPDATE entry SET lastAccessAt = lastAccessAt + 1 WHERE rowid = (SELECT min(rowid) FROM entry)')
+        tree.commit()
+        tree.close()
+        deadline = time.monotonic() + 1800  # generous: a reload at a million rows on a machine at load 20
         while origin_startup.metric(admin, 'warm_origin_index_loaded_timestamp_seconds') == loaded:
             if time.monotonic() > deadline:
-                sys.exit(f'{root}: the origin did not reload its index within 10 minutes of a merge')
+                sys.exit(f'{root}: the origin did not reload its index within 30 minutes of a commit')
             time.sleep(0.1)
-        return opening + ready, rss, hwm, origin_startup.status_kib(process.pid, 'VmHWM'), load
+        return opening + ready, rss, hwm, origin_startup.status_kib(process.pid, 'VmHWM'), load, cpu
     finally:
         origin_startup.stop(process)
 
 
-STEPS = ('merge, first night', 'merge, nothing changed', 'gc', 'export')
+STEPS = ('merge, first night', 'gc', 'export')
 
 
-def measure(binary, root, shards):
-    for path in manifest_files(root):
-        if os.path.exists(path):
-            os.remove(path)
-    merge = [binary, 'cache', 'merge', root, '--max-cache-size', '80%']
-    figures = {
-        'merge, first night': timed(merge),
-        'merge, nothing changed': timed(merge),
-        'gc': timed([binary, 'cache', 'gc', root]),
-        'export': timed([binary, 'cache', 'export', root, '--out', os.path.join(root, 'app-manifest.jsonl')]),
-    }
-    figures['origin'] = origin(binary, root, shards)
+def measure(binary, root, steps):
+    figures = {}
+    if 'merge' in steps:
+        for path in manifest_files(root):
+            if os.path.exists(path):
+                os.remove(path)
+        figures['merge, first night'] = timed([binary, 'cache', 'merge', root, '--max-cache-size', '80%'])
+        figures['gc'] = timed([binary, 'cache', 'gc', root])
+        figures['export'] = timed([binary, 'cache', 'export', root, '--out', os.path.join(root, 'app-manifest.jsonl')])
+    if 'origin' in steps:
+        figures['origin'] = origin(binary, root)
     return figures
 
 
@@ -153,55 +174,94 @@ def mib(kib):
 
 
 def table(results):
-    lines = [
-        '| rows | merge, first night | merge, nothing changed | gc | export | origin ready | origin VmRSS ready '
-        '| origin VmHWM ready | origin VmHWM after a reload | load (1 min) |',
-        '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ]
+    """One row per row count: each step's median elapsed time, CPU and peak, and the range of the load."""
+    header = ['rows']
+    for count, runs in results.items():
+        present = [step for step in STEPS if step in runs[0]] + (['origin'] if 'origin' in runs[0] else [])
+        break
+    else:
+        return ''
+    header += [f'{step}: elapsed, CPU, peak RSS' for step in present if step != 'origin']
+    if 'origin' in present:
+        header += ['origin ready: elapsed, CPU', 'origin VmRSS, VmHWM ready', 'origin VmHWM after a reload']
+    lines = ['| ' + ' | '.join(header + ['load (1 min)']) + ' |', '|' + '---:|' * (len(header) + 1)]
     for count, runs in results.items():
         cells, loads = [], []
-        for step in STEPS:
-            seconds, peak, load = (statistics.median(run[step][i] for run in runs) for i in range(3))
-            loads += [run[step][2] for run in runs]
-            cells.append(f'{seconds:.2f} s, {mib(peak)}')
-        ready, rss, hwm, reload_hwm = (statistics.median(run['origin'][i] for run in runs) for i in range(4))
-        loads += [run['origin'][4] for run in runs]
-        cells += [f'{ready:.2f} s', mib(rss), mib(hwm), mib(reload_hwm), f'{min(loads):.1f} to {max(loads):.1f}']
-        lines.append(f'| {count:,} | ' + ' | '.join(cells) + ' |')
+        for step in present:
+            values = [statistics.median(run[step][i] for run in runs) for i in range(len(runs[0][step]))]
+            loads += [run[step][4 if step == 'origin' else 2] for run in runs]
+            if step == 'origin':
+                ready, rss, hwm, reload_hwm, _, cpu = values
+                cells += [f'{ready:.1f} s, {cpu:.1f} s', f'{mib(rss)}, {mib(hwm)}', mib(reload_hwm)]
+            else:
+                seconds, peak, _, cpu = values
+                cells.append(f'{seconds:.1f} s, {cpu:.1f} s, {mib(peak)}')
+        lines.append(f'| {count:,} ({len(runs)}x) | ' + ' | '.join(cells) + f' | {min(loads):.1f} to {max(loads):.1f} |')
     return '\n'.join(lines)
+
+
+def describe(count, figures):
+    parts = [f'{step} {seconds:.2f} s, CPU {cpu:.2f} s, {mib(peak)} (load {load})'
+             for step, (seconds, peak, load, cpu) in ((step, figures[step]) for step in STEPS if step in figures)]
+    if 'origin' in figures:
+        ready, rss, hwm, reload_hwm, load, cpu = figures['origin']
+        parts.append(f'origin ready {ready:.2f} s, CPU {cpu:.2f} s, VmRSS {mib(rss)}, VmHWM {mib(hwm)}, '
+                     f'VmHWM after a reload {mib(reload_hwm)} (load {load})')
+    return f'{count:,} rows: ' + ', '.join(parts)
+
+
+def report(arguments, lines, text):
+    cpu = next((l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo') if l.startswith('model name')), 'unknown')
+    memory = next(l.split(':', 1)[1].strip() for l in open('/proc/meminfo') if l.startswith('MemTotal'))
+    directory = os.path.dirname(os.path.abspath(__file__))
+    commit = subprocess.run(['git', '-C', directory, 'log', '-1', '--format=%h'], capture_output=True,
+                            text=True).stdout.strip()
+    return '\n'.join([
+        '# Merge and origin costs by manifest rows', '',
+        f'Generated by `python3 bench/scale_figures.py {" ".join(sys.argv[1:])}` on '
+        f'{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC (bench/scale_figures.py says what it runs).', '',
+        f'- Machine: {cpu}, `nproc` = {os.cpu_count()}, {memory} of memory, shared with other builds (the load column).',
+        f'- Binary: `{arguments.binary}`, the worktree at commit `{commit}` when it ran.', '',
+        '## Each measurement', '', '```', *lines, '```', '', '## Medians', '', text, ''])
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('binary')
     parser.add_argument('--rows', default='10000,100000,1000000')
-    parser.add_argument('--repeats', type=int, default=3)
+    parser.add_argument('--repeats', default='3', help='one count, or one per row count (3,3,1)')
     parser.add_argument('--shards', type=int, default=8)
+    parser.add_argument('--steps', default='merge,origin', help='merge (merge, gc, export), origin, or both')
     parser.add_argument('--keep', help='make the caches under this directory and keep them')
+    parser.add_argument('--out', help='also write the figures as a markdown report to this file')
     arguments = parser.parse_args()
     binary = os.path.abspath(arguments.binary)
-    results = {}
+    results, lines = {}, []
     if arguments.keep:
         os.makedirs(arguments.keep, exist_ok=True)
-    for count in (int(text) for text in arguments.rows.split(',')):
+    counts = [int(text) for text in arguments.rows.split(',')]
+    repeats = [int(text) for text in arguments.repeats.split(',')]
+    for count, repeat in zip(counts, repeats * len(counts) if len(repeats) == 1 else repeats):
         root = tempfile.mkdtemp(prefix=f'warm-scale-{count}-', dir=arguments.keep)
         try:
             started = time.monotonic()
-            make_cache(binary, root, count, arguments.shards)
-            print(f'{count:,} rows: made in {time.monotonic() - started:.0f} s', file=sys.stderr, flush=True)
+            make_cache(binary, root, count, arguments.shards, tree='merge' not in arguments.steps)
+            lines.append(f'{count:,} rows: made in {time.monotonic() - started:.0f} s')
+            print(lines[-1], file=sys.stderr, flush=True)
             results[count] = []
-            for _ in range(arguments.repeats):
-                figures = measure(binary, root, arguments.shards)
+            for _ in range(repeat):
+                figures = measure(binary, root, arguments.steps.split(','))
                 results[count].append(figures)
-                print(f'{count:,} rows: ' + ', '.join(
-                    f'{step} {seconds:.2f} s {mib(peak)} (load {load})' for step, (seconds, peak, load)
-                    in ((step, figures[step]) for step in STEPS)) + ', origin ready {:.2f} s, VmRSS {}, VmHWM {}, '
-                    'after a reload {} (load {})'.format(figures['origin'][0], *map(mib, figures['origin'][1:4]),
-                                                          figures['origin'][4]), file=sys.stderr, flush=True)
+                lines.append(describe(count, figures))
+                print(lines[-1], file=sys.stderr, flush=True)
         finally:
             if not arguments.keep:
                 shutil.rmtree(root)
-    print(table(results))
+    text = table(results)
+    print(text)
+    if arguments.out:
+        with open(arguments.out, 'w') as out:
+            out.write(report(arguments, lines, text))
 
 
 if __name__ == '__main__':
