@@ -2,22 +2,23 @@
 """What the nightly merge and the origin cost at a given number of manifest rows, on synthetic caches, as a
 markdown table (docs/scaling-out.md, "Sizes").
 
-  python3 bench/scale_figures.py WARM_BINARY [--rows 10000,100000,1000000] [--repeats 3|3,3,1] [--steps merge,origin]
+  python3 bench/scale_figures.py WARM_BINARY [--rows 10000,100000,1000000] [--repeats 3|3,3,1] [--steps merge,gc,export,origin]
                                  [--shards 8] [--keep DIR] [--out reports/scale-figures.md]
 
 For each row count it makes a cache in a temporary directory (deleted afterwards): an empty manifest made by WARM_BINARY
 itself (`warm cache merge` on an empty directory: the schema is whatever that binary migrates to), copied into
 `shards/I-of-N/` and filled with the rows of each shard's share (LAYOUT.md, "Shards": the first 8 bytes of the
 SHA-256 of the URL), two variants a URL (300.jpg and 600.jpg, as the shipped Job makes), every column filled as a
-real run fills it, and an empty file at each row's path (`gc` walks them; nothing else reads them). Then, REPEATS
-times:
+real run fills it, and with `gc` an empty file at each row's path (`gc` walks them; nothing else reads them).
+Without `merge` the same rows are also written into the tree's manifest directly, as a merge leaves it. Then,
+REPEATS times, the --steps asked for, in this order:
 
-- `merge` in --steps: with the tree's manifest removed first, `warm cache merge DIR --max-cache-size 80%` as the
-  merge CronJob runs it, on an empty tree (every row inserted: the first night; nothing is evicted, the rows' bytes
-  are far below 80% of the disk), then `warm cache gc DIR` and `warm cache export DIR --out FILE`, the CronJob's
-  other steps that read every row; each under `/usr/bin/time -v` (elapsed, user + system CPU, maximum resident set);
-- `origin` in --steps: `warm cache serve DIR` (bench/origin_startup.py) on the merged tree (without `merge`, the
-  same rows are written into the tree's manifest directly): time and CPU until /healthz answers 200, VmRSS and
+- `merge`: with the tree's manifest removed first, `warm cache merge DIR --max-cache-size 80%` as the merge CronJob
+  runs it, on an empty tree (every row inserted: the first night; nothing is evicted, the rows' bytes are far below
+  80% of the disk);
+- `gc`, `export`: `warm cache gc DIR` and `warm cache export DIR --out FILE`, the CronJob's other steps that read
+  every row; each of these three under `/usr/bin/time -v` (elapsed, user + system CPU, maximum resident set);
+- `origin`: `warm cache serve DIR` (bench/origin_startup.py): time and CPU until /healthz answers 200, VmRSS and
   VmHWM then; then one row of the tree's manifest is changed by another connection, as a merge commits, and VmHWM
   is read again once the origin has reloaded its index (a reload builds the new index while the old one serves, so
   this is the peak a night's merge causes).
@@ -71,7 +72,7 @@ def manifest_files(root):
     return [os.path.join(root, 'manifest.sqlite' + suffix) for suffix in ('', '-wal', '-shm')]
 
 
-def make_cache(binary, root, count, shards, tree):
+def make_cache(binary, root, count, shards, tree, files):
     """The shards' manifests; with `tree`, the tree's manifest too, holding every row (as a merge leaves it)."""
     subprocess.run([binary, 'cache', 'merge', root], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     databases = []
@@ -90,9 +91,10 @@ def make_cache(binary, root, count, shards, tree):
     batches = [[] for _ in databases]
     for text, values in rows(count):
         batches[share(text, shards)].append([values[column] for column in columns])
-        file = os.path.join(root, values['path'])
-        os.makedirs(os.path.dirname(file), exist_ok=True)
-        open(file, 'wb').close()
+        if files:
+            file = os.path.join(root, values['path'])
+            os.makedirs(os.path.dirname(file), exist_ok=True)
+            open(file, 'wb').close()
     for database, batch in zip(databases, batches):
         database.executemany(insert, batch)
         database.commit()
@@ -131,7 +133,7 @@ def cpu_seconds(pid):
 
 def origin(binary, root):
     """(seconds to ready, VmRSS and VmHWM when ready, VmHWM after one reload (KiB), 1-minute load at start, CPU
-    seconds to ready)."""
+    seconds to ready, VmRSS after the reload (KiB): the allocator may keep what the reload freed)."""
     load = load_average()
     process, admin, opening, ready = origin_startup.start(binary, root)
     try:
@@ -147,7 +149,8 @@ def origin(binary, root):
             if time.monotonic() > deadline:
                 sys.exit(f'{root}: the origin did not reload its index within 30 minutes of a commit')
             time.sleep(0.1)
-        return opening + ready, rss, hwm, origin_startup.status_kib(process.pid, 'VmHWM'), load, cpu
+        return (opening + ready, rss, hwm, origin_startup.status_kib(process.pid, 'VmHWM'), load, cpu,
+                origin_startup.status_kib(process.pid, 'VmRSS'))
     finally:
         origin_startup.stop(process)
 
@@ -162,7 +165,9 @@ def measure(binary, root, steps):
             if os.path.exists(path):
                 os.remove(path)
         figures['merge, first night'] = timed([binary, 'cache', 'merge', root, '--max-cache-size', '80%'])
+    if 'gc' in steps:
         figures['gc'] = timed([binary, 'cache', 'gc', root])
+    if 'export' in steps:
         figures['export'] = timed([binary, 'cache', 'export', root, '--out', os.path.join(root, 'app-manifest.jsonl')])
     if 'origin' in steps:
         figures['origin'] = origin(binary, root)
@@ -183,7 +188,7 @@ def table(results):
         return ''
     header += [f'{step}: elapsed, CPU, peak RSS' for step in present if step != 'origin']
     if 'origin' in present:
-        header += ['origin ready: elapsed, CPU', 'origin VmRSS, VmHWM ready', 'origin VmHWM after a reload']
+        header += ['origin ready: elapsed, CPU', 'origin VmRSS, VmHWM ready', 'origin VmHWM, VmRSS after a reload']
     lines = ['| ' + ' | '.join(header + ['load (1 min)']) + ' |', '|' + '---:|' * (len(header) + 1)]
     for count, runs in results.items():
         cells, loads = [], []
@@ -191,8 +196,8 @@ def table(results):
             values = [statistics.median(run[step][i] for run in runs) for i in range(len(runs[0][step]))]
             loads += [run[step][4 if step == 'origin' else 2] for run in runs]
             if step == 'origin':
-                ready, rss, hwm, reload_hwm, _, cpu = values
-                cells += [f'{ready:.1f} s, {cpu:.1f} s', f'{mib(rss)}, {mib(hwm)}', mib(reload_hwm)]
+                ready, rss, hwm, reload_hwm, _, cpu, reload_rss = values
+                cells += [f'{ready:.1f} s, {cpu:.1f} s', f'{mib(rss)}, {mib(hwm)}', f'{mib(reload_hwm)}, {mib(reload_rss)}']
             else:
                 seconds, peak, _, cpu = values
                 cells.append(f'{seconds:.1f} s, {cpu:.1f} s, {mib(peak)}')
@@ -204,9 +209,9 @@ def describe(count, figures):
     parts = [f'{step} {seconds:.2f} s, CPU {cpu:.2f} s, {mib(peak)} (load {load})'
              for step, (seconds, peak, load, cpu) in ((step, figures[step]) for step in STEPS if step in figures)]
     if 'origin' in figures:
-        ready, rss, hwm, reload_hwm, load, cpu = figures['origin']
+        ready, rss, hwm, reload_hwm, load, cpu, reload_rss = figures['origin']
         parts.append(f'origin ready {ready:.2f} s, CPU {cpu:.2f} s, VmRSS {mib(rss)}, VmHWM {mib(hwm)}, '
-                     f'VmHWM after a reload {mib(reload_hwm)} (load {load})')
+                     f'VmHWM after a reload {mib(reload_hwm)}, VmRSS then {mib(reload_rss)} (load {load})')
     return f'{count:,} rows: ' + ', '.join(parts)
 
 
@@ -231,7 +236,7 @@ def main():
     parser.add_argument('--rows', default='10000,100000,1000000')
     parser.add_argument('--repeats', default='3', help='one count, or one per row count (3,3,1)')
     parser.add_argument('--shards', type=int, default=8)
-    parser.add_argument('--steps', default='merge,origin', help='merge (merge, gc, export), origin, or both')
+    parser.add_argument('--steps', default='merge,gc,export,origin', help='some of merge, gc, export, origin')
     parser.add_argument('--keep', help='make the caches under this directory and keep them')
     parser.add_argument('--out', help='also write the figures as a markdown report to this file')
     arguments = parser.parse_args()
@@ -245,12 +250,13 @@ def main():
         root = tempfile.mkdtemp(prefix=f'warm-scale-{count}-', dir=arguments.keep)
         try:
             started = time.monotonic()
-            make_cache(binary, root, count, arguments.shards, tree='merge' not in arguments.steps)
+            steps = arguments.steps.split(',')
+            make_cache(binary, root, count, arguments.shards, tree='merge' not in steps, files='gc' in steps)
             lines.append(f'{count:,} rows: made in {time.monotonic() - started:.0f} s')
             print(lines[-1], file=sys.stderr, flush=True)
             results[count] = []
             for _ in range(repeat):
-                figures = measure(binary, root, arguments.steps.split(','))
+                figures = measure(binary, root, steps)
                 results[count].append(figures)
                 lines.append(describe(count, figures))
                 print(lines[-1], file=sys.stderr, flush=True)
