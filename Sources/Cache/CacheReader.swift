@@ -96,12 +96,18 @@ public final class CacheReader: Sendable {
 
     /// Every row that names a file, from one snapshot, each with the file's validators when recorded. A row whose path
     /// is not the one the layout gives its key (tampered) is left out: no file is ever named by anything but the hash.
-    /// Memory: the rows' keys and validators, about the size of the manifest's `url`, `variant` and `path` columns.
+    /// Memory: the served files only (their keys, paths and validators). The rows come through a cursor, one at a time:
+    /// holding them all as SQLite rows first (every column) took about 1 KiB more per row at the peak, which the
+    /// process kept (docs/scaling-out.md, "Sizes").
     public func servedFiles() throws(CacheError) -> [ServedFile] {
-        let rows = try using { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE path IS NOT NULL")
+        try using { db in
+            var files: [ServedFile] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM entry WHERE path IS NOT NULL")
+            while let row = try rows.next() {
+                if let file = ServedFile(row: row) { files.append(file) }
+            }
+            return files
         }
-        return rows.compactMap(ServedFile.init(row:))
     }
 
     /// The current row of one file, for a descriptor that did not match the index's validators.
