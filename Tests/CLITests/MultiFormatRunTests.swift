@@ -95,13 +95,19 @@ final class MultiFormatRunTests: XCTestCase {
             struct Variant: Decodable {
                 var format: String, size: Int, width: Int, height: Int, bytes: Int, encodeCPUSeconds: Double?, ssim: Double?
             }
+            var url: String
             var measured: Bool
             var variants: [Variant]?
         }
         let records = try String(contentsOfFile: metrics, encoding: .utf8).split(separator: "\n")
             .map { try JSONDecoder().decode(Record.self, from: Data($0.utf8)) }
         XCTAssertEqual(records.count, images)
-        XCTAssertTrue(records.contains(where: \.measured) && records.contains { !$0.measured }, "both kinds of record")
+        // `--compare-one-in 3` picks by the URL's hash, and the catalog's URLs carry its ephemeral port: which images,
+        // and whether any, are measured depends on the port (none in about 1 run of 60 with 10 images), so the test
+        // computes the sample by the same rule rather than expecting both kinds of record.
+        for record in records {
+            XCTAssertEqual(record.measured, SHA256Hex.lowWord(of: try CanonicalURL(record.url).text) % 3 == 0, record.url)
+        }
         for record in records {
             let variants = try XCTUnwrap(record.variants)
             XCTAssertEqual(variants.map { "\($0.size).\($0.format)" },
