@@ -60,19 +60,6 @@ final class ManifestReplacementTests: XCTestCase {
         OriginHarness.thumbnailPath(url: images[index], size: 300, format: "jpeg")
     }
 
-    /// Polls until `condition` holds (the origin looks at the manifest every 100 ms); 10 s is generous.
-    private func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { return XCTFail("not within 10 s: \(what)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
-    private func metrics(_ origin: OriginHarness) async throws -> String {
-        String(decoding: try await origin.get("/metrics").body, as: UTF8.self)
-    }
-
     func testANewManifestRenamedIntoPlaceIsServedWithNo5xxWhileClientsAsk() async throws {
         let directory = try makeTemporaryDirectory()
         let served = directory.appendingPathComponent("served").path, staging = directory.appendingPathComponent("staging").path
@@ -122,7 +109,7 @@ final class ManifestReplacementTests: XCTestCase {
         let appManifestAfter = try await origin.get("/v1/manifest")
         XCTAssertNotEqual(appManifestAfter.header("ETag"), appManifestBefore.header("ETag"))
         XCTAssertTrue(String(decoding: appManifestAfter.body, as: UTF8.self).contains("/p/3.jpg"))
-        let text = try await metrics(origin)
+        let text = try await origin.metricsText()
         XCTAssertTrue(text.contains("warm_origin_index_files 3\n"), text)
         XCTAssertTrue(text.contains("warm_origin_index_reload_failing 0\n"), text)
     }
@@ -132,7 +119,7 @@ final class ManifestReplacementTests: XCTestCase {
         let served = directory.appendingPathComponent("served").path, staging = directory.appendingPathComponent("staging").path
         try write(served, 0..<2)
         let origin = try await OriginHarness.serve(self, root: served)
-        let loaded = try await metrics(origin)
+        let loaded = try await origin.metricsText()
         XCTAssertTrue(loaded.contains("warm_origin_index_reload_failing 0\n"), loaded)
         let loadedAt = try XCTUnwrap(Self.sample("warm_origin_index_loaded_timestamp_seconds", in: loaded))
         XCTAssertGreaterThan(loadedAt, 0)
@@ -143,7 +130,7 @@ final class ManifestReplacementTests: XCTestCase {
             to: URL(fileURLWithPath: manifestDirectory + "/manifest-torn.sqlite"))
         try pointManifest(of: served, at: "manifest-torn.sqlite")
         try await eventually("the gauge says the newest manifest cannot be read") {
-            try await metrics(origin).contains("warm_origin_index_reload_failing 1\n")
+            try await origin.metricsText().contains("warm_origin_index_reload_failing 1\n")
         }
         for index in 0..<2 {
             let answer = try await origin.get(thumbnail(index))
@@ -153,7 +140,7 @@ final class ManifestReplacementTests: XCTestCase {
         let health = try await origin.get("/healthz")
         XCTAssertEqual(health.status, 200, "a bad publish does not take the replica out of the Service")
         XCTAssertTrue(String(decoding: health.body, as: UTF8.self).contains("the newest cannot be read"))
-        let failing = try await metrics(origin)
+        let failing = try await origin.metricsText()
         XCTAssertEqual(Self.sample("warm_origin_index_loaded_timestamp_seconds", in: failing), loadedAt,
                        "the index is the one loaded before")
         let missing = try await origin.get(thumbnail(2))
@@ -164,7 +151,7 @@ final class ManifestReplacementTests: XCTestCase {
         try await eventually("the good manifest after the bad one is served") {
             try await origin.get(thumbnail(2)).status == 200
         }
-        let recovered = try await metrics(origin)
+        let recovered = try await origin.metricsText()
         XCTAssertTrue(recovered.contains("warm_origin_index_reload_failing 0\n"), recovered)
         XCTAssertTrue(recovered.contains("warm_origin_index_files 3\n"), recovered)
         let healthy = try await origin.get("/healthz")

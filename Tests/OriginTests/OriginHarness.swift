@@ -61,6 +61,11 @@ struct OriginHarness {
                                      timeout: .seconds(10))
     }
 
+    /// The Prometheus text the origin answers at `/metrics`.
+    func metricsText() async throws -> String {
+        String(decoding: try await get("/metrics").body, as: UTF8.self)
+    }
+
     /// A request to the admin port (`OriginConfiguration.adminPort`).
     func admin(_ path: String, head: Bool = false) async throws -> Answer {
         let base = try XCTUnwrap(origin.adminURL, "the origin was started without an admin port")

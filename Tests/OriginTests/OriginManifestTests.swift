@@ -27,15 +27,6 @@ final class OriginManifestTests: XCTestCase {
         try cache.close()
     }
 
-    /// Polls until `condition` holds (the origin rereads a changed manifest within its refresh interval).
-    private func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { return XCTFail("not within 10 s: \(what)") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
     private func assertEveryETagIsTheSHA256OfTheFile(_ origin: OriginHarness, file: StaticString = #filePath,
                                                      line: UInt = #line) async throws {
         for url in images {

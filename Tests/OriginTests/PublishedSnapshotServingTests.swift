@@ -41,19 +41,6 @@ final class PublishedSnapshotServingTests: XCTestCase {
         OriginHarness.thumbnailPath(url: images[index], size: 300, format: "jpeg")
     }
 
-    /// Polls until `condition` holds (the origin looks at the pointer every 100 ms); 10 s is generous.
-    private func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { return XCTFail("not within 10 s: \(what)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
-    private func metrics(_ origin: OriginHarness) async throws -> String {
-        String(decoding: try await origin.get("/metrics").body, as: UTF8.self)
-    }
-
     func testTheOriginServesEachPublishedSnapshotAndSwitchesWithNo5xxOrTornBodyWhileClientsAsk() async throws {
         let root = try makeTemporaryDirectory().appendingPathComponent("cache").path
         // Before any merge: one host, the tree's own manifest (WAL) is served.
@@ -108,7 +95,7 @@ final class PublishedSnapshotServingTests: XCTestCase {
         XCTAssertEqual(torn, 0, "every body is the file's whole bytes")
         let published3 = try await origin.get(thumbnail(3))
         XCTAssertEqual(published3.status, 200, "the second merge published the live row too")
-        let text = try await metrics(origin)
+        let text = try await origin.metricsText()
         XCTAssertTrue(text.contains("warm_origin_index_files 4\n"), text)
         XCTAssertTrue(text.contains("warm_origin_index_reload_failing 0\n"), text)
         let published = PublishedManifest(root: root).directory
@@ -122,7 +109,7 @@ final class PublishedSnapshotServingTests: XCTestCase {
         try shardRun(root, [0, 1])
         try mergeAndPublish(root)
         let origin = try await OriginHarness.serve(self, root: root)
-        let loaded = try await metrics(origin)
+        let loaded = try await origin.metricsText()
         XCTAssertTrue(loaded.contains("warm_origin_index_reload_failing 0\n"), loaded)
         XCTAssertTrue(loaded.contains("warm_origin_index_files 2\n"), loaded)
 
@@ -134,7 +121,7 @@ final class PublishedSnapshotServingTests: XCTestCase {
             XCTAssertEqual(symlink(target, published.directory + "/next"), 0)
             XCTAssertEqual(rename(published.directory + "/next", published.pointerPath), 0)
             try await eventually("the gauge says \(target) cannot be read") {
-                try await metrics(origin).contains("warm_origin_index_reload_failing 1\n")
+                try await origin.metricsText().contains("warm_origin_index_reload_failing 1\n")
             }
             for index in 0..<2 {
                 let answer = try await origin.get(thumbnail(index))
@@ -148,7 +135,7 @@ final class PublishedSnapshotServingTests: XCTestCase {
             XCTAssertEqual(symlink("manifest-1.sqlite", published.directory + "/next"), 0)
             XCTAssertEqual(rename(published.directory + "/next", published.pointerPath), 0)
             try await eventually("the good snapshot is read again") {
-                try await metrics(origin).contains("warm_origin_index_reload_failing 0\n")
+                try await origin.metricsText().contains("warm_origin_index_reload_failing 0\n")
             }
         }
 
