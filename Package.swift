@@ -163,38 +163,48 @@ let package = Package(
             ],
             path: "Tests/Support/WarmTestSupport"),
 
-        // Unit tests, one target per module; the ones that need a server start it on loopback.
+        // The fast tier (scripts/test-fast): one target per module, tests that need no process, no server and no sleep
+        // (scripts/check-imports.py holds them to it). The other targets below start servers or processes.
         .testTarget(
             name: "DownsampleTests", dependencies: ["Downsample", "CWarmVips", "ImageSamples", "WarmSupport", "WarmTestSupport"]),
-        // The process helpers (WarmSupport/ChildProcesses).
-        .testTarget(name: "ChildProcessesTests", dependencies: ["WarmSupport", "WarmTestSupport"]),
         // Fixtures/: the reference's vectors and the script that makes them, read through #filePath.
         // Placeholders (Downsample/Placeholder).
         .testTarget(name: "PlaceholderTests", dependencies: ["Downsample", "WarmTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample", "WarmSupport", "WarmTestSupport"]),
-        .testTarget(
-            name: "FetchTests",
-            dependencies: [
-                "Fetch", "Servers", "DemoCatalog", "WarmTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-            ]),
-        .testTarget(
-            name: "CrawlTests",
-            dependencies: [
-                "Crawl", "Fetch", "DemoCatalog", "WarmTestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-            ]),
+        .testTarget(name: "CrawlTests", dependencies: ["Crawl"]),
         .testTarget(
             name: "CacheTests",
             dependencies: ["Cache", "CacheTestSupport", "Downsample", "WarmSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "CatalogServerTests", dependencies: ["DemoCatalog", "Crawl", "Fetch", "WarmTestSupport"]),
-        // WarmPipeline run in the test process.
+        // The pipeline's parts and a run with a fake fetcher and decoder, in the test process.
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "CacheTestSupport", "WarmMetrics", "DemoCatalog", "Cache", "Downsample", "Fetch", "WarmSupport", "WarmTestSupport",
+                "Pipeline", "CacheTestSupport", "Cache", "Crawl", "Downsample", "Fetch", "WarmSupport",
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The command line parsed in the test process: every option's validation and help, no binary launched.
+        .testTarget(
+            name: "CommandTests",
+            dependencies: ["warm", "WarmTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+        // The slow tier. The process helpers (WarmSupport/ChildProcesses), the cache lock and the measuring children
+        // as other processes see them.
+        .testTarget(name: "ChildProcessesTests", dependencies: ["WarmSupport", "WarmTestSupport", "Cache", "WarmMetrics"]),
+        // The fetcher and the crawler against real servers on loopback.
+        .testTarget(
+            name: "FetchTests",
+            dependencies: [
+                "Fetch", "Crawl", "Servers", "DemoCatalog", "WarmTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]),
+        .testTarget(name: "CatalogServerTests", dependencies: ["DemoCatalog", "Crawl", "Fetch", "WarmTestSupport"]),
+        // WarmPipeline run in the test process against the demo catalog on loopback.
+        .testTarget(
+            name: "PipelineRunTests",
+            dependencies: [
+                "Pipeline", "CacheTestSupport", "WarmMetrics", "DemoCatalog", "Cache", "Downsample", "Fetch", "WarmSupport", "WarmTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // End to end: the built `warm` binary run as a child process, and the

@@ -11,6 +11,9 @@ import (so production code never links the demo catalog), or if the line is miss
 
 Also fails on any use of Foundation's `Process` in Sources/ or Tests/: processes start through `ChildProcess`.
 
+Also reads the fast tier's test targets from scripts/test-fast (its line `targets=(...)`) and fails if a test file
+in one of them starts a process or a server, or sleeps: the names in FAST_TIER_REFUSES, outside comments.
+
 Usage: scripts/check-imports.py [--root DIR]   (DIR: a checkout; default: this script's)
 """
 import argparse
@@ -25,6 +28,10 @@ KEPT_OUT = re.compile(r"^Kept out of production: (\w+), imported neither directl
 # `import X`, `import X.Y`, `@testable import X`, `public import X`, `import struct X.Y`, after indentation.
 # `Process()`, `Process.run(...)`, `Foundation.Process`; not `ChildProcess(`, `ProcessInfo`, `x.Process(`.
 FOUNDATION_PROCESS = re.compile(r"(?<![\w.])Process\s*(?:\(|\.run\b)|\bFoundation\.Process\b")
+FAST_TARGETS = re.compile(r"^targets=\(([^)]*)\)$", re.M)
+# What a test needing a process, a server or a sleep names; such a test belongs in a target of the slow tier.
+FAST_TIER_REFUSES = re.compile(r"\b(?:ChildProcess|WarmBinary|TestCatalog|CatalogServer|OriginHarness|OriginServer|"
+                               r"usleep|sleep|import\s+(?:Hummingbird|AsyncHTTPClient|Servers|DemoCatalog))\b")
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+"
                     r"(?:(?:struct|class|enum|protocol|typealias|func|var|let)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -98,6 +105,26 @@ def foundation_processes(root):
     return found
 
 
+def fast_tier_problems(root):
+    """file:line of each process, server or sleep in the fast tier's test targets."""
+    match = FAST_TARGETS.search((root / "scripts/test-fast").read_text(encoding="utf-8"))
+    if not match:
+        return ["scripts/test-fast: no line 'targets=(...)'"], 0
+    targets = match.group(1).split()
+    found = []
+    for target in targets:
+        folder = root / "Tests" / target
+        if not folder.is_dir():
+            found.append(f"scripts/test-fast: {target} is not a folder under Tests/")
+        for file in sorted(folder.rglob("*.swift")):
+            for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
+                hit = FAST_TIER_REFUSES.search(line.split("//", 1)[0])
+                if hit:
+                    found.append(f"{file.relative_to(root)}:{number}: '{hit.group(0)}' in the fast tier "
+                                 f"(scripts/test-fast); move the test to a target of the slow tier")
+    return found, len(targets)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent.parent)
@@ -128,11 +155,13 @@ def main():
             problems.append(f"{folder}: in docs/source-layout.md's table, but not a folder")
     problems += kept_out_of_production(root / "docs/source-layout.md", rows)
     processes = foundation_processes(root)
-    for problem in problems + processes:
+    fast, fast_targets = fast_tier_problems(root)
+    for problem in problems + processes + fast:
         print(problem)
     print(f"imports: {checked} checked in {len(rows)} modules, {len(problems)} not allowed by docs/source-layout.md")
     print(f"processes: {len(processes)} started through Foundation's Process under Sources/ and Tests/")
-    return 1 if problems or processes else 0
+    print(f"fast tier: {len(fast)} processes, servers or sleeps in its {fast_targets} test targets")
+    return 1 if problems or processes or fast else 0
 
 
 if __name__ == "__main__":

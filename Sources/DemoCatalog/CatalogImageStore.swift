@@ -19,7 +19,7 @@ actor CatalogImageStore {
     private var validators: [UInt64: (etag: String, lastModified: String)] = [:]
     /// One thread per core, its own so that making does not queue behind the process's other blocking work.
     private static let pool: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let pool = NIOThreadPool(numberOfThreads: max(1, Machine.cores))
         pool.start()
         return pool
     }()

@@ -200,12 +200,6 @@ struct QualityList: ExpressibleByArgument, Sendable {
         + "SSIMULACRA2 on the demo catalog in fewer bytes (bench/findings.md, section 21)."
 }
 
-/// Defaults that depend on the machine. Options defaulting to them are optional, so that `--help` says
-/// "(default: the number of cores)" instead of the count of the machine that printed it.
-enum MachineDefault {
-    static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
-}
-
 /// `--max-failed 5` or `--max-failed 1%`.
 extension FailureBudget: ExpressibleByArgument {
     public init?(argument: String) {

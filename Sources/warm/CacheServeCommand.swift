@@ -35,7 +35,7 @@ struct CacheServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on (0.0.0.0 for every interface, e.g. in a pod).")
     var host: String = Self.defaults.host
 
-    @Option(help: "TCP port (0 picks a free one). `warm serve`, the demo catalog, defaults to \(DemoCommand.defaultPort), so both can run at once.")
+    @Option(help: "TCP port (0 picks a free one). `warm serve`, the demo catalog, defaults to \(CatalogOptions.defaultPort), so both can run at once.")
     var port: Int = Self.defaults.port
 
     @Option(help: "Serve /livez, /healthz and /metrics on this port (same --host) instead of --port, so a public Service on --port exposes neither (0 picks a free one).")

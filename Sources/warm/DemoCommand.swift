@@ -22,9 +22,6 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Measuring") var measuring: DemoCompareOptions
 
-    /// Also `warm serve`'s, so that a cache warmed from either has the same keys.
-    static let defaultPort = 18_080
-
     /// `--compare`, `--no-compare` and `--compare-one-in` together.
     var selection: CompareSelection {
         if measuring.noCompare { return .none }
@@ -43,8 +40,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = options.output.logger()
-        logger.info("starting the demo catalog server (\(demo.products) products, \(demo.imageMix.rawValue) images made on first request)")
-        let server = try await ServerProcess.start(products: demo.products, port: demo.port, imageMix: demo.imageMix,
+        logger.info("starting the demo catalog server (\(demo.catalog.products) products, \(demo.catalog.imageMix.rawValue) images made on first request)")
+        let server = try await ServerProcess.start(products: demo.catalog.products, port: demo.catalog.port, imageMix: demo.catalog.imageMix,
                                                 logFormat: options.output.log.logFormat)
         let cacheDirectory = URL(fileURLWithPath: demo.dir).appendingPathComponent("cache").path
         let configuration = try options.configuration(
@@ -59,7 +56,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         await server.stop()
         print("""
-            catalog:  \(demo.products) products served from \(server.baseURL.absoluteString)/api/products (stopped)
+            catalog:  \(demo.catalog.products) products served from \(server.baseURL.absoluteString)/api/products (stopped)
             cache:    \(cacheDirectory)  (warm cache stats \(cacheDirectory))
             summary:  \(configuration.summaryPath ?? "-")
             """)
@@ -79,19 +76,7 @@ struct DemoOptions: ParsableArguments {
     @Option(help: "Where the demo writes everything.")
     var dir: String = "warm-demo"
 
-    @Option(help: "Products in the generated catalog (the seeds' catalog had 1,336).")
-    var products: Int = CatalogConfiguration().productCount
-
-    @Option(help: "Images: seeds (server-side marketplace thumbnails like the seed apps' catalog, about 2.5 MB of naive decode each) or phone (phone uploads, screenshots and large WebP, about 22 MB each). Every product gets an image of its own.")
-    var imageMix: CatalogImageMix = CatalogConfiguration().imageMix
-
-    @Option(help: "Loopback port of the demo server. Fixed by default, because thumbnail URLs (the cache keys) include it: a second demo run then finds its cache warm.")
-    var port: Int = DemoCommand.defaultPort
-
-    func validate() throws {
-        try OptionCheck.count(products, in: 1...OptionCheck.maximumProducts, option: "--products")
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
-    }
+    @OptionGroup var catalog: CatalogOptions
 }
 
 /// How much the demo measures.

@@ -3,6 +3,7 @@ import Downsample
 import Foundation
 import Pipeline
 import WarmMetrics
+import WarmSupport
 
 struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,9 +38,7 @@ struct InspectCommand: AsyncParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(inspections), as: UTF8.self))
+            print(String(decoding: try JSONEncoder.readable().encode(inspections), as: UTF8.self))
         }
         if failed > 0 { throw ExitStatus.someFailed }
     }

@@ -46,6 +46,6 @@ struct MeasurementOptions: ParsableArguments {
 
     /// The measuring processes of this executable (started on first use).
     func pool() -> MeasuringPool {
-        MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: measureProcesses ?? MachineDefault.cores)
+        MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: measureProcesses ?? Machine.cores)
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DemoCatalog
-import Servers
 import Crawl
 import Foundation
 
@@ -23,17 +22,10 @@ struct ServeCommand: AsyncParsableCommand {
             Example: warm serve --faults image-503=5%,image-429=3%x1,image-stall=2%,page-garbage=10% --fault-seed 7
             """)
 
-    @Option(help: "TCP port on 127.0.0.1 (0 picks a free one). The demo's port, so that thumbnail URLs (cache keys) match the demo's; `warm cache serve`, the origin, defaults to \(OriginConfiguration().port).")
-    var port: Int = DemoCommand.defaultPort
-
-    @Option(help: "Number of products in the generated catalog.")
-    var products: Int = CatalogConfiguration().productCount
+    @OptionGroup var catalog: CatalogOptions
 
     @Option(help: "Page shape: camelCase (pageNo, lastPage...) or snakeCase (page_no, last_page...).")
     var pageShape: PageShape = CatalogConfiguration().pageShape
-
-    @Option(help: "Images: seeds (server-side marketplace thumbnails like the seed apps' catalog, about 2.5 MB of naive decode each) or phone (phone uploads, screenshots and large WebP, about 22 MB each). Every product gets an image of its own, made on its first request.")
-    var imageMix: CatalogImageMix = CatalogConfiguration().imageMix
 
     @Option(help: "Seed of the generated catalog (same seed, same catalog).")
     var seed: UInt64 = CatalogConfiguration().seed
@@ -50,8 +42,6 @@ struct ServeCommand: AsyncParsableCommand {
     var parentPid: Int32?
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
-        try OptionCheck.count(products, in: 0...OptionCheck.maximumProducts, option: "--products")
         if let faults {
             do { _ = try FaultPlan(parsing: faults) } catch { throw ValidationError("--faults: \(error)") }
         }
@@ -59,11 +49,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.logger("warm.serve", format: log.logFormat, level: log.logLevel)
-        let configuration = CatalogConfiguration(productCount: products, seed: seed, pageShape: pageShape, imageMix: imageMix)
+        let configuration = CatalogConfiguration(productCount: catalog.products, seed: seed, pageShape: pageShape,
+                                                 imageMix: catalog.imageMix)
         let plan = try faults.map { try FaultPlan(parsing: $0, seed: faultSeed) }
-        let server = try await CatalogServer.start(configuration: configuration, port: port, faultPlan: plan,
+        let server = try await CatalogServer.start(configuration: configuration, port: catalog.port, faultPlan: plan,
                                                    handlingSignals: true)
-        logger.info("serving \(products) products (\(imageMix.rawValue) images) at \(server.baseURL.absoluteString)/api/products (Ctrl-C to stop)")
+        logger.info("serving \(catalog.products) products (\(catalog.imageMix.rawValue) images) at \(server.baseURL.absoluteString)/api/products (Ctrl-C to stop)")
         if let plan { logger.info("fault mode: \(plan) (seed \(faultSeed))") }
         // Written unbuffered: a parent (`warm demo`) waits for this line.
         FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
@@ -90,4 +81,3 @@ extension ServeCommand {
 }
 
 extension PageShape: ExpressibleByArgument {}
-extension CatalogImageMix: ExpressibleByArgument {}

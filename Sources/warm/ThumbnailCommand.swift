@@ -38,7 +38,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     func run() async throws {
         let files = FileThumbnailer.expandInputs(inputs)
         guard !files.isEmpty else { throw ValidationError("No input files found in \(inputs.joined(separator: ", ")).") }
-        let decoder = decoder.makeDecoder(workers: min(concurrency ?? MachineDefault.cores, files.count))
+        let decoder = decoder.makeDecoder(workers: min(concurrency ?? Machine.cores, files.count))
         let thumbnailer = FileThumbnailer(
             target: DecodeTarget(longestSide: size), outputDirectory: URL(fileURLWithPath: out), format: format,
             encoding: (quality ?? QualityList()).resolved(), limits: DecodeLimits(maxPixels: self.decoder.maxPixels), decoder: decoder)

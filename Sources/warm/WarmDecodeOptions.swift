@@ -1,4 +1,5 @@
 import ArgumentParser
+import WarmSupport
 
 /// How many images `warm run` and `warm demo` decode at once, and how (`--help`'s "Decoding").
 struct WarmDecodeOptions: ParsableArguments {
@@ -11,5 +12,5 @@ struct WarmDecodeOptions: ParsableArguments {
         if let decodeConcurrency { try OptionCheck.count(decodeConcurrency, in: 1...1024, option: "--decode-concurrency") }
     }
 
-    var workers: Int { decodeConcurrency ?? MachineDefault.cores }
+    var workers: Int { decodeConcurrency ?? Machine.cores }
 }

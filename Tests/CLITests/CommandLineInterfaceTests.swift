@@ -5,52 +5,9 @@ import WarmSupport
 import WarmTestSupport
 import XCTest
 
-/// What a person and a log pipeline see of `warm`: help pages with defaults as people write them, options grouped
-/// by purpose, log settings that refuse typos, JSON log lines, and a cron line that is silent on a good night.
+/// What a person and a log pipeline see of `warm` run as a process: log settings that refuse typos, JSON log lines,
+/// and a cron line that is silent on a good night. The help pages are CommandTests' HelpPageTests.
 final class CommandLineInterfaceTests: XCTestCase {
-    /// Every command's help page (the list `HostileOptionTests` drives).
-    func testNoHelpPageShowsASwiftValueAsADefault() throws {
-        for command in HostileOptionTests.commands {
-            let help = try WarmBinary.run(["help"] + command.path)
-            XCTAssertEqual(help.status, 0, help.stderr)
-            for dump in ["(seconds:", "(bytes:", "DurationArgument", "ByteCount", "Optional("] {
-                XCTAssertFalse(help.stdout.contains(dump), "warm help \(command.path.joined(separator: " ")) shows \(dump)")
-            }
-        }
-        let run = try WarmBinary.run(["run", "--help"]).stdout
-        let flat = run.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for shown in ["(default: 12h)", "(default: 7d)", "(default: 64 MiB)", "(default: 20s)", "(default: 30s)",
-                      "(default: the number of cores)"] {
-            XCTAssertTrue(flat.contains(shown), "warm run --help lacks \(shown)")
-        }
-        for option in ["--decode-concurrency <", "--measure-processes <"] {
-            let entry = flat.components(separatedBy: option).dropFirst().first?.components(separatedBy: " --").first ?? ""
-            XCTAssertTrue(entry.contains("the number of cores"), entry)
-            XCTAssertNil(entry.range(of: #"\(default: \d+\)"#, options: .regularExpression),
-                         "the core count of the machine that printed the help is no default: \(entry)")
-        }
-    }
-
-    func testRunAndDemoHelpGroupOptionsByPurpose() throws {
-        for command in ["run", "demo"] {
-            let help = try WarmBinary.run(["help", command]).stdout
-            var last = help.startIndex
-            for title in ["THUMBNAILS:", "FRESHNESS AND PRUNING:", "FETCHING:", "DECODING:", "MEASURING:", "OUTPUT:"] {
-                guard let found = help.range(of: "\n" + title + "\n", range: last..<help.endIndex) else {
-                    return XCTFail("warm \(command) --help has no section \(title) after the previous one:\n\(help)")
-                }
-                last = found.upperBound
-            }
-            let fetching = Self.section("FETCHING:", of: help)
-            for option in ["--concurrency", "--request-timeout", "--max-attempts", "--allow-host"] {
-                XCTAssertTrue(fetching.contains(option), "\(command): \(option) is not under FETCHING")
-            }
-            XCTAssertTrue(Self.section("FRESHNESS AND PRUNING:", of: help).contains("--max-age <"))
-            XCTAssertTrue(Self.section("OUTPUT:", of: help).contains("--log-format <"))
-        }
-        XCTAssertTrue(Self.section("SHARDING:", of: try WarmBinary.run(["help", "run"]).stdout).contains("--shards <"))
-    }
-
     func testUnknownLogLevelOrFormatIsAUsageErrorNamingTheValueAndTheChoices() throws {
         let arguments = ["run", "--api", "http://127.0.0.1:9/", "--cache-dir", try makeTemporaryDirectory().path]
         let level = try WarmBinary.run(arguments, environment: ["WARM_LOG_LEVEL": "verbose"])
@@ -150,26 +107,6 @@ final class CommandLineInterfaceTests: XCTestCase {
         XCTAssertEqual(both.status, 64)
         XCTAssertTrue(both.stderr.contains("--cache-control-max-age"), both.stderr)
         XCTAssertFalse(try WarmBinary.run(["help", "cache", "serve"]).stdout.contains("--max-age <"), "the old spelling is hidden")
-    }
-
-    func testTheDemoCatalogAndTheOriginDefaultToDifferentPorts() throws {
-        func defaultPort(_ command: [String]) throws -> String? {
-            let help = try WarmBinary.run(["help"] + command).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            guard let option = help.range(of: "--port <port>") else { return nil }
-            let rest = help[option.upperBound...]
-            guard let start = rest.range(of: "(default: ") else { return nil }
-            return String(rest[start.upperBound...].prefix { $0 != ")" })
-        }
-        let catalog = try XCTUnwrap(try defaultPort(["serve"]))
-        XCTAssertEqual(catalog, try defaultPort(["demo"]), "warm serve is the demo's catalog: same port, same cache keys")
-        XCTAssertNotEqual(catalog, try defaultPort(["cache", "serve"]))
-    }
-
-    /// The lines of a help page from `title` to the next blank line.
-    static func section(_ title: String, of help: String) -> String {
-        guard let start = help.range(of: "\n" + title + "\n") else { return "" }
-        let rest = help[start.upperBound...]
-        return String(rest[..<(rest.range(of: "\n\n")?.lowerBound ?? rest.endIndex)])
     }
 }
 

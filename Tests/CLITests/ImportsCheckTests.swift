@@ -5,15 +5,16 @@ import XCTest
 /// `scripts/check-imports.py` keeps docs/source-layout.md's table of what each module may import true: it reads every
 /// import under Sources/ and the table, and fails on an import the table does not allow and on a module it omits;
 /// it also fails on Foundation's `Process` anywhere under Sources/ or Tests/ (swift-corelibs-foundation#5472), and
-/// when a production module (Servers, Pipeline, Cache) may reach the demo catalog.
+/// when a production module (Servers, Pipeline, Cache) may reach the demo catalog, and on a process, a server or a
+/// sleep in a test target of the fast tier (scripts/test-fast).
 final class ImportsCheckTests: XCTestCase {
     private static let repository = repositoryRoot
     private var script: URL { Self.repository.appendingPathComponent("scripts/check-imports.py") }
 
-    /// Sources/ and docs/ copied into a new folder.
+    /// Sources/, Tests/, docs/ and scripts/ copied into a new folder.
     private func copyOfTheSources() throws -> URL {
         let root = try makeTemporaryDirectory()
-        for folder in ["Sources", "docs"] {
+        for folder in ["Sources", "Tests", "docs", "scripts"] {
             try FileManager.default.copyItem(at: Self.repository.appendingPathComponent(folder),
                                              to: root.appendingPathComponent(folder))
         }
@@ -93,5 +94,33 @@ final class ImportsCheckTests: XCTestCase {
         XCTAssertTrue(result.output.contains("Sources/Cache/CacheLayout.swift:\(lines + 1): Foundation's Process"), result.output)
         XCTAssertTrue(result.output.contains("#5472"), result.output)
         XCTAssertTrue(result.output.contains("processes: 2 started"), result.output)
+    }
+
+    func testAProcessOrASleepInTheFastTierIsReportedAndAMovedTestIsNot() throws {
+        let root = try copyOfTheSources()
+        let file = root.appendingPathComponent("Tests/CacheTests/CacheLockTests.swift")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        try (text + """
+
+            // Task.sleep in a comment is fine.
+            func planted() async throws { try await Task.sleep(for: .seconds(1)) }
+            let child = ChildProcess.self
+
+            """).write(to: file, atomically: true, encoding: .utf8)
+        let result = try runPythonScript(script, ["--root", root.path])
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("Tests/CacheTests/CacheLockTests.swift:\(lines + 2): 'sleep' in the fast tier"), result.output)
+        XCTAssertTrue(result.output.contains("Tests/CacheTests/CacheLockTests.swift:\(lines + 3): 'ChildProcess' in the fast tier"),
+                      result.output)
+        XCTAssertTrue(result.output.contains("fast tier: 2 processes, servers or sleeps"), result.output)
+
+        // The same lines in a target of the slow tier are where they belong.
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let slow = root.appendingPathComponent("Tests/ChildProcessesTests/CacheLockProcessTests.swift")
+        try (String(contentsOf: slow, encoding: .utf8) + "\nfunc planted() async throws { try await Task.sleep(for: .seconds(1)) }\n")
+            .write(to: slow, atomically: true, encoding: .utf8)
+        let moved = try runPythonScript(script, ["--root", root.path])
+        XCTAssertEqual(moved.status, 0, moved.output)
     }
 }

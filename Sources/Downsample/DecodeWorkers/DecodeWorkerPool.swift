@@ -17,7 +17,7 @@ public final class DecodeWorkerPool: ThumbnailDecoding {
 
         public static let defaultTimeoutSeconds: Double = 60
 
-        public init(command: [String], count: Int = ProcessInfo.processInfo.activeProcessorCount,
+        public init(command: [String], count: Int = Machine.cores,
                     memoryLimitBytes: Int? = nil, timeoutSeconds: Double = defaultTimeoutSeconds) {
             self.command = command
             self.count = max(1, count)
@@ -59,22 +59,18 @@ extension WorkerProcess {
     func decode(_ input: ThumbnailInput, _ request: ThumbnailRequest,
                 _ configuration: DecodeWorkerPool.Configuration) -> Result<Thumbnails, DownsampleError> {
         guard !command.isEmpty else { return .failure(.decoderUnavailable(reason: "no worker command")) }
-        let channel: FrameChannel
-        do {
-            channel = try self.channel()
-        } catch {
-            return .failure(.decoderUnavailable(reason: error.description))
-        }
         let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.timeoutSeconds * 1000))
         do {
-            try channel.send(WorkerCall(input: input, request: request))
-            switch try channel.receive(WorkerAnswer.self, deadline: deadline) {
+            switch try exchange(WorkerCall(input: input, request: request), answer: WorkerAnswer.self, deadline: deadline) {
             case .thumbnails(let thumbnails): return .success(thumbnails)
             case .failed(let error): return .failure(error)
             case nil: return .failure(ended(after: .malformed, configuration))
             }
         } catch {
-            return .failure(ended(after: error, deadline: deadline, configuration))
+            switch error {
+            case .spawn(let error): return .failure(.decoderUnavailable(reason: error.description))
+            case .channel(let failure): return .failure(ended(after: failure, deadline: deadline, configuration))
+            }
         }
     }
 

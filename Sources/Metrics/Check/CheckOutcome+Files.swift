@@ -1,4 +1,5 @@
 import Foundation
+import WarmSupport
 
 extension CheckOutcome {
     /// JUnit XML for CI: one test case per baseline image (a missing or changed image is skipped), one per
@@ -74,9 +75,7 @@ extension CheckOutcome {
         let document = Document(passed: passed, regressions: regressions, warnings: warnings, shortfalls: shortfalls, catalogFigures: catalogFigures,
                                 comparedImages: comparedImages, newImages: newImages, fixedImages: fixedImages,
                                 missingImages: count(.missing), changedImages: count(.changed), images: images, notes: notes)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = (try? encoder.encode(document)) ?? Data()
+        var data = (try? JSONEncoder.readable().encode(document)) ?? Data()
         data.append(UInt8(ascii: "\n"))
         return data
     }

@@ -76,9 +76,7 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
     }
 
     public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = (try? encoder.encode(self)) ?? Data()
+        var data = (try? JSONEncoder.readable().encode(self)) ?? Data()
         data.append(UInt8(ascii: "\n"))
         return data
     }

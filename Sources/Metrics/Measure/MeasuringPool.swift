@@ -30,16 +30,14 @@ extension WorkerProcess {
     /// Sends one request to a `warm measure-server` process and reads its reply; one that does not answer is
     /// reaped, and the next request starts another.
     func measure(_ request: MeasureRequest) -> MeasureReply {
-        let channel: FrameChannel
         do {
-            channel = try self.channel()
+            if let reply = try exchange(request, answer: MeasureReply.self) { return reply }
         } catch {
-            return MeasureReply(failure: "the measuring process could not start (\(command[0])): \(error)")
+            if case .spawn(let error) = error {
+                return MeasureReply(failure: "the measuring process could not start (\(command[0])): \(error)")
+            }
         }
-        guard (try? channel.send(request)) != nil, let reply = try? channel.receive(MeasureReply.self) else {
-            stop(killingAt: .now)
-            return MeasureReply(failure: "the measuring process (\(command[0])) stopped answering")
-        }
-        return reply
+        stop(killingAt: .now)
+        return MeasureReply(failure: "the measuring process (\(command[0])) stopped answering")
     }
 }

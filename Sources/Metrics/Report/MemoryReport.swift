@@ -1,5 +1,6 @@
 import Downsample
 import Foundation
+import WarmSupport
 
 /// The memory comparison report (`warm report`), as Markdown and as self-contained HTML with SVG charts.
 public struct MemoryReport: Sendable {
@@ -119,7 +120,7 @@ public struct MemoryReport: Sendable {
     private var methodBlocks: [ReportDocument.Block] {
         let repeats = StrategyMeasurer.Repeats()
         var items = [
-            "Each run of each strategy on each image is a child process of its own, forked from a measuring process (`warm measure-server`, \(ProcessInfo.processInfo.activeProcessorCount > 1 ? "one per core" : "one")) that has loaded the code, started libvips (no threads) and made its mapped files resident, but never decoded. By default naive runs \(repeats.naive) times, renderer \(repeats.renderer), thumbnail-at-decode \(repeats.thumbnail) (`--measure-repeats`), and the lowest peak of each is kept with that run's CPU and wall time.",
+            "Each run of each strategy on each image is a child process of its own, forked from a measuring process (`warm measure-server`, \(Machine.cores > 1 ? "one per core" : "one")) that has loaded the code, started libvips (no threads) and made its mapped files resident, but never decoded. By default naive runs \(repeats.naive) times, renderer \(repeats.renderer), thumbnail-at-decode \(repeats.thumbnail) (`--measure-repeats`), and the lowest peak of each is kept with that run's CPU and wall time.",
             "Thumbnail-at-decode is the shipped engine (`ThumbnailEncoder`, what the cache writer runs) with the run's output format and quality: decode, resize and encode are inside the measured span; its retained bytes are output width x height x 4 (what an app holds once it decodes the bytes), its `outputSHA256` is the SHA-256 of the bytes it encoded (the cached file's), and its SSIM and PSNR score those bytes decoded. Naive and renderer are libvips models of `UIImage(data:)` and `UIGraphicsImageRenderer`; their retained bytes are the RGBA bitmap (width x height x 4) they return.",
             "Peak: " + PeakMethod.forkedProcess.explanation + ". It counts every page the child touched while the strategy ran: pixel buffers, codec scratch, libvips' buffers, thread stacks. The measuring process runs with glibc's measuring settings (one arena, 64 KiB mmap threshold, no top pad) and keeps address-space randomisation. What a child pays on its first decode (libvips' worker threads, the codecs' first-use allocations) is in every peak, the same for every image of a format.",
             "Noise: \(PeakComparison.noiseText). Renderer holds a canvas on top of all naive holds, so renderer's peak is checked against naive's minus that noise.",

@@ -25,7 +25,7 @@ public struct ReportProvenance: Sendable, Equatable {
         return ReportProvenance(
             command: arguments.joined(separator: " "),
             build: "warm \(WarmVersion.current) (\(mode) build)",
-            machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(machine), Linux \(release)")
+            machine: "\(Machine.cores) cores, \(machine), Linux \(release)")
     }
 
     /// One sentence for the report's summary.

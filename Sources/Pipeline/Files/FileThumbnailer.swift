@@ -97,7 +97,7 @@ public struct FileThumbnailer: Sendable {
                 }
             }
             // Twice the cores keeps every decode worker busy while finished thumbnails are written.
-            for _ in 0..<2 * ProcessInfo.processInfo.activeProcessorCount { addNext() }
+            for _ in 0..<2 * Machine.cores { addNext() }
             while let (index, outcome) = await group.next() {
                 outcomes[index] = outcome
                 report(outcome)

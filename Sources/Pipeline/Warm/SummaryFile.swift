@@ -77,8 +77,7 @@ public enum SummaryFile {
     }
 
     private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let encoder = JSONEncoder.readable()
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }

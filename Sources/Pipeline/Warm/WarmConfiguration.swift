@@ -22,7 +22,7 @@ public struct WarmConfiguration: Sendable {
     public var itemsPerPage = 100
     public var pageConcurrency = 4
     public var fetchConcurrency = 16
-    public var decodeConcurrency = ProcessInfo.processInfo.activeProcessorCount
+    public var decodeConcurrency = Machine.cores
     public var limits = DecodeLimits.default
     /// Younger entries are skipped without a request; older ones are revalidated.
     public var maxAgeSeconds: Double = DiskCache.defaultMaxAgeSeconds

@@ -55,6 +55,27 @@ package final class WorkerProcess: @unchecked Sendable {
         self.environment = environment
     }
 
+    /// Why an exchange with the worker failed: it could not be started, or its channel failed.
+    package enum ExchangeFailure: Error {
+        case spawn(SpawnError)
+        case channel(FrameChannel.Failure)
+    }
+
+    /// Sends `request` and reads one answer (nil: a frame that is not an `Answer`), the process started first when
+    /// none runs. The pools' one exchange; what a failure means is theirs to say.
+    package func exchange<Request: Encodable, Answer: Decodable>(
+        _ request: Request, answer: Answer.Type, deadline: ContinuousClock.Instant? = nil
+    ) throws(ExchangeFailure) -> Answer? {
+        let channel: FrameChannel
+        do { channel = try self.channel() } catch { throw .spawn(error) }
+        do {
+            try channel.send(request)
+            return try channel.receive(Answer.self, deadline: deadline)
+        } catch {
+            throw .channel(error)
+        }
+    }
+
     /// The running process's channel, the process started first when none runs.
     package func channel() throws(SpawnError) -> FrameChannel {
         if let child { return child.channel }
