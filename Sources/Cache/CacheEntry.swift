@@ -5,7 +5,7 @@ public struct CacheEntry: Sendable, Hashable {
     public var row: ManifestRow
     public var variant: CacheVariant
     /// Absolute path of the file; nil for a failure-only entry.
-    public var absolutePath: String?
+    var absolutePath: String?
     /// A regular file of exactly `outputBytes` when read; false after damage or a crash between rename and row update.
     public var fileIsPresent: Bool
 

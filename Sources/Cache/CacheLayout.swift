@@ -10,8 +10,8 @@ public struct CacheLayout: Sendable, Hashable {
     /// The shard whose manifest, lock and `tmp/` this names (nil: the tree's); thumbnails share `v1/` either way.
     public let shard: CacheShard?
 
-    public static let versionDirectory = "v1"
-    public static let shardsDirectory = "shards"
+    static let versionDirectory = "v1"
+    static let shardsDirectory = "shards"
 
     /// A relative `root` is made absolute so paths handed out stay valid if the process changes directory.
     public init(root: String, shard: CacheShard? = nil) {
@@ -29,10 +29,10 @@ public struct CacheLayout: Sendable, Hashable {
     /// The directory holding the manifest, lock and `tmp/` (the root, or `shards/I-of-N`).
     public var stateDirectory: String { ([root] + stateComponents).joined(separator: "/") }
     public var manifestPath: String { stateDirectory + "/manifest.sqlite" }
-    public var lockPath: String { stateDirectory + "/.lock" }
-    public var tempDirectory: String { stateDirectory + "/tmp" }
+    var lockPath: String { stateDirectory + "/.lock" }
+    var tempDirectory: String { stateDirectory + "/tmp" }
     public var shardsDirectoryPath: String { root + "/" + Self.shardsDirectory }
-    public var filesDirectory: String { root + "/" + Self.versionDirectory }
+    var filesDirectory: String { root + "/" + Self.versionDirectory }
 
     /// `v1/ab/cd/abcd....jpg`, as stored in the manifest.
     public static func relativePath(url: CanonicalURL, variant: CacheVariant) -> String {
@@ -40,7 +40,7 @@ public struct CacheLayout: Sendable, Hashable {
         return "\(versionDirectory)/\(hash.prefix(2))/\(hash.dropFirst(2).prefix(2))/\(hash).\(variant.format.fileExtension)"
     }
 
-    public func absolutePath(relative: String) -> String {
+    func absolutePath(relative: String) -> String {
         root + "/" + relative
     }
 }

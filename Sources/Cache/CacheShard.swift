@@ -6,7 +6,7 @@ public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
     public let index: Int
     public let count: Int
 
-    public static let completionIndexVariable = "JOB_COMPLETION_INDEX"
+    static let completionIndexVariable = "JOB_COMPLETION_INDEX"
 
     public init(index: Int, count: Int) throws(ShardError) {
         guard count >= 1 else { throw .badCount(count) }
@@ -53,7 +53,7 @@ public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(index)/\(count)" }
 
     /// `I-of-N`: the name of this shard's state directory under `shards/`.
-    public var directoryName: String { "\(index)-of-\(count)" }
+    var directoryName: String { "\(index)-of-\(count)" }
 
     public init?(directoryName: String) {
         guard let shard = try? CacheShard(parsing: directoryName.replacing("-of-", with: "/")),

@@ -19,7 +19,7 @@ public enum CacheSizeLimit: Sendable, Hashable {
 
     /// Total size of the file system holding `path` (`f_blocks * f_frsize`: used and free, not what is free now), or
     /// holding its nearest existing parent.
-    public static func volumeBytes(containing path: String) throws(CacheError) -> Int {
+    static func volumeBytes(containing path: String) throws(CacheError) -> Int {
         var candidate = CacheLayout(root: path).root
         while true {
             var info = statvfs()

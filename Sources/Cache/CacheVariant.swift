@@ -25,7 +25,7 @@ public struct CacheVariant: Sendable, Hashable, CustomStringConvertible {
     public var description: String { name }
 
     /// The format comes from `OutputFormat`, so only the side can be wrong.
-    public var isValid: Bool { longestSide > 0 }
+    var isValid: Bool { longestSide > 0 }
 
     func validated() throws(CacheError) -> CacheVariant {
         guard isValid else { throw .invalidVariant(name: name) }

@@ -28,7 +28,7 @@ extension DiskCache {
 
     /// A row listed within this of the manifest's newest listing counts as listed by the same night: nights are 24 h
     /// apart, and one night's runs (every shard) start within minutes of each other and end within their 3 h deadline.
-    public static let listingWindowSeconds: Double = 20 * 3600
+    static let listingWindowSeconds: Double = 20 * 3600
 
     /// `evict`, deleting the victims' rows from `shardManifests` as well, before this manifest's rows.
     func evict(maxBytes: Int, listedSince: Double?, now: Double,
@@ -139,7 +139,7 @@ extension DiskCache {
     /// Evicts across the merged tree and every shard manifest, holding every shard's lock so no merge brings a row
     /// back. Merge first: rows not merged yet are neither counted nor evicted.
     @discardableResult
-    public func evictTree(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> RemovalResult {
+    func evictTree(maxBytes: Int, now: Double = Date().timeIntervalSince1970) throws(CacheError) -> RemovalResult {
         try requireTree("evict a sharded tree through a shard's manifest")
         return try withEveryShardLocked { _, manifests throws(CacheError) in
             try evict(maxBytes: maxBytes, listedSince: nil, now: now, alsoDeletingFrom: manifests)

@@ -55,12 +55,12 @@ extension DiskCache {
 extension AppManifestImage {
     /// Turns manifest rows, in (url, variant) order, into images: `add` returns an image once a row of the next URL
     /// arrives, `finish` the last one. The one place the app manifest is made (`warm cache export`, `GET /v1/manifest`).
-    public struct Grouping: Sendable {
+    struct Grouping: Sendable {
         private var current: AppManifestImage?
 
-        public init() {}
+        init() {}
 
-        public mutating func add(_ row: ManifestRow) -> AppManifestImage? {
+        mutating func add(_ row: ManifestRow) -> AppManifestImage? {
             guard let variant = CacheVariant(name: row.variant), let validators = FileValidators(row: row),
                   let width = row.outputWidth, let height = row.outputHeight else { return nil }
             var finished: AppManifestImage?
@@ -79,7 +79,7 @@ extension AppManifestImage {
             return finished
         }
 
-        public mutating func finish() -> AppManifestImage? {
+        mutating func finish() -> AppManifestImage? {
             defer { current = nil }
             return current?.sorted()
         }

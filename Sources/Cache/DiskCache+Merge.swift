@@ -22,7 +22,7 @@ extension DiskCache {
     /// Each shard merges under its own lock (a running one is refused); the newer row wins (`mergedRow`), idempotently,
     /// so an interrupted merge completes by running it again. Memory: one batch of rows at a time.
     @discardableResult
-    public func mergeShards(batchSize: Int = 2_000, logger: Logger? = nil) throws(CacheError) -> ShardMergeResult {
+    func mergeShards(batchSize: Int = 2_000, logger: Logger? = nil) throws(CacheError) -> ShardMergeResult {
         try requireTree("merge shards into a shard's own manifest")
         var result = ShardMergeResult()
         for shard in try Self.shardDirectoriesPresent(in: layout)

@@ -11,7 +11,7 @@ extension DiskCache {
     /// the manifest and one compact copy of it on disk (docs/scaling-out.md, "Storage", has the time at 100,000 rows).
     /// Returns the new snapshot's path.
     @discardableResult
-    public func publishSnapshot() throws(CacheError) -> String {
+    func publishSnapshot() throws(CacheError) -> String {
         try requireTree("publish a shard's manifest")
         let directory = try DirectoryHandle.openDirectory(path: layout.root).child(PublishedManifest.directoryName, create: true)
         let before = try directory.entryNames()
@@ -51,7 +51,7 @@ extension DiskCache {
 
     /// Creates `published/` (and fsyncs the root) if it is missing. A merge calls it before it opens the tree's
     /// manifest: from then on an origin reads only what is published there, never the manifest the merge writes.
-    public static func preparePublishing(root: String) throws(CacheError) {
+    static func preparePublishing(root: String) throws(CacheError) {
         _ = try DirectoryHandle.openDirectory(path: CacheLayout(root: root).root).child(PublishedManifest.directoryName, create: true)
     }
 

@@ -8,7 +8,7 @@ public struct FileValidators: Sendable, Hashable {
     public var byteCount: Int
     public var inode: UInt64
     /// `st_mtim` in nanoseconds since 1970.
-    public var modifiedAtNanoseconds: Int64
+    var modifiedAtNanoseconds: Int64
 
     public init(sha256Hex: String, byteCount: Int, inode: UInt64, modifiedAtNanoseconds: Int64) {
         self.sha256Hex = sha256Hex

@@ -24,8 +24,8 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
     public var expiresAt: Double?
     public var lastAccessAt: Double
     public var lastError: String?
-    public var failedAt: Double?
-    public var lastListedAt: Double = 0
+    var failedAt: Double?
+    var lastListedAt: Double = 0
     public var thumbHash: Data? = nil
     public var averageColor: String? = nil
     /// The file's validators (`FileValidators`), written with the row that names the file; the byte count is

@@ -6,9 +6,9 @@ import Foundation
 /// opens the snapshot read-only with `immutable=1` (no lock, no `-shm`, no `-wal`), so no SQLite file on a shared
 /// volume is opened on one host while another writes it.
 public struct PublishedManifest: Sendable, Hashable {
-    public static let directoryName = "published"
+    static let directoryName = "published"
     /// The pointer: a link to the newest snapshot's name, beside it.
-    public static let pointerName = "manifest.sqlite"
+    static let pointerName = "manifest.sqlite"
     static let snapshotPrefix = "manifest-"
     static let snapshotSuffix = ".sqlite"
     /// Names a publish writes before its renames (`.manifest-<n>.sqlite.tmp`, `.manifest.sqlite.tmp`); one left here
@@ -22,7 +22,7 @@ public struct PublishedManifest: Sendable, Hashable {
         directory = CacheLayout(root: root).root + "/" + Self.directoryName
     }
 
-    public var pointerPath: String { directory + "/" + Self.pointerName }
+    var pointerPath: String { directory + "/" + Self.pointerName }
 
     /// `manifest-<n>.sqlite`.
     static func snapshotName(sequence: Int) -> String { snapshotPrefix + String(sequence) + snapshotSuffix }

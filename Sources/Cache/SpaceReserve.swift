@@ -6,7 +6,7 @@ import Synchronization
 /// summary: a run that filled the disk still says so in `last-run.json`. Costs `bytes` of the volume while a run holds
 /// the lock; a file left by a killed run is reused (its blocks are already allocated), never counted as cache content.
 public final class SpaceReserve: Sendable {
-    public static let fileName = ".summary-reserve"
+    static let fileName = ".summary-reserve"
     /// Room for a summary (it lists at most 100 failed images) and the Prometheus file, each written beside the old one
     /// before the rename; when even that does not fit, `SummaryFile` removes the stale summary instead.
     public static let defaultBytes = 256 * 1024

@@ -9,7 +9,7 @@ public struct CrawlConfiguration: Sendable, Hashable {
     /// Pages fetched at once; also how far the crawler may run ahead of a slow consumer.
     public var pageConcurrency: Int
     /// The first, then re-fetches of pages whose products may have shifted while the list grew (`Crawler`).
-    public var maxPasses: Int
+    var maxPasses: Int
 
     public init(apiBaseURL: URL, itemsPerPage: Int = 100, pageConcurrency: Int = 4, maxPasses: Int = 4) {
         self.apiBaseURL = apiBaseURL
@@ -18,7 +18,7 @@ public struct CrawlConfiguration: Sendable, Hashable {
         self.maxPasses = max(1, maxPasses)
     }
 
-    public func pageURL(pageNo: Int, itemsPerPage: Int? = nil) -> URL {
+    func pageURL(pageNo: Int, itemsPerPage: Int? = nil) -> URL {
         apiBaseURL.appending(path: "api/products").appending(queryItems: [
             URLQueryItem(name: "page_no", value: String(pageNo)),
             URLQueryItem(name: "items_per_page", value: String(itemsPerPage ?? self.itemsPerPage)),

@@ -6,15 +6,15 @@ public struct CrawlReport: Sendable, Hashable, CustomStringConvertible {
     public var pagesFetched: Int = 0
     /// Pages whose products are still unaccounted for at the end, with the last reason.
     public var failedPages: [CrawlError] = []
-    public var recoveredPageFailures: Int = 0
+    var recoveredPageFailures: Int = 0
     /// Duplicates included.
     public var productsSeen: Int = 0
     public var uniqueProducts: Int = 0
-    public var duplicates: Int = 0
+    var duplicates: Int = 0
     /// Distinct products without a usable thumbnail (not delivered).
     public var withoutThumbnail: Int = 0
     public var delivered: Int = 0
-    public var rejectedEntries: Int = 0
+    var rejectedEntries: Int = 0
     public var passes: Int = 0
     public var totalCountAtStart: Int = 0
     public var totalCountAtEnd: Int = 0

@@ -16,10 +16,10 @@ public struct CatalogConfiguration: Sendable, Hashable {
     public var imagePoolSize: Int?
     public var imageMix: CatalogImageMix
     /// Encoded images kept in memory; older ones are made again when asked for.
-    public var imageCacheBytes: Int
-    public var defaultItemsPerPage: Int
+    var imageCacheBytes: Int
+    var defaultItemsPerPage: Int
     /// Larger requests are capped, as real APIs do.
-    public var maxItemsPerPage: Int
+    var maxItemsPerPage: Int
 
     public init(
         productCount: Int = 1336,

@@ -3,11 +3,11 @@ import Hummingbird
 import NIOCore
 
 /// Hummingbird's basic request context plus the connection, so that a fault can close it.
-public struct CatalogRequestContext: RequestContext {
-    public var coreContext: CoreRequestContextStorage
-    public let channel: any Channel
+struct CatalogRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
 
-    public init(source: ApplicationRequestContextSource) {
+    init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.channel = source.channel
     }

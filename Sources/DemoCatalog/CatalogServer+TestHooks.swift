@@ -25,13 +25,13 @@ extension CatalogServer {
 
     /// Lists `count` new products at the front, pushing the others back, as a live marketplace does.
     @discardableResult
-    public func insertNewestProducts(count: Int) async -> [Product] {
+    func insertNewestProducts(count: Int) async -> [Product] {
         await store.insertNewest(count: count)
     }
 
     /// Lists `count` new products right after list page `pageNo` is next served, so a crawl in progress
     /// sees the list shift under it.
-    public func insertNewestProducts(count: Int, afterServingPage pageNo: Int) async {
+    func insertNewestProducts(count: Int, afterServingPage pageNo: Int) async {
         await injectFault(.shift(count: count), path: "/api/products", query: ["page_no": String(pageNo)])
     }
 
@@ -41,13 +41,13 @@ extension CatalogServer {
         await stats.add(fault, path: path, query: query, count: count)
     }
 
-    public func failNext(path: String, query: [String: String] = [:], count: Int = 1, status: Int = 503,
+    func failNext(path: String, query: [String: String] = [:], count: Int = 1, status: Int = 503,
                          retryAfter: String? = nil) async {
         await injectFault(.status(status, retryAfter: retryAfter), path: path, query: query, count: count)
     }
 
     /// Serves `plan`'s faults from now on (nil: none), its request counts starting afresh.
-    public func setFaultPlan(_ plan: FaultPlan?) async {
+    func setFaultPlan(_ plan: FaultPlan?) async {
         await stats.setPlan(plan)
     }
 

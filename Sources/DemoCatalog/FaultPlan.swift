@@ -55,7 +55,7 @@ public indirect enum CatalogFault: Sendable, Hashable {
     var pagesOnly: Bool { [.garbage, .shift(), .repeatPage].contains(self) }
 }
 
-public enum FaultScope: String, Sendable, Hashable, CaseIterable {
+enum FaultScope: String, Sendable, Hashable, CaseIterable {
     case image, page
 }
 
@@ -93,7 +93,7 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
 
 /// One `SCOPE-KIND=SHARE[xN]` item of a `FaultPlan`.
 public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
-    public var scope: FaultScope
+    var scope: FaultScope
     public var kind: CatalogFault
     /// 0...1.
     public var share: Double = 1

@@ -22,7 +22,7 @@ public struct EncoderSettings: Sendable, Hashable, Codable {
     public static let defaultWebPEffort = 4
     /// libwebp's segments (1-4; its preset's 4, which libvips' saver cannot change): macroblocks grouped in two
     /// quantiser and filter classes instead of four gave a higher median SSIM in fewer bytes (findings 22).
-    public static let webpSegments = 2
+    static let webpSegments = 2
 
     public var webpQuality: Int
     public var webpEffort: Int

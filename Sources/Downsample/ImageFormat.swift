@@ -26,7 +26,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     }
 
     /// A short guess at what non-image bytes are, for error messages ("an HTML page").
-    public static func describeNonImage<Bytes: Collection>(_ bytes: Bytes) -> String?
+    static func describeNonImage<Bytes: Collection>(_ bytes: Bytes) -> String?
     where Bytes.Element == UInt8 {
         var head = Array(bytes.prefix(512))
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }

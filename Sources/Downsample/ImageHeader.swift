@@ -6,14 +6,14 @@ public struct ImageHeader: Sendable, Hashable, Codable {
     public var height: Int
     public var bands: Int
     public var hasAlpha: Bool
-    public var isSixteenBit: Bool
+    var isSixteenBit: Bool
     public var colourSpace: String
-    public var hasICCProfile: Bool
+    var hasICCProfile: Bool
     /// Frames or pages in the file (animated GIF/WebP); only the first is decoded.
-    public var pageCount: Int
-    public var hasExif: Bool
+    var pageCount: Int
+    var hasExif: Bool
     /// EXIF orientation as stored (0 when the file has none; may be out of range).
-    public var exifOrientation: Int
+    var exifOrientation: Int
 
     /// The orientation the decoders apply: 1...8, anything else counts as 1 (upright).
     public var orientation: Int { (1...8).contains(exifOrientation) ? exifOrientation : 1 }

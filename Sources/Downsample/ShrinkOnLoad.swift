@@ -4,11 +4,11 @@ import WarmSupport
 
 /// How far libjpeg's DCT scaling shrinks a JPEG before the Lanczos3 resample; why 1.5x the output (as Pillow's
 /// `draft()`) and not libvips' 2x is in bench/findings.md, section 7.
-public enum ShrinkOnLoad {
-    public static let minimumRatio = 1.5
+enum ShrinkOnLoad {
+    static let minimumRatio = 1.5
 
     /// The largest of 8, 4, 2, 1 keeping both sides at least `minimumRatio` times `output`; libjpeg rounds up.
-    public static func jpegFactor(stored: PixelSize, output: PixelSize) -> Int {
+    static func jpegFactor(stored: PixelSize, output: PixelSize) -> Int {
         for factor in [8, 4, 2] {
             let width = (stored.width + factor - 1) / factor, height = (stored.height + factor - 1) / factor
             if Double(width) >= minimumRatio * Double(output.width) && Double(height) >= minimumRatio * Double(output.height) {

@@ -20,9 +20,9 @@ public struct FetchConfiguration: Sendable, Hashable {
     public var maxRedirects: Int
     /// A download stops as soon as it goes past this.
     public var maxBodyBytes: Int
-    public var userAgent: String
+    var userAgent: String
     /// Soft limit of pooled HTTP/1 connections.
-    public var maxConnectionsPerHost: Int
+    var maxConnectionsPerHost: Int
 
     public init(
         connectTimeoutSeconds: Double = 5,
@@ -53,7 +53,7 @@ public struct FetchConfiguration: Sendable, Hashable {
     }
 
     /// The wait after attempt `attempt` (1-based) failed in a retryable way.
-    public func backoffSeconds<R: RandomNumberGenerator>(afterAttempt attempt: Int, using generator: inout R) -> Double {
+    func backoffSeconds<R: RandomNumberGenerator>(afterAttempt attempt: Int, using generator: inout R) -> Double {
         let exponent = min(max(0, attempt - 1), 30)
         let ceiling = min(backoffCapSeconds, backoffBaseSeconds * Double(1 << exponent))
         guard ceiling > 0 else { return 0 }

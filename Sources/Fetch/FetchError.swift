@@ -35,7 +35,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var isRetryable: Bool {
+    var isRetryable: Bool {
         switch self {
         case .timeout, .connection: return true
         case .httpStatus(_, let status, _): return status == 429 || (500...599).contains(status)

@@ -29,7 +29,7 @@ public enum FetchOutcome: Sendable, Hashable {
 public struct FetchedResource: Sendable, Hashable {
     public var url: URL
     /// After redirects.
-    public var finalURL: URL
+    var finalURL: URL
     public var status: Int
     public var body: Data
     public var etag: String?
@@ -71,5 +71,5 @@ public struct Validators: Sendable, Hashable, Codable {
 
 extension URL {
     /// Absolute http(s) with a host: the only URLs fetched.
-    public var isHTTP: Bool { ["http", "https"].contains(scheme?.lowercased()) && host?.isEmpty == false }
+    var isHTTP: Bool { ["http", "https"].contains(scheme?.lowercased()) && host?.isEmpty == false }
 }

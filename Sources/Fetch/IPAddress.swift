@@ -35,7 +35,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
-    public var addressClass: AddressClass {
+    var addressClass: AddressClass {
         if bytes.count == 4 { return Self.classifyV4(bytes) }
         let b = bytes
         if b.allSatisfy({ $0 == 0 }) { return .unspecified }
@@ -71,7 +71,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Only `publicAddress` is fetched without an explicit allowance.
-public enum AddressClass: String, Sendable, Hashable, CustomStringConvertible {
+enum AddressClass: String, Sendable, Hashable, CustomStringConvertible {
     case publicAddress = "public"
     case loopback
     case privateNetwork = "private"
@@ -80,6 +80,6 @@ public enum AddressClass: String, Sendable, Hashable, CustomStringConvertible {
     case multicast
     case reserved
 
-    public var isPublic: Bool { self == .publicAddress }
-    public var description: String { rawValue }
+    var isPublic: Bool { self == .publicAddress }
+    var description: String { rawValue }
 }

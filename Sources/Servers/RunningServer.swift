@@ -80,11 +80,11 @@ public final class RunningServer: Sendable {
     }
 }
 
-public enum ServerError: Error, Sendable, CustomStringConvertible {
+enum ServerError: Error, Sendable, CustomStringConvertible {
     /// Usually because the address was taken.
     case didNotStart(server: String, host: String, port: Int, reason: String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .didNotStart(let server, let host, let port, let reason):
             return "The \(server) server could not listen on \(host):\(port): \(reason)."

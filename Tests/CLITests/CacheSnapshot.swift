@@ -1,4 +1,4 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
 import Foundation
 

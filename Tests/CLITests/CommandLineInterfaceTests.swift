@@ -1,7 +1,7 @@
-import DemoCatalog
-import Servers
+@testable import DemoCatalog
+@testable import Servers
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 import XCTest
 

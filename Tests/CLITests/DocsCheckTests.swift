@@ -1,5 +1,5 @@
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 import XCTest
 

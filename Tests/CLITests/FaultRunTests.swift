@@ -1,8 +1,8 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
-import DemoCatalog
+@testable import DemoCatalog
 import Foundation
-import Pipeline
+@testable import Pipeline
 import WarmTestSupport
 import XCTest
 

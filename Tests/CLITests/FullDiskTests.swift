@@ -1,8 +1,8 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
-import DemoCatalog
+@testable import DemoCatalog
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 import XCTest
 

@@ -1,7 +1,7 @@
-import DemoCatalog
+@testable import DemoCatalog
 import Foundation
-import WarmSupport
-import Pipeline
+@testable import WarmSupport
+@testable import Pipeline
 import WarmTestSupport
 import XCTest
 

@@ -1,10 +1,10 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
-import Servers
-import Downsample
+@testable import Servers
+@testable import Downsample
 import Foundation
 import Hummingbird
-import Pipeline
+@testable import Pipeline
 import WarmTestSupport
 import XCTest
 

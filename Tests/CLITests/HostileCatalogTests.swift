@@ -1,6 +1,6 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
-import Downsample
+@testable import Downsample
 import Foundation
 import ImageSamples
 import WarmTestSupport

@@ -1,6 +1,6 @@
-import Downsample
+@testable import Downsample
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 import XCTest
 

@@ -1,5 +1,5 @@
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 
 /// Runs a program and measures its peak resident memory (ru_maxrss).

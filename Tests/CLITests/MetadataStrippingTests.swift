@@ -1,9 +1,9 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
-import Downsample
+@testable import Downsample
 import Foundation
 import ImageSamples
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 import XCTest
 

@@ -1,9 +1,9 @@
 import CacheTestSupport
-import DemoCatalog
-import Servers
+@testable import DemoCatalog
+@testable import Servers
 import Foundation
 import NIOCore
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 import XCTest
 

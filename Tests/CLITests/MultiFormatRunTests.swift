@@ -1,8 +1,8 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
-import Downsample
+@testable import Downsample
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 import XCTest
 

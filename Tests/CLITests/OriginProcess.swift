@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 import XCTest
 

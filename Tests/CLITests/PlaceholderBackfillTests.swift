@@ -1,6 +1,7 @@
-import Servers
+@testable import DemoCatalog
+@testable import Servers
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 import XCTest
 

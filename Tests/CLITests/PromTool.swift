@@ -1,5 +1,5 @@
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 
 /// Prometheus' `promtool` (Debian's `prometheus` package; scripts/bootstrap.sh installs it), for checking the shipped

@@ -1,5 +1,5 @@
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 
 /// The repository's root folder (this file is Tests/CLITests/PythonScript.swift): where the scripts, docs and reports are.

@@ -1,9 +1,9 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
-import DemoCatalog
-import Downsample
+@testable import DemoCatalog
+@testable import Downsample
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 import XCTest
 

@@ -1,9 +1,9 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
-import Servers
+@testable import Servers
 import Foundation
 import WarmTestSupport
-import WarmSupport
+@testable import WarmSupport
 import XCTest
 
 /// `warm run --shard I/N` as a Kubernetes Indexed Job runs it: N processes at

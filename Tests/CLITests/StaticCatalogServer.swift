@@ -1,5 +1,5 @@
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 
 /// A second implementation of the OpenMarket list API, for tests that need to
 /// serve exact bytes: Python's http.server serving a snake_case catalog with

@@ -1,5 +1,5 @@
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 
 /// Runs the `warm` executable that `swift build` put beside the test bundle.

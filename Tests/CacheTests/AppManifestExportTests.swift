@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import WarmSupport
+@testable import WarmSupport
 import XCTest
 @testable import Cache
 

@@ -1,5 +1,5 @@
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import XCTest
 
 /// `AtomicFile`, the one writer that replaces files (cache, export, summary, Prometheus file, metrics, thumbnails):

@@ -1,5 +1,5 @@
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 import XCTest
 @testable import Cache
 import CacheTestSupport

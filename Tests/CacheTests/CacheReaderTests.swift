@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import CacheTestSupport
-import WarmSupport
+@testable import WarmSupport
 import XCTest
 @testable import Cache
 

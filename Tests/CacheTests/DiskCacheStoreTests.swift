@@ -2,7 +2,7 @@
 import CacheTestSupport
 import Foundation
 import Synchronization
-import WarmSupport
+@testable import WarmSupport
 import XCTest
 
 final class DiskCacheStoreTests: CacheTestCase {

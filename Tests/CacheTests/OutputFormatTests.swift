@@ -3,7 +3,7 @@ import GRDB
 import XCTest
 @testable import Cache
 import CacheTestSupport
-import WarmSupport
+@testable import WarmSupport
 
 /// The one format type: its names, extensions and media types, and manifests written by earlier versions, which
 /// name variants by extension (`300.jpg`).

@@ -1,6 +1,6 @@
 @testable import DemoCatalog
-import Crawl
-import Fetch
+@testable import Crawl
+@testable import Fetch
 import Foundation
 import WarmTestSupport
 import XCTest

@@ -1,6 +1,6 @@
-import DemoCatalog
-import Crawl
-import Fetch
+@testable import DemoCatalog
+@testable import Crawl
+@testable import Fetch
 import Foundation
 import WarmTestSupport
 import XCTest

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import Cache
-import WarmSupport
+@testable import WarmSupport
 import WarmTestSupport
 
 /// The cache's lock as other processes see it (`flock`, a holder killed with SIGKILL); the in-process part is

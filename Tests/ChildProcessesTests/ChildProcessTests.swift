@@ -1,4 +1,4 @@
-import WarmSupport
+@testable import WarmSupport
 import Foundation
 import WarmTestSupport
 import XCTest

@@ -1,4 +1,4 @@
-import WarmSupport
+@testable import WarmSupport
 import Foundation
 @testable import WarmMetrics
 import WarmTestSupport

@@ -1,4 +1,4 @@
-import Crawl
+@testable import Crawl
 import Foundation
 import XCTest
 

@@ -1,7 +1,7 @@
 @testable import Downsample
 import Foundation
 import ImageSamples
-import WarmSupport
+@testable import WarmSupport
 import XCTest
 
 /// AVIF thumbnails come from libheif's AV1 encoder directly (`warm_avif_encode`), driven as libvips 8.14's heifsave

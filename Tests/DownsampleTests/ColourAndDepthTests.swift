@@ -1,4 +1,4 @@
-import Downsample
+@testable import Downsample
 import ImageSamples
 import Foundation
 import XCTest

@@ -1,6 +1,6 @@
 @testable import Downsample
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 
 extension DecodedImage {
     /// A strategy's bitmap encoded as the engine encodes (`OutputFormat.encode`), metadata stripped by

@@ -1,7 +1,7 @@
-import Downsample
+@testable import Downsample
 import Foundation
 import ImageSamples
-import WarmSupport
+@testable import WarmSupport
 import XCTest
 
 final class EncodingTests: XCTestCase {

@@ -1,8 +1,8 @@
 import CWarmVips
-import Downsample
+@testable import Downsample
 import Foundation
 import ImageSamples
-import WarmSupport
+@testable import WarmSupport
 import XCTest
 
 /// The hostile and odd set (`HostileImages`) at the decoder: each sample is

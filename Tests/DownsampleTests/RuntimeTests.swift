@@ -1,5 +1,5 @@
 import CWarmVips
-import Downsample
+@testable import Downsample
 import XCTest
 
 final class RuntimeTests: XCTestCase {

@@ -1,4 +1,4 @@
-import Downsample
+@testable import Downsample
 import Foundation
 import ImageSamples
 

@@ -1,5 +1,5 @@
-import DemoCatalog
-import Fetch
+@testable import DemoCatalog
+@testable import Fetch
 import Foundation
 import WarmTestSupport
 import XCTest

@@ -1,5 +1,5 @@
-import Servers
-import Fetch
+@testable import Servers
+@testable import Fetch
 import Foundation
 import Hummingbird
 import WarmTestSupport

@@ -1,4 +1,4 @@
-import Crawl
+@testable import Crawl
 
 /// Collects what a crawl delivers.
 actor Delivered {

@@ -1,5 +1,6 @@
-import Servers
-import Fetch
+@testable import DemoCatalog
+@testable import Servers
+@testable import Fetch
 import Foundation
 import Hummingbird
 import WarmTestSupport

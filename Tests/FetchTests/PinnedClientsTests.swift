@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Servers
+@testable import Servers
 @testable import Fetch
 import Foundation
 import Hummingbird

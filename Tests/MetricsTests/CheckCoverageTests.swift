@@ -1,9 +1,9 @@
-import Downsample
+@testable import Downsample
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import WarmMetrics
+@testable import WarmMetrics
 import XCTest
 
 /// What makes `warm check` unable to pass by accident, or fail on noise: images matched wherever they are served, a

@@ -1,5 +1,5 @@
-import Downsample
-import WarmMetrics
+@testable import Downsample
+@testable import WarmMetrics
 import XCTest
 
 final class ImageSimilarityTests: XCTestCase {

@@ -1,7 +1,7 @@
-import Downsample
+@testable import Downsample
 import Foundation
-import WarmSupport
-import WarmMetrics
+@testable import WarmSupport
+@testable import WarmMetrics
 import XCTest
 
 final class MetricsFileTests: XCTestCase {

@@ -1,6 +1,6 @@
-import Downsample
+@testable import Downsample
 import Foundation
-import WarmSupport
+@testable import WarmSupport
 @testable import WarmMetrics
 
 /// Images and records the Metrics tests make for themselves.

@@ -1,6 +1,6 @@
-import Downsample
+@testable import Downsample
 import Foundation
-import WarmMetrics
+@testable import WarmMetrics
 import XCTest
 
 final class RegressionCheckTests: XCTestCase {

@@ -1,7 +1,7 @@
-import Downsample
+@testable import Downsample
 import Foundation
-import WarmSupport
-import WarmMetrics
+@testable import WarmSupport
+@testable import WarmMetrics
 import XCTest
 
 /// Records of images a run warmed but did not measure: what they hold, that

@@ -1,5 +1,5 @@
-import Servers
-import WarmSupport
+@testable import Servers
+@testable import WarmSupport
 import XCTest
 
 /// `Accept` against the formats a cache holds: AVIF, then WebP, then JPEG; modern formats only when named.

@@ -1,7 +1,7 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
 import Foundation
-import Servers
+@testable import Servers
 import WarmTestSupport
 import XCTest
 

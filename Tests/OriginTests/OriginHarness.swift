@@ -1,10 +1,10 @@
 import AsyncHTTPClient
-import Cache
+@testable import Cache
 import CacheTestSupport
 import Foundation
 import Logging
 import NIOCore
-import Servers
+@testable import Servers
 import WarmTestSupport
 import XCTest
 

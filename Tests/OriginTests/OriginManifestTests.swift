@@ -1,9 +1,9 @@
 import AsyncHTTPClient
-import Cache
+@testable import Cache
 import CacheTestSupport
 import Foundation
-import Servers
-import WarmSupport
+@testable import Servers
+@testable import WarmSupport
 import WarmTestSupport
 import XCTest
 

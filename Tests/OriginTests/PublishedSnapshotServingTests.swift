@@ -1,8 +1,8 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
 import Foundation
 import Logging
-import Servers
+@testable import Servers
 import WarmTestSupport
 import XCTest
 

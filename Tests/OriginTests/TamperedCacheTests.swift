@@ -1,8 +1,8 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
 import Foundation
 import GRDB
-import Servers
+@testable import Servers
 import XCTest
 
 /// A cache tree someone tampered with: the origin still names files only by the hash of the key.

@@ -1,6 +1,6 @@
-import Cache
+@testable import Cache
 import Foundation
-import Servers
+@testable import Servers
 import WarmTestSupport
 import XCTest
 

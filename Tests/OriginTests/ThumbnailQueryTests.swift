@@ -1,6 +1,6 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
-import Servers
+@testable import Servers
 import XCTest
 
 /// The query of `/v1/thumbnail`, parsed strictly: what a hostile or sloppy client sends is a 400, never a path.

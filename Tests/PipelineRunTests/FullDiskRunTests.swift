@@ -1,9 +1,9 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
-import Downsample
+@testable import Downsample
 import Foundation
-import Pipeline
-import DemoCatalog
+@testable import Pipeline
+@testable import DemoCatalog
 import WarmTestSupport
 import XCTest
 

@@ -1,4 +1,4 @@
-import DemoCatalog
+@testable import DemoCatalog
 import Foundation
 import Logging
 @testable import Pipeline

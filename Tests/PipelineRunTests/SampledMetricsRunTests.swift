@@ -1,8 +1,8 @@
-import DemoCatalog
-import Downsample
+@testable import DemoCatalog
+@testable import Downsample
 import Foundation
-import Pipeline
-import WarmMetrics
+@testable import Pipeline
+@testable import WarmMetrics
 import WarmTestSupport
 import XCTest
 

@@ -1,7 +1,7 @@
-import DemoCatalog
-import Fetch
+@testable import DemoCatalog
+@testable import Fetch
 import Foundation
-import Pipeline
+@testable import Pipeline
 import WarmTestSupport
 
 extension TestCatalog {

@@ -1,4 +1,4 @@
-import Cache
+@testable import Cache
 import Foundation
 @testable import Pipeline
 import XCTest

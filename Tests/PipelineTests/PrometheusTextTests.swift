@@ -1,6 +1,6 @@
 import Foundation
-import Pipeline
-import WarmSupport
+@testable import Pipeline
+@testable import WarmSupport
 import XCTest
 
 /// The one Prometheus text writer, as the run's file and the origin's /metrics use it.

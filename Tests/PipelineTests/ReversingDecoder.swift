@@ -1,4 +1,4 @@
-import Downsample
+@testable import Downsample
 
 /// The real in-process decoder, its images handed back in reverse order: a decoder whose order is not the run's
 /// variants', under which the cache must still store each image under its own format and size.

@@ -1,5 +1,5 @@
 @testable import Crawl
-import Fetch
+@testable import Fetch
 import Foundation
 @testable import Pipeline
 import XCTest

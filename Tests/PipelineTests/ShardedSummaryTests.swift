@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+@testable import Pipeline
 import XCTest
 
 /// A shard's summary outputs say which shard they are, so N files add up to one run.

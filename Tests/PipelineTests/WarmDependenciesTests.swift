@@ -1,12 +1,12 @@
-import Cache
+@testable import Cache
 import CacheTestSupport
-import Downsample
-import Fetch
+@testable import Downsample
+@testable import Fetch
 import Foundation
 import Logging
 import NIOPosix
 @testable import Pipeline
-import WarmSupport
+@testable import WarmSupport
 import XCTest
 
 /// Runs built from parts handed in (`WarmDependencies.init`): no HTTP, no

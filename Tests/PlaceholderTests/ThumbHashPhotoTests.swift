@@ -1,4 +1,4 @@
-import Downsample
+@testable import Downsample
 import WarmTestSupport
 import XCTest
 

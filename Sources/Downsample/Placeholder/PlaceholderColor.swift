@@ -8,7 +8,7 @@ public struct PlaceholderColor: Sendable, Equatable {
     public var alpha: Double
 
     /// `#rrggbb` (lower case, alpha left out): the app manifest's `averageColor`.
-    public var hexRGB: String {
+    var hexRGB: String {
         let bytes = [red, green, blue].map { Int((min(1, max(0, $0)) * 255).rounded()) }
         return String(format: "#%02x%02x%02x", bytes[0], bytes[1], bytes[2])
     }

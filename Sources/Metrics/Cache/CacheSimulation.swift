@@ -1,7 +1,7 @@
 /// A strict LRU memory cache under a list screen's pattern: scroll down the whole catalog, then back up.
-public enum CacheSimulation {
+enum CacheSimulation {
     /// The access pattern, as the report states it.
-    public static let accessPattern = """
+    static let accessPattern = """
         Each image is one cache entry whose cost is the strategy's retained bytes. \
         Scroll down: images 1, 2, ..., N are requested in catalog order; scroll back up: N, N-1, ..., 1. \
         A request is a hit when the image is cached (it becomes the most recently used); \
@@ -12,19 +12,19 @@ public enum CacheSimulation {
 
     public struct Outcome: Sendable, Equatable {
         /// Images cached after the last request.
-        public var heldImages: Int
+        var heldImages: Int
         /// Their total cost (never above the limit).
-        public var heldBytes: Int
-        public var hits: Int
-        public var requests: Int
+        var heldBytes: Int
+        var hits: Int
+        var requests: Int
         /// Images refused because they alone exceed the limit.
-        public var refusedImages: Int
-        public var hitRate: Double { requests == 0 ? 0 : Double(hits) / Double(requests) }
+        var refusedImages: Int
+        var hitRate: Double { requests == 0 ? 0 : Double(hits) / Double(requests) }
     }
 
     /// Closed form, no replay: down leaves the longest run ending at the last image that fits, up hits
     /// those, then leaves the longest run from the first (`CacheSimulationTests` replays a real LRU).
-    public static func run(costs: [Int], costLimit: Int) -> Outcome {
+    static func run(costs: [Int], costLimit: Int) -> Outcome {
         let cacheable = costs.filter { $0 <= costLimit }
         let held = longestRun(cacheable, costLimit: costLimit)
         return Outcome(heldImages: held.images, heldBytes: held.bytes,

@@ -4,7 +4,7 @@ import WarmSupport
 extension CheckOutcome {
     /// JUnit XML for CI: one test case per baseline image (a missing or changed image is skipped), one per
     /// catalog-level figure, one for the comparison's coverage; each failure carries its sentences.
-    public func junitXML() -> String {
+    func junitXML() -> String {
         var cases: [String] = images.map { image in
             let name = "image \(MetricsBaseline.Image.location(of: image.url))"
             switch image.state {

@@ -35,7 +35,7 @@ public struct CheckOutcome: Sendable, Equatable, Codable {
         }
         public var url: String
         public var state: State
-        public var regressions: [Regression]
+        var regressions: [Regression]
         /// Advisory: a peak above its allowance. Reported, never failing the check (docs/measuring.md says why).
         public var warnings: [Regression] = []
     }
@@ -51,7 +51,7 @@ public struct CheckOutcome: Sendable, Equatable, Codable {
         public var judged: Bool
         /// True for a figure of time or peak memory: above its limit it warns, and the check still passes.
         public var advisory: Bool = false
-        public var exceeded: Bool { judged && ratio.map { $0 > limit } ?? false }
+        var exceeded: Bool { judged && ratio.map { $0 > limit } ?? false }
 
         public var regression: Regression? { advisory ? nil : finding }
         public var warning: Regression? { advisory ? finding : nil }
@@ -64,14 +64,14 @@ public struct CheckOutcome: Sendable, Equatable, Codable {
     }
 
     public var images: [ImageResult]
-    public var catalogFigures: [CatalogFigure]
+    var catalogFigures: [CatalogFigure]
     public var shortfalls: [Shortfall]
-    public var comparedImages: Int
-    public var newImages: Int
-    public var fixedImages: Int
-    public var notes: [String]
+    var comparedImages: Int
+    var newImages: Int
+    var fixedImages: Int
+    var notes: [String]
 
-    public var regressions: [Regression] { images.flatMap(\.regressions) + catalogFigures.compactMap(\.regression) }
+    var regressions: [Regression] { images.flatMap(\.regressions) + catalogFigures.compactMap(\.regression) }
     /// Advisory findings (peaks, CPU time): printed, in the JUnit file's output, never a failure.
     public var warnings: [Regression] { images.flatMap(\.warnings) + catalogFigures.compactMap(\.warning) }
     public var passed: Bool { shortfalls.isEmpty && regressions.isEmpty }

@@ -18,10 +18,10 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         public var outputHeight: Int?
         public var ssim: Double?
         /// The thumbnail's CPU seconds (process user + system); nil when not measured, and in version 1 baselines.
-        public var cpuSeconds: Double?
+        var cpuSeconds: Double?
         /// Pixels the thumbnail path decoded from these source bytes: the check's exact figure; nil before version 3.
         public var decodedPixels: Int?
-        public var errorReason: String?
+        var errorReason: String?
 
         /// Where the image is in its catalog whatever serves it: the URL's path and query (no scheme, host or port).
         public var location: String { Self.location(of: url) }
@@ -34,14 +34,14 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
 
     /// Version 2 added `sourceSHA256`, `cpuSeconds`, `outputFormat` and `outputQuality`; version 3 `decodedPixels`,
     /// `build` and `decoders`. Versions 1 and 2 still read, and the check refuses to stand on them (no pixel counts).
-    public static let currentVersion = 3
-    public static let readableVersions = 1...3
+    static let currentVersion = 3
+    static let readableVersions = 1...3
     public var version: Int
     public var targetLongestSide: Int
     /// Nil in a version 1 baseline (not recorded then: not compared).
     public var outputFormat: OutputFormat?
     public var outputQuality: Int?
-    public var peakMethod: PeakMethod
+    var peakMethod: PeakMethod
     /// The build ("debug" or "release") and the decoders (`VipsRuntime.decoderVersions`) that measured it; nil before
     /// version 3.
     public var build: String?

@@ -19,13 +19,13 @@ public struct RegressionCheck: Sendable {
     /// Advisory limits of the catalog-level peak ratios (median, p90).
     public var peakRatioLimits: RatioLimits
     /// Limits of the catalog-level retained-bytes ratios: retained bytes follow the output size and have no noise.
-    public var retainedRatioLimits: RatioLimits
+    var retainedRatioLimits: RatioLimits
     /// Advisory limit of the p90 of the per-image thumbnail CPU ratio over its median (compared between runs of one
     /// build only).
     public var cpuSpreadLimit: Double
     /// Fewest images a catalog-level figure is judged over: below it, one image's noise is the median (the limits
     /// were measured over the sample's 23).
-    public var catalogMinimumImages: Int
+    var catalogMinimumImages: Int
     /// Baseline images that must be compared; nil: all of them.
     public var minimumCompared: Int?
     /// Compare sizes, decoding and SSIM only: no peak or CPU time is reported.

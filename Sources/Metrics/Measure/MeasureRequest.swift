@@ -4,19 +4,19 @@ import WarmSupport
 
 /// One JSON line to a measuring process: one strategy once on one file, with quality scored after the
 /// span when `scoresQuality`.
-public struct MeasureRequest: Sendable, Hashable, Codable {
-    public var strategy: StrategyKind
-    public var imagePath: String
-    public var target: DecodeTarget
-    public var limits: DecodeLimits
+struct MeasureRequest: Sendable, Hashable, Codable {
+    var strategy: StrategyKind
+    var imagePath: String
+    var target: DecodeTarget
+    var limits: DecodeLimits
     /// The run's output format and quality: what the thumbnail engine encodes.
-    public var format: OutputFormat
-    public var quality: Int
+    var format: OutputFormat
+    var quality: Int
     /// WebP's and AVIF's settings (nil in requests written before they existed: the defaults).
-    public var settings: EncoderSettings?
-    public var scoresQuality: Bool?
+    var settings: EncoderSettings?
+    var scoresQuality: Bool?
     /// With `scoresQuality`, the run's other formats, each scored as "thumbnail.<format>".
-    public var variantFormats: [OutputFormat]?
+    var variantFormats: [OutputFormat]?
 
     init(strategy: StrategyKind, imagePath: String, configuration: StrategyMeasurer.Configuration, scoresQuality: Bool = false,
          variantFormats: [OutputFormat] = []) {
@@ -36,18 +36,18 @@ public struct MeasureRequest: Sendable, Hashable, Codable {
 
 /// What a measuring child answers: the strategy's metrics, or why it failed
 /// (`error` from the decoder, `failure` when the child itself did not answer).
-public struct MeasureReply: Sendable, Equatable, Codable {
-    public struct Scores: Sendable, Equatable, Codable {
-        public var ssim: Double?
-        public var psnr: Double?
+struct MeasureReply: Sendable, Equatable, Codable {
+    struct Scores: Sendable, Equatable, Codable {
+        var ssim: Double?
+        var psnr: Double?
     }
 
-    public var metrics: ImageMetricsRecord.StrategyMetrics?
-    public var error: String?
-    public var errorReason: String?
+    var metrics: ImageMetricsRecord.StrategyMetrics?
+    var error: String?
+    var errorReason: String?
     /// Renderer's and thumbnail's scores, by strategy name.
-    public var scores: [String: Scores]?
-    public var failure: String?
+    var scores: [String: Scores]?
+    var failure: String?
 }
 
 extension MeasureRequest {

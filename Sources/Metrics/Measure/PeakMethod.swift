@@ -5,9 +5,9 @@ public struct PeakMethod: RawRepresentable, Sendable, Codable, Hashable {
 
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let forkedProcess = PeakMethod(rawValue: "forked-process")
+    static let forkedProcess = PeakMethod(rawValue: "forked-process")
 
-    public var explanation: String {
+    var explanation: String {
         guard self == .forkedProcess else {
             return "(older metrics) `\(rawValue)`, a method this version no longer uses; its peaks do not compare with forked-process ones"
         }

@@ -4,15 +4,15 @@ import WarmSupport
 
 /// Run-to-run variation of `peakBytes` on one image, printed in reports so a reader knows which
 /// differences are real.
-public struct PeakNoise: Sendable, Equatable {
-    public struct Spread: Sendable, Equatable {
-        public var kind: StrategyKind
-        public var samplesBytes: [Int]
-        public var minBytes: Int { samplesBytes.min() ?? 0 }
-        public var maxBytes: Int { samplesBytes.max() ?? 0 }
-        public var medianBytes: Int { Percentile.of(samplesBytes.sorted(), 50) ?? 0 }
-        public var rangeBytes: Int { maxBytes - minBytes }
-        public var standardDeviationBytes: Double {
+struct PeakNoise: Sendable, Equatable {
+    struct Spread: Sendable, Equatable {
+        var kind: StrategyKind
+        var samplesBytes: [Int]
+        var minBytes: Int { samplesBytes.min() ?? 0 }
+        var maxBytes: Int { samplesBytes.max() ?? 0 }
+        var medianBytes: Int { Percentile.of(samplesBytes.sorted(), 50) ?? 0 }
+        var rangeBytes: Int { maxBytes - minBytes }
+        var standardDeviationBytes: Double {
             guard !samplesBytes.isEmpty else { return 0 }
             let mean = Double(samplesBytes.reduce(0, +)) / Double(samplesBytes.count)
             let variance = samplesBytes.reduce(0.0) { $0 + (Double($1) - mean) * (Double($1) - mean) } / Double(samplesBytes.count)
@@ -21,12 +21,12 @@ public struct PeakNoise: Sendable, Equatable {
     }
 
     /// What was measured, as a phrase ("a synthetic 1600x1200 JPEG at 300 px").
-    public var subject: String
-    public var repeats: Int
-    public var peakMethod: PeakMethod
-    public var spreads: [Spread]
+    var subject: String
+    var repeats: Int
+    var peakMethod: PeakMethod
+    var spreads: [Spread]
 
-    public static func measure(data: Data, subject: String, target: DecodeTarget, repeats: Int, pool: MeasuringPool) async -> PeakNoise {
+    static func measure(data: Data, subject: String, target: DecodeTarget, repeats: Int, pool: MeasuringPool) async -> PeakNoise {
         let measurer = StrategyMeasurer(configuration: .init(target: target, scoresQuality: false, pool: pool))
         var samples: [StrategyKind: [Int]] = [:]
         for run in 0..<repeats {
@@ -40,7 +40,7 @@ public struct PeakNoise: Sendable, Equatable {
     }
 
     /// Measures the noise on a synthetic photograph-like JPEG, so the figure needs no input files.
-    public static func measureSyntheticJPEG(size: PixelSize = PixelSize(width: 1600, height: 1200), target: DecodeTarget,
+    static func measureSyntheticJPEG(size: PixelSize = PixelSize(width: 1600, height: 1200), target: DecodeTarget,
                                             repeats: Int, pool: MeasuringPool) async throws(DownsampleError) -> PeakNoise {
         let small = try ImageComposer.encode(pixels: ImageComposer.pattern(width: 160, height: 120), width: 160, height: 120,
                                              bands: 3, as: CompositionEncoding(format: .jpeg))

@@ -11,7 +11,7 @@ public struct StrategyMeasurer: Sendable {
         /// The shipped engine with the run's output format and quality: the thumbnail strategy.
         public var encoder: ThumbnailEncoder
         /// Compute SSIM and PSNR (costs a full decode, a Lanczos3 resample and a pass over the pixels).
-        public var scoresQuality: Bool
+        var scoresQuality: Bool
         /// Runs per image of each strategy; the lowest peak of each is kept.
         public var repeats: Repeats
         public var pool: MeasuringPool

@@ -3,18 +3,18 @@ import Foundation
 
 /// SSIM (BT.601 luma, 8x8 uniform windows, K1 0.01, K2 0.03) and capped PSNR of RGBA bitmaps over
 /// white. Written by hand: no maintained Swift package computes SSIM on Linux.
-public enum ImageSimilarity {
-    public static let ssimWindow = 8
-    public static let psnrCapDecibels = 100.0
+enum ImageSimilarity {
+    static let ssimWindow = 8
+    static let psnrCapDecibels = 100.0
 
-    public static func compare(_ image: DecodedImage, to reference: DecodedImage) -> (ssim: Double, psnr: Double)? {
+    static func compare(_ image: DecodedImage, to reference: DecodedImage) -> (ssim: Double, psnr: Double)? {
         guard image.size == reference.size else { return nil }
         let a = image.rgbaPixels(), b = reference.rgbaPixels()
         guard a.count == b.count, a.count == image.width * image.height * 4 else { return nil }
         return (ssim(a, b, width: image.width, height: image.height), psnr(a, b, width: image.width, height: image.height))
     }
 
-    public static func ssim(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int) -> Double {
+    static func ssim(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int) -> Double {
         precondition(a.count == width * height * 4 && b.count == a.count, "SSIM needs two RGBA bitmaps of the same size")
         guard width > 0, height > 0 else { return 1 }
         let ya = luma(a, count: width * height), yb = luma(b, count: width * height)
@@ -58,7 +58,7 @@ public enum ImageSimilarity {
     }
 
     /// PSNR in dB of the RGB samples of two RGBA bitmaps, capped at `psnrCapDecibels`.
-    public static func psnr(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int) -> Double {
+    static func psnr(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int) -> Double {
         precondition(a.count == width * height * 4 && b.count == a.count, "PSNR needs two RGBA bitmaps of the same size")
         guard width > 0, height > 0 else { return psnrCapDecibels }
         var squaredError = 0

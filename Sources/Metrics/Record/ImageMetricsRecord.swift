@@ -31,18 +31,18 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     @NullEncoded public var build: String? = nil
     @NullEncoded public var decoders: String? = nil
     /// How `peakBytes` was measured (see `PeakMethod`); nil when not measured.
-    @NullEncoded public var peakMethod: PeakMethod? = nil
+    @NullEncoded var peakMethod: PeakMethod? = nil
     /// False for an image warmed but not measured (`unmeasured(...)`).
     @TrueWhenAbsent public var measured = true
     /// Why the image (or one of its strategies) failed, as a sentence; nil when all three decoded.
     @NullEncoded public var error: String? = nil
     /// A short stable token for grouping failures (`DownsampleError.reasonCode`); nil when no error.
-    @NullEncoded public var errorReason: String? = nil
+    @NullEncoded var errorReason: String? = nil
     public var strategies = Strategies()
     /// Every size in every format the run cached; nil from `warm report --measure` and older files.
     public var variants: [VariantMetrics]?
 
-    public var isComplete: Bool {
+    var isComplete: Bool {
         error == nil && StrategyKind.allCases.allSatisfy { strategies[$0] != nil }
     }
 
@@ -57,8 +57,8 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         /// Most memory the process gained while the strategy ran, its output still alive.
         @NullEncoded public var peakBytes: Int? = nil
         /// Process user + system CPU time (libvips works on its own threads).
-        @NullEncoded public var cpuSeconds: Double? = nil
-        @NullEncoded public var wallSeconds: Double? = nil
+        @NullEncoded var cpuSeconds: Double? = nil
+        @NullEncoded var wallSeconds: Double? = nil
         public var outputWidth: Int
         public var outputHeight: Int
         /// Pixels the strategy decoded from the source (`EncodedImage.decodedPixels`): counted, not timed, so the
@@ -67,13 +67,13 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         /// Mean SSIM of luma against the Lanczos3 reference (1 is identical); nil for naive.
         @NullEncoded public var ssim: Double? = nil
         /// PSNR of RGB against the reference, in dB, capped at 100; nil for naive.
-        @NullEncoded public var psnr: Double? = nil
+        @NullEncoded var psnr: Double? = nil
         /// Thumbnail only: lowercase hex SHA-256 of the bytes the engine encoded,
         /// the same as the cached file's for that image, size, format and quality.
-        public var outputSHA256: String?
+        var outputSHA256: String?
 
         /// True when this run's peak was measured and is below `other`'s (or `other` has none).
-        public func hasLowerPeak(than other: StrategyMetrics) -> Bool {
+        func hasLowerPeak(than other: StrategyMetrics) -> Bool {
             guard let peakBytes else { return false }
             return other.peakBytes.map { peakBytes < $0 } ?? true
         }

@@ -2,45 +2,45 @@ import Downsample
 
 /// The report's figures, from records in catalog order. Strategy tables cover only images all three
 /// strategies decoded, so every column sums over the same images; peaks and times only measured ones.
-public struct MemoryComparison: Sendable {
-    public struct Column: Sendable {
-        public var statistics: StrategyStatistics
+struct MemoryComparison: Sendable {
+    struct Column: Sendable {
+        var statistics: StrategyStatistics
         /// How many images, taken in catalog order, fit in the cache limit before
         /// the running total of retained bytes would exceed it.
-        public var imagesFittingInCache: Int
+        var imagesFittingInCache: Int
         /// naive total / this total (2.0: half the memory); nil for naive.
-        public var timesSmallerThanNaive: Double?
+        var timesSmallerThanNaive: Double?
         /// (naive total - this total) / naive total, in percent; nil for naive.
-        public var reductionFromNaivePercent: Double?
-        public var cacheSimulation: CacheSimulation.Outcome
-        public var kind: StrategyKind { statistics.kind }
+        var reductionFromNaivePercent: Double?
+        var cacheSimulation: CacheSimulation.Outcome
+        var kind: StrategyKind { statistics.kind }
     }
 
-    public struct FormatRow: Sendable {
-        public var format: String
-        public var comparedImages: Int
+    struct FormatRow: Sendable {
+        var format: String
+        var comparedImages: Int
         /// Of `comparedImages`, those whose peaks were measured.
-        public var measuredImages: Int
-        public var failedImages: Int
-        public var strategies: [StrategyStatistics]
+        var measuredImages: Int
+        var failedImages: Int
+        var strategies: [StrategyStatistics]
     }
 
-    public var cacheLimitBytes: Int
-    public var imageCount: Int
+    var cacheLimitBytes: Int
+    var imageCount: Int
     /// Records where all three strategies decoded (the tables' N).
-    public var comparedCount: Int
+    var comparedCount: Int
     /// Of those, the records whose peaks were measured (the peak tables' N).
-    public var measuredCount: Int
-    public var failuresByReason: [(reason: String, count: Int)]
-    public var failureExamples: [(url: String, error: String)]
-    public var targetLongestSides: [Int]
-    public var peakMethods: [PeakMethod]
-    public var columns: [Column]
-    public var formats: [FormatRow]
+    var measuredCount: Int
+    var failuresByReason: [(reason: String, count: Int)]
+    var failureExamples: [(url: String, error: String)]
+    var targetLongestSides: [Int]
+    var peakMethods: [PeakMethod]
+    var columns: [Column]
+    var formats: [FormatRow]
     /// The variants the run wrote, by format and size; nil unless they come in two formats or more.
-    public var variants: VariantStatistics?
+    var variants: VariantStatistics?
 
-    public init(records: [ImageMetricsRecord], cacheLimitBytes: Int) {
+    init(records: [ImageMetricsRecord], cacheLimitBytes: Int) {
         self.cacheLimitBytes = cacheLimitBytes
         imageCount = records.count
         let compared = records.filter(\.isComplete)
@@ -83,9 +83,9 @@ public struct MemoryComparison: Sendable {
     }
 
     /// True when some compared images have retained bytes only (a sampled run).
-    public var isSampled: Bool { measuredCount < comparedCount }
+    var isSampled: Bool { measuredCount < comparedCount }
 
-    public func column(_ kind: StrategyKind) -> Column {
+    func column(_ kind: StrategyKind) -> Column {
         columns.first { $0.kind == kind }!
     }
 }

@@ -3,40 +3,40 @@ import Foundation
 import WarmSupport
 
 /// The memory comparison report (`warm report`), as Markdown and as self-contained HTML with SVG charts.
-public struct MemoryReport: Sendable {
+struct MemoryReport: Sendable {
     /// Where the figures came from, stated in the report.
     public struct Context: Sendable {
-        public var metricsPaths: [String]
-        public var generatedAt = Date()
-        public var provenance = ReportProvenance.current
+        var metricsPaths: [String]
+        var generatedAt = Date()
+        var provenance = ReportProvenance.current
         /// Run-to-run peak variation measured while writing the report, if any.
-        public var noise: PeakNoise?
+        var noise: PeakNoise?
     }
 
-    public let records: [ImageMetricsRecord]
-    public let comparison: MemoryComparison
-    public let context: Context
+    let records: [ImageMetricsRecord]
+    let comparison: MemoryComparison
+    let context: Context
 
-    public init(records: [ImageMetricsRecord], cacheLimitBytes: Int, context: Context) {
+    init(records: [ImageMetricsRecord], cacheLimitBytes: Int, context: Context) {
         self.records = records
         self.comparison = MemoryComparison(records: records, cacheLimitBytes: cacheLimitBytes)
         self.context = context
     }
 
     /// One line for a terminal: how many images were compared and each strategy's total.
-    public var summary: String {
+    var summary: String {
         "\(comparison.comparedCount) of \(comparison.imageCount) images compared; "
             + comparison.columns.map { "\($0.kind.rawValue) \(ReportFormat.megabytes($0.statistics.totalRetainedBytes))" }
             .joined(separator: ", ")
     }
 
-    public func markdown() -> String { MarkdownRenderer.render(document) }
-    public func html() -> String { HTMLRenderer.render(document, records: records.filter(\.isComplete)) }
+    func markdown() -> String { MarkdownRenderer.render(document) }
+    func html() -> String { HTMLRenderer.render(document, records: records.filter(\.isComplete)) }
 
     /// Writes `memory-comparison.md` and `memory-comparison.html` into `directory` (created if missing).
     /// - Returns: the two paths.
     @discardableResult
-    public func write(to directory: String) throws(MetricsFileError) -> [String] {
+    func write(to directory: String) throws(MetricsFileError) -> [String] {
         var written: [String] = []
         for (name, text) in [("memory-comparison.md", markdown()), ("memory-comparison.html", html())] {
             let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path

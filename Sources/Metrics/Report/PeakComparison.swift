@@ -2,37 +2,37 @@ import Downsample
 
 /// Per-image checks of the seeds' two claims: renderer's peak is at least naive's (within the noise),
 /// and thumbnail-at-decode's is below naive's for every JPEG larger than 4x the target.
-public struct PeakComparison: Sendable, Equatable {
-    public struct RendererAgainstNaive: Sendable, Equatable {
-        public var images: Int
-        public var atLeastNaive: Int
+struct PeakComparison: Sendable, Equatable {
+    struct RendererAgainstNaive: Sendable, Equatable {
+        var images: Int
+        var atLeastNaive: Int
         /// Images where renderer's peak >= naive's minus the measuring noise (`PeakComparison.noiseBytes`).
-        public var atLeastNaiveWithinNoise: Int
+        var atLeastNaiveWithinNoise: Int
         /// The largest naive - renderer over the images where renderer was lower (0 if none).
-        public var largestShortfallBytes: Int
-        public var largestShortfallFraction: Double
-        public var medianDifferenceBytes: Int
+        var largestShortfallBytes: Int
+        var largestShortfallFraction: Double
+        var medianDifferenceBytes: Int
     }
 
     /// Thumbnail against naive on JPEGs whose longest side exceeds 4x the target.
-    public struct ThumbnailOnLargeJPEGs: Sendable, Equatable {
-        public var images: Int
-        public var belowNaive: Int
+    struct ThumbnailOnLargeJPEGs: Sendable, Equatable {
+        var images: Int
+        var belowNaive: Int
         /// The smallest naive / thumbnail peak ratio among them (nil when there are none).
-        public var smallestRatio: Double?
+        var smallestRatio: Double?
     }
 
     /// Above the most one image's naive peak moved between two measuring runs (bench/findings.md section 16).
-    public static let noiseBytes = 384 << 10
+    static let noiseBytes = 384 << 10
 
-    public static var noiseText: String {
+    static var noiseText: String {
         "\(noiseBytes >> 10) KiB, above the most one image's naive peak moved between two whole-catalog measuring runs (280 and 272 KiB over 1,295 images in two pairs)"
     }
 
-    public var renderer: RendererAgainstNaive
-    public var thumbnail: ThumbnailOnLargeJPEGs
+    var renderer: RendererAgainstNaive
+    var thumbnail: ThumbnailOnLargeJPEGs
 
-    public init(records: [ImageMetricsRecord]) {
+    init(records: [ImageMetricsRecord]) {
         var differences: [Int] = []
         var withinNoise = 0
         var shortfall = 0, shortfallFraction = 0.0

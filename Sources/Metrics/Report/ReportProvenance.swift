@@ -3,19 +3,19 @@ import WarmSupport
 
 /// What a report's header says about where it came from: the command that wrote it, the build and the machine.
 /// Provenance lives here, once, in every report `warm` writes (README and docs/ name the report, not the run).
-public struct ReportProvenance: Sendable, Equatable {
-    public var command: String
-    public var build: String
-    public var machine: String
+struct ReportProvenance: Sendable, Equatable {
+    var command: String
+    var build: String
+    var machine: String
 
-    public init(command: String, build: String, machine: String) {
+    init(command: String, build: String, machine: String) {
         self.command = command
         self.build = build
         self.machine = machine
     }
 
     /// This process: its arguments (the binary named `warm`), warm's version and build mode, cores and kernel.
-    public static var current: ReportProvenance {
+    static var current: ReportProvenance {
         let arguments = ["warm"] + CommandLine.arguments.dropFirst()
         let mode = WarmVersion.buildMode
         var system = utsname()
@@ -29,7 +29,7 @@ public struct ReportProvenance: Sendable, Equatable {
     }
 
     /// One sentence for the report's summary.
-    public var sentence: String {
+    var sentence: String {
         "Written by `\(command)`, \(build), on \(machine)."
     }
 }

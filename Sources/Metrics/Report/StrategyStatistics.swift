@@ -2,23 +2,23 @@ import Downsample
 
 /// One strategy's figures over a set of images: retained bytes over all, peaks, times and quality over
 /// the measured ones (an unmeasured record has retained bytes only).
-public struct StrategyStatistics: Sendable, Equatable {
-    public var kind: StrategyKind
-    public var totalRetainedBytes: Int
-    public var averageRetainedBytes: Double?
-    public var peakBytesP50: Int?
-    public var peakBytesP95: Int?
-    public var peakBytesMax: Int?
-    public var cpuMillisecondsP50: Double?
-    public var cpuMillisecondsP95: Double?
+struct StrategyStatistics: Sendable, Equatable {
+    var kind: StrategyKind
+    var totalRetainedBytes: Int
+    var averageRetainedBytes: Double?
+    var peakBytesP50: Int?
+    var peakBytesP95: Int?
+    var peakBytesMax: Int?
+    var cpuMillisecondsP50: Double?
+    var cpuMillisecondsP95: Double?
     /// Images decoded per second, one at a time: count / total wall seconds.
-    public var imagesPerSecond: Double?
+    var imagesPerSecond: Double?
     /// SSIM against the reference (nil for naive, which is the reference's source).
-    public var ssimP5: Double?
-    public var ssimMedian: Double?
-    public var psnrMedian: Double?
+    var ssimP5: Double?
+    var ssimMedian: Double?
+    var psnrMedian: Double?
 
-    public init(kind: StrategyKind, metrics: [ImageMetricsRecord.StrategyMetrics]) {
+    init(kind: StrategyKind, metrics: [ImageMetricsRecord.StrategyMetrics]) {
         self.kind = kind
         totalRetainedBytes = metrics.reduce(0) { $0 + $1.retainedBytes }
         averageRetainedBytes = metrics.isEmpty ? nil : Double(totalRetainedBytes) / Double(metrics.count)

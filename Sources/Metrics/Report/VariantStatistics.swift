@@ -2,36 +2,36 @@ import WarmSupport
 
 /// The report's "which format" figures per format and size; nil unless the records name two formats
 /// or more (one format has nothing to choose between).
-public struct VariantStatistics: Sendable, Equatable {
+struct VariantStatistics: Sendable, Equatable {
     /// One format at one size, or (`size` nil) each image's sizes of one format summed.
     public struct Row: Sendable, Equatable {
-        public var format: String
+        var format: String
         /// The requested longest side; nil for the per-image sum over every size.
-        public var size: Int?
+        var size: Int?
         /// Images with this variant (for the summed row: with any size of the format).
-        public var images: Int
-        public var bytesP50: Int
-        public var bytesP90: Int
-        public var totalBytes: Int
-        public var encodeCPUMillisecondsP50: Double?
-        public var encodeCPUMillisecondsP90: Double?
+        var images: Int
+        var bytesP50: Int
+        var bytesP90: Int
+        var totalBytes: Int
+        var encodeCPUMillisecondsP50: Double?
+        var encodeCPUMillisecondsP90: Double?
         /// Median SSIM of the measured images' variants against the full-decode reference; nil when none was scored.
-        public var ssimP50: Double?
+        var ssimP50: Double?
         /// width x height x 4; nil in the summed row (an app shows one size of an image at a time).
-        public var decodedBytesP50: Int?
-        public var totalDecodedBytes: Int?
+        var decodedBytesP50: Int?
+        var totalDecodedBytes: Int?
         /// The strategy table's scroll down and up, each variant costing its decoded bytes; nil in the summed row.
-        public var cacheSimulation: CacheSimulation.Outcome?
+        var cacheSimulation: CacheSimulation.Outcome?
     }
 
-    public var imageCount: Int
+    var imageCount: Int
     /// jpeg, webp, avif, png first in that order, any other after them.
-    public var formats: [String]
-    public var sizes: [Int]
+    var formats: [String]
+    var sizes: [Int]
     /// By format, then size; each format's summed row follows its sizes when there are several.
-    public var rows: [Row]
+    var rows: [Row]
 
-    public init?(records: [ImageMetricsRecord], cacheLimitBytes: Int) {
+    init?(records: [ImageMetricsRecord], cacheLimitBytes: Int) {
         let carrying = records.filter { !($0.variants ?? []).isEmpty }
         let all = carrying.flatMap { $0.variants ?? [] }
         let known = OutputFormat.allCases.map(\.rawValue)

@@ -1,7 +1,7 @@
 /// One failed image as the summary lists it (`failedImages`, the first `listLimit` of a run).
 public struct FailedImage: Sendable, Codable, Hashable, CustomStringConvertible {
     /// Enough to act on a bad night without making a large catalog's summary large; the counts by reason cover the rest.
-    public static let listLimit = 100
+    static let listLimit = 100
 
     public var url: String
     /// The products naming it, as far as the run had seen them when it failed.

@@ -3,8 +3,8 @@ import Downsample
 import Fetch
 
 /// What went wrong with one image, and the URL and products it concerns.
-public struct ImageFailure: Error, Sendable, CustomStringConvertible {
-    public enum Cause: Error, Sendable {
+struct ImageFailure: Error, Sendable, CustomStringConvertible {
+    enum Cause: Error, Sendable {
         case fetch(FetchError)
         case decode(DownsampleError)
         case cache(CacheError)
@@ -12,12 +12,12 @@ public struct ImageFailure: Error, Sendable, CustomStringConvertible {
         case metrics(reason: String)
     }
 
-    public var url: String
-    public var productIds: [Int]
-    public var cause: Cause
+    var url: String
+    var productIds: [Int]
+    var cause: Cause
 
     /// Stable, for grouping ("http-404", "not-an-image", ...).
-    public var reasonCode: String {
+    var reasonCode: String {
         switch cause {
         case .fetch(let error): error.reasonCode
         case .decode(let error): error.reasonCode
@@ -27,7 +27,7 @@ public struct ImageFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// The sentence stored in the manifest's lastError.
-    public var reason: String {
+    var reason: String {
         switch cause {
         case .fetch(let error): "\(error)"
         case .decode(let error): "\(error)"
@@ -36,7 +36,7 @@ public struct ImageFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { Self.named(url: url, productIds: productIds) + ": " + reason }
+    var description: String { Self.named(url: url, productIds: productIds) + ": " + reason }
 
     /// "URL (product 1, 2, ...)".
     static func named(url: String, productIds: [Int]) -> String {

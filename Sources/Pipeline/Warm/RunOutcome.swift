@@ -26,10 +26,10 @@ public enum RunOutcome: String, Codable, Sendable, CaseIterable {
     case outputUnwritable = "output-unwritable"
 
     /// The run did everything it was asked (failures within `--max-failed` included): `warm_last_run_success 1`.
-    public var isSuccess: Bool { self == .ok || self == .manifestRebuilt }
+    var isSuccess: Bool { self == .ok || self == .manifestRebuilt }
 
     /// The product list could not be read whole.
-    public var isListFailure: Bool {
+    var isListFailure: Bool {
         [.apiUnreachable, .apiErrorStatus, .apiBadAnswer, .listIncomplete].contains(self)
     }
 

@@ -13,66 +13,66 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     public var reason: String?
     /// When the last successful run on this cache directory (or shard) finished: this one, or carried over from the
     /// summary this run replaced; nil before the first.
-    public var lastSuccessAt: Date?
+    var lastSuccessAt: Date?
     public var startedAt: Date = Date()
-    public var finishedAt: Date = Date()
+    var finishedAt: Date = Date()
     public var durationSeconds: Double = 0
-    public var crawlSeconds: Double = 0
+    var crawlSeconds: Double = 0
     public var api: String = ""
     public var cacheDirectory: String = ""
     public var sizes: [Int] = []
     public var shard: String?
 
     public var pagesFetched = 0
-    public var pagesFailed = 0
+    var pagesFailed = 0
     public var productsSeen = 0
-    public var productsUnique = 0
-    public var productsWithoutThumbnail = 0
-    public var productsSharingAThumbnail = 0
+    var productsUnique = 0
+    var productsWithoutThumbnail = 0
+    var productsSharingAThumbnail = 0
 
     /// Distinct URLs (in a sharded run: this shard's).
-    public var imagesScheduled = 0
-    public var imagesOtherShards = 0
+    var imagesScheduled = 0
+    var imagesOtherShards = 0
     /// Skipped without a request: every variant cached and still fresh.
-    public var imagesFresh = 0
+    var imagesFresh = 0
     /// Revalidated with a conditional request that answered 304.
-    public var imagesNotModified = 0
+    var imagesNotModified = 0
     /// Downloaded (200) and decoded.
-    public var imagesDownloaded = 0
-    public var variantsWritten = 0
-    public var imagesFailed = 0
-    public var imagesMeasured = 0
+    var imagesDownloaded = 0
+    var variantsWritten = 0
+    var imagesFailed = 0
+    var imagesMeasured = 0
     /// "http-404", "not-an-image", "page-http-5xx", ...
-    public var failedByReason: [String: Int] = [:]
+    var failedByReason: [String: Int] = [:]
     /// `--max-failed` as given ("1%", "5") and the images it allowed this run to fail.
     public var maxFailed: String = FailureBudget.default.description
-    public var maxFailedImages = 0
+    var maxFailedImages = 0
     /// The first `FailedImage.listLimit` failed images; `failedImagesNotListed` counts the others.
     public var failedImages: [FailedImage] = []
-    public var failedImagesNotListed = 0
+    var failedImagesNotListed = 0
 
-    public var bytesDownloaded = 0
-    public var bytesWritten = 0
+    var bytesDownloaded = 0
+    var bytesWritten = 0
     /// Decoding and encoding, summed over images.
-    public var decodeSeconds: Double = 0
-    public var evictedEntries = 0
-    public var evictedBytes = 0
-    public var prunedEntries = 0
-    public var prunedBytes = 0
+    var decodeSeconds: Double = 0
+    var evictedEntries = 0
+    var evictedBytes = 0
+    var prunedEntries = 0
+    var prunedBytes = 0
     /// Why this run pruned nothing although pruning was on (a page failed...).
-    public var pruneSkippedReason: String?
+    var pruneSkippedReason: String?
     /// VmHWM at the end; it grows with the concurrency settings, not with the catalog.
     public var peakResidentBytes = 0
     public var stoppedEarly = false
-    public var stopReason: String?
+    var stopReason: String?
     /// The manifest was unreadable and moved aside (`warm run` then exits 5; the next run exits 0).
     public var manifestRebuilt = false
     /// As SQLite said.
-    public var manifestBrokenReason: String?
+    var manifestBrokenReason: String?
     /// `manifest.sqlite.broken-<UTC time>`.
-    public var manifestMovedTo: String?
+    var manifestMovedTo: String?
     /// Sentences naming the failed steps after the warm; any makes the run unsuccessful (exit 2).
-    public var finishStepsFailed: [String] = []
+    var finishStepsFailed: [String] = []
     /// "SIGTERM", "SIGINT"; nil when no signal stopped the run.
     public var stoppedBySignal: String?
 

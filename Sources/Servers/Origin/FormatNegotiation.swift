@@ -2,9 +2,9 @@ import WarmSupport
 
 /// Picks the format from `Accept` (RFC 9110 section 12.5.1), ties to the preferred format. AVIF and WebP count
 /// only when named: old clients that cannot decode them still send `*/*`.
-public enum FormatNegotiation {
+enum FormatNegotiation {
     /// nil when `Accept` allows none of `held`; no `Accept` means `*/*`.
-    public static func choose(accept: String?, held: some Sequence<OutputFormat>) -> OutputFormat? {
+    static func choose(accept: String?, held: some Sequence<OutputFormat>) -> OutputFormat? {
         let ranges = parse(accept ?? "*/*")
         // `max(by:)` keeps the first of equal elements: the preferred format wins a tie.
         return held.sorted { $0.preferenceRank < $1.preferenceRank }.map { (format: $0, quality: quality(of: $0, in: ranges)) }

@@ -18,16 +18,16 @@ public struct OriginConfiguration: Sendable, Hashable {
     public var maxConnections: Int = 1024
     public var idleTimeoutSeconds: Int = 60
     /// 400 beyond.
-    public var maxQueryBytes: Int = 8192
+    var maxQueryBytes: Int = 8192
     /// Request line plus headers at most (the connection gets 400 and is closed beyond).
-    public var maxHeaderBytes: Int = 16_384
+    var maxHeaderBytes: Int = 16_384
     /// Thumbnails are a few KB; a larger file is an error, not a body.
-    public var maxFileBytes: Int = 16 << 20
+    var maxFileBytes: Int = 16 << 20
     /// On SIGTERM, requests in progress may finish for this long.
     public var gracePeriodSeconds: Int = 10
     /// How often the origin asks whether the manifest changed (one `PRAGMA data_version`); a store, eviction or prune
     /// reaches the answers within about this long.
-    public var refreshIntervalMilliseconds: Int = 100
+    var refreshIntervalMilliseconds: Int = 100
     /// Thumbnail bodies kept in memory, checked, so a hot thumbnail costs no system call.
     public var hotSetBytes: Int = 64 << 20
 

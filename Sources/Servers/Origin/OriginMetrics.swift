@@ -46,7 +46,7 @@ public final class OriginMetrics: Sendable {
     }
 
     /// Prometheus text exposition format, version 0.0.4 (`PrometheusText`).
-    public func prometheusText() -> String {
+    func prometheusText() -> String {
         let snapshot = state.withLock { $0 }
         var text = PrometheusText()
         text.family("warm_origin_requests_total", type: "counter", help: "Thumbnail requests answered, by HTTP status.")

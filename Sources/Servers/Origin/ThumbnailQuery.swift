@@ -4,17 +4,17 @@ import WarmSupport
 
 /// `GET /v1/thumbnail?url=&size=[&format=]`, parsed strictly; unknown parameters are ignored (a CDN may add some).
 /// Nothing here ever becomes a path: the file is named by the hash of the key.
-public struct ThumbnailQuery: Sendable, Equatable {
-    public var url: CanonicalURL
-    public var longestSide: Int
-    public var format: OutputFormat?
+struct ThumbnailQuery: Sendable, Equatable {
+    var url: CanonicalURL
+    var longestSide: Int
+    var format: OutputFormat?
 
-    public static let maxLongestSide = 16_384
+    static let maxLongestSide = 16_384
 
     /// `isCanonicalKey` (the origin's index) says whether a decoded `url` is already a cache key, which is canonical
     /// by construction, so the common request skips canonicalising it again (bench/findings.md, section 17).
     /// `query` is the text after `?`, still percent-encoded (a slice of the request's path: no copy).
-    public init(query: Substring?, maxQueryBytes: Int,
+    init(query: Substring?, maxQueryBytes: Int,
                 isCanonicalKey: (String) -> Bool = { _ in false }) throws(OriginRequestError) {
         let raw = query ?? ""
         guard raw.utf8.count <= maxQueryBytes else { throw .queryTooLong(byteCount: raw.utf8.count, limit: maxQueryBytes) }
@@ -93,7 +93,7 @@ public struct ThumbnailQuery: Sendable, Equatable {
 }
 
 /// Why a thumbnail request is malformed (answered 400).
-public enum OriginRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+enum OriginRequestError: Error, Sendable, Equatable, CustomStringConvertible {
     case queryTooLong(byteCount: Int, limit: Int)
     case missingParameter(name: String)
     case repeatedParameter(name: String)
@@ -103,7 +103,7 @@ public enum OriginRequestError: Error, Sendable, Equatable, CustomStringConverti
     case unknownFormat(text: String)
     case badURL(url: String, reason: String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .queryTooLong(let count, let limit):
             "the query is \(count) bytes long; at most \(limit) are accepted"

@@ -116,7 +116,7 @@ public struct ChildProcess: Sendable {
 
     /// Reaps the child if it has exited; nil while it runs. Never blocks, so a caller may poll it from async code.
     /// A child that cannot be waited for (reaped already) reads as exited, as with `waitForExit`.
-    public func exitStatusIfExited() -> ExitStatus? {
+    func exitStatusIfExited() -> ExitStatus? {
         var status: Int32 = 0
         while true {
             switch waitpid(pid, &status, WNOHANG) {

@@ -47,7 +47,7 @@ package struct FrameChannel: Sendable {
     }
 
     /// `deadline` bounds the whole read (nil: wait forever); nil for a well-framed message that does not decode.
-    package func receive<Message: Decodable>(_ type: Message.Type,
+    func receive<Message: Decodable>(_ type: Message.Type,
                                              deadline: ContinuousClock.Instant? = nil) throws(Failure) -> Message? {
         let jsonLength = try integer(UInt32.self, deadline: deadline)
         guard jsonLength <= 64 << 20 else { throw .malformed }
