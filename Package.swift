@@ -183,7 +183,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // The command line parsed in the test process: every option's validation and help, no binary launched.
+        // The command line in the test process: help pages, the commands the hostile-option sweep drives, one option's grammar.
         .testTarget(
             name: "CommandTests",
             dependencies: ["warm", "WarmTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

@@ -56,7 +56,7 @@ package final class WorkerProcess: @unchecked Sendable {
     }
 
     /// Why an exchange with the worker failed: it could not be started, or its channel failed.
-    public enum ExchangeFailure: Error {
+    package enum ExchangeFailure: Error {
         case spawn(SpawnError)
         case channel(FrameChannel.Failure)
     }
