@@ -20,7 +20,8 @@ public struct FetchConfiguration: Sendable, Hashable {
     public var maxRedirects: Int
     /// A download stops as soon as it goes past this.
     public var maxBodyBytes: Int
-    var userAgent: String
+    /// Sent with every request.
+    public var userAgent: String
     /// Soft limit of pooled HTTP/1 connections.
     var maxConnectionsPerHost: Int
 

@@ -5,7 +5,7 @@ import Pipeline
 import WarmMetrics
 import WarmSupport
 
-struct DemoCommand: AsyncParsableCommand {
+struct DemoCommand: AsyncParsableCommand, WarmCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Start the built-in catalog server on loopback and warm a local cache from it: no network, no configuration.",
@@ -18,7 +18,27 @@ struct DemoCommand: AsyncParsableCommand {
     // Titled, because argument-parser lists untitled options after the titled groups.
     @OptionGroup(title: "Demo") var demo: DemoOptions
 
-    @OptionGroup var options: WarmOptions
+    @OptionGroup(title: "Demo") var catalog: CatalogOptions
+
+    @OptionGroup var control: RunControlOptions
+
+    @OptionGroup(title: "Thumbnails") var thumbnails: ThumbnailOptions
+
+    @OptionGroup(title: "Freshness and pruning") var freshness: FreshnessOptions
+
+    @OptionGroup(title: "Fetching") var fetch: FetchOptions
+
+    @OptionGroup(title: "Decoding") var decoding: WarmDecodeOptions
+
+    @OptionGroup(title: "Decoding") var decoder: DecoderOptions
+
+    @OptionGroup(title: "Measuring") var comparing: CompareOptions
+
+    @OptionGroup(title: "Measuring") var measurement: MeasurementOptions
+
+    @OptionGroup(title: "Output") var output: OutputOptions
+
+    @OptionGroup(title: "Output") var log: LogOptions
 
     @OptionGroup(title: "Measuring") var measuring: DemoCompareOptions
 
@@ -26,8 +46,8 @@ struct DemoCommand: AsyncParsableCommand {
     var selection: CompareSelection {
         if measuring.noCompare { return .none }
         switch measuring.compare {
-        case .sample: return options.comparing.selection(otherwise: .oneIn(Self.sampleOneIn))
-        case .all: return options.comparing.selection(otherwise: .all)
+        case .sample: return comparing.selection(otherwise: .oneIn(Self.sampleOneIn))
+        case .all: return comparing.selection(otherwise: .all)
         case .none: return .none
         }
     }
@@ -39,31 +59,32 @@ struct DemoCommand: AsyncParsableCommand {
     static let defaultFormats: [OutputFormat] = [.jpeg, .webp, .avif]
 
     func run() async throws {
-        let logger = options.output.logger()
-        logger.info("starting the demo catalog server (\(demo.catalog.products) products, \(demo.catalog.imageMix.rawValue) images made on first request)")
-        let server = try await ServerProcess.start(products: demo.catalog.products, port: demo.catalog.port, imageMix: demo.catalog.imageMix,
-                                                logFormat: options.output.log.logFormat)
+        let logger = logger()
+        logger.info("starting the demo catalog server (\(catalog.products) products, \(catalog.imageMix.rawValue) images made on first request)")
+        let server = try await ServerProcess.start(products: catalog.products, port: catalog.port, imageMix: catalog.imageMix,
+                                                logFormat: log.logFormat)
         let cacheDirectory = URL(fileURLWithPath: demo.dir).appendingPathComponent("cache").path
-        let configuration = try options.configuration(
+        let configuration = try configuration(
             api: server.baseURL, cacheDirectory: cacheDirectory, compare: selection, shard: nil,
             defaultMetricsPath: URL(fileURLWithPath: demo.dir).appendingPathComponent("metrics.jsonl").path,
             defaultFormats: Self.defaultFormats)
+        let pool = measurement.pool()
         do {
-            _ = try await options.warm(configuration, logger: logger)
+            _ = try await warm(configuration, measuringPool: pool, logger: logger)
         } catch {
             await server.stop()
             throw error
         }
         await server.stop()
         print("""
-            catalog:  \(demo.catalog.products) products served from \(server.baseURL.absoluteString)/api/products (stopped)
+            catalog:  \(catalog.products) products served from \(server.baseURL.absoluteString)/api/products (stopped)
             cache:    \(cacheDirectory)  (warm cache stats \(cacheDirectory))
-            summary:  \(configuration.summaryPath ?? "-")
+            summary:  \(configuration.output.summaryPath ?? "-")
             """)
-        if let metricsPath = configuration.metricsPath {
+        if let metricsPath = configuration.measuring.metricsPath {
             let reportDirectory = URL(fileURLWithPath: demo.dir).appendingPathComponent("report").path
             let output = try await ReportGenerator.generate(metricsPaths: [metricsPath], outputDirectory: reportDirectory,
-                                                            noisePool: configuration.measuringPool)
+                                                            noisePool: pool)
             print("metrics:  \(metricsPath) (and .csv)")
             print("report:   \(output.paths.joined(separator: ", "))")
             print(output.summary)
@@ -71,12 +92,10 @@ struct DemoCommand: AsyncParsableCommand {
     }
 }
 
-/// Where the demo's catalog comes from and where it writes.
+/// Where the demo writes.
 struct DemoOptions: ParsableArguments {
     @Option(help: "Where the demo writes everything.")
     var dir: String = "warm-demo"
-
-    @OptionGroup var catalog: CatalogOptions
 }
 
 /// How much the demo measures.

@@ -7,25 +7,25 @@ import Pipeline
 /// may come from (`--help`'s "Fetching").
 struct FetchOptions: ParsableArguments {
     @Option(help: "Downloads in flight at once.")
-    var concurrency: Int = WarmConfiguration.defaults.fetchConcurrency
+    var concurrency: Int = WarmConfiguration.Fetching().concurrency
 
     @Option(help: "Products per list page requested from the API.")
-    var itemsPerPage: Int = WarmConfiguration.defaults.itemsPerPage
+    var itemsPerPage: Int = WarmConfiguration.Fetching().itemsPerPage
 
     @Option(help: "List pages fetched at once.")
-    var pageConcurrency: Int = WarmConfiguration.defaults.pageConcurrency
+    var pageConcurrency: Int = WarmConfiguration.Fetching().pageConcurrency
 
     @Option(help: "Refuse source images larger than this; a download stops there.")
-    var maxImageSize = ByteCount(bytes: WarmConfiguration.defaults.limits.maxEncodedBytes)
+    var maxImageSize = ByteCount(bytes: WarmConfiguration.Fetching().http.maxBodyBytes)
 
     @Option(help: "Time allowed for one HTTP attempt, from request to last body byte (a number is seconds).")
-    var requestTimeout = DurationArgument(seconds: FetchConfiguration().requestTimeoutSeconds)
+    var requestTimeout = DurationArgument(seconds: WarmConfiguration.Fetching().http.requestTimeoutSeconds)
 
     @Option(help: "Attempts per URL, the first included (retries: connection errors, timeouts, 429, 5xx).")
-    var maxAttempts: Int = FetchConfiguration().maxAttempts
+    var maxAttempts: Int = WarmConfiguration.Fetching().http.maxAttempts
 
     @Option(help: "Time allowed for all attempts of one URL, backoff waits included (a number is seconds).")
-    var fetchDeadline = DurationArgument(seconds: FetchConfiguration().deadlineSeconds)
+    var fetchDeadline = DurationArgument(seconds: WarmConfiguration.Fetching().http.deadlineSeconds)
 
     @Option(help: ArgumentHelp(
         "Also fetch images from this host (host, host:port or [v6]:port), even at a loopback or private address; repeatable.",
@@ -37,7 +37,13 @@ struct FetchOptions: ParsableArguments {
             """))
     var allowHost: [String] = []
 
+    @Option(help: "The User-Agent header of every request, for a CDN or firewall rule that lets the warmer through.")
+    var userAgent: String = WarmConfiguration.Fetching().http.userAgent
+
     func validate() throws {
+        guard !userAgent.isEmpty, !userAgent.contains(where: \.isNewline) else {
+            throw ValidationError("--user-agent must be one non-empty line.")
+        }
         try OptionCheck.count(concurrency, in: 1...10_000, option: "--concurrency")
         try OptionCheck.count(pageConcurrency, in: 1...1000, option: "--page-concurrency")
         guard (1...1000).contains(itemsPerPage) else { throw ValidationError("--items-per-page must be between 1 and 1000.") }
@@ -50,15 +56,16 @@ struct FetchOptions: ParsableArguments {
         try OptionCheck.count(maxAttempts, in: 1...1000, option: "--max-attempts")
     }
 
-    var allowedHosts: [HostPattern] { allowHost.compactMap(HostPattern.init(parsing:)) }
-
-    /// The fetch settings; a download stops at `--max-image-size`, the same limit the decoder applies (one limit, as `--help` says).
-    var configuration: FetchConfiguration {
-        let defaults = FetchConfiguration()
-        return FetchConfiguration(
+    /// How the run fetches; a download stops at `--max-image-size`, the same limit the decoder applies (one limit, as
+    /// `--help` says: `WarmConfiguration.limits`).
+    var settings: WarmConfiguration.Fetching {
+        let defaults = WarmConfiguration.Fetching().http
+        let http = FetchConfiguration(
             connectTimeoutSeconds: min(defaults.connectTimeoutSeconds, requestTimeout.seconds),
             readTimeoutSeconds: min(defaults.readTimeoutSeconds, requestTimeout.seconds),
             requestTimeoutSeconds: requestTimeout.seconds, deadlineSeconds: fetchDeadline.seconds, maxAttempts: maxAttempts,
-            maxBodyBytes: maxImageSize.bytes)
+            maxBodyBytes: maxImageSize.bytes, userAgent: userAgent)
+        return WarmConfiguration.Fetching(itemsPerPage: itemsPerPage, pageConcurrency: pageConcurrency, concurrency: concurrency,
+                                          allowedHosts: allowHost.compactMap(HostPattern.init(parsing:)), http: http)
     }
 }

@@ -4,12 +4,12 @@ import Pipeline
 /// When `warm run` and `warm demo` skip, revalidate, prune and evict (`--help`'s "Freshness and pruning").
 struct FreshnessOptions: ParsableArguments {
     @Option(help: "Freshness lifetime: younger entries are skipped, older ones revalidated with a conditional request.")
-    var maxAge = DurationArgument(seconds: WarmConfiguration.defaults.maxAgeSeconds)
+    var maxAge = DurationArgument(seconds: WarmConfiguration.Freshness().maxAgeSeconds)
 
     @Option(help: ArgumentHelp(
         "Remove cache entries no listed product has pointed at for longer than this (0: whatever this run did not see).",
         discussion: "Only a run that saw the whole product list prunes: after a failed page or an early stop nothing is removed."))
-    var pruneAfter = DurationArgument(seconds: WarmConfiguration.defaults.pruneAfterSeconds ?? 0)
+    var pruneAfter = DurationArgument(seconds: WarmConfiguration.Freshness().pruneAfterSeconds ?? 0)
 
     @Option(help: ArgumentHelp(
         "Evict after the run until the cache is at most this size: " + CacheSizeArgument.help + ".",
@@ -18,5 +18,11 @@ struct FreshnessOptions: ParsableArguments {
 
     func validate() throws {
         try maxCacheSize?.validate(option: "--max-cache-size")
+    }
+
+    /// Throws when a `--max-cache-size` share cannot be sized (the file system's size is read here, as the run starts).
+    func policy(cacheDirectory: String) throws -> WarmConfiguration.Freshness {
+        WarmConfiguration.Freshness(maxAgeSeconds: maxAge.seconds, pruneAfterSeconds: pruneAfter.seconds,
+                                    maxCacheBytes: try maxCacheSize?.bytes(forCacheAt: cacheDirectory, option: "--max-cache-size"))
     }
 }

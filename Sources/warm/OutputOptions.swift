@@ -1,5 +1,5 @@
 import ArgumentParser
-import Logging
+import Pipeline
 
 /// What `warm run` and `warm demo` write besides the cache, and what they say while running (`--help`'s "Output").
 struct OutputOptions: ParsableArguments {
@@ -17,11 +17,8 @@ struct OutputOptions: ParsableArguments {
         discussion: "Log lines then start at notice unless --log-level or WARM_LOG_LEVEL says otherwise: a run within its failure budget writes nothing to standard error (its failures are counted in the summary line and listed in last-run.json); a run that fails names its failed images and pages there."))
     var noProgress = false
 
-    @OptionGroup var log: LogOptions
-
-    /// Progress and each failure are logged at info, so a `--no-progress` run starts at notice: cron mails nothing on a
-    /// good night, while `--log-level info` still brings the lines back for a person who wants them.
-    func logger() -> Logger {
-        LogSetup.logger(format: log.logFormat, level: log.logLevel, defaultLevel: noProgress ? .notice : .info)
+    /// `defaultSummary` without `--summary`.
+    func paths(defaultSummary: String) -> WarmConfiguration.Output {
+        WarmConfiguration.Output(summaryPath: summary ?? defaultSummary, prometheusPath: prometheusFile, exportPath: export)
     }
 }

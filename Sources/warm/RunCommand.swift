@@ -3,7 +3,7 @@ import Cache
 import Foundation
 import Pipeline
 
-struct RunCommand: AsyncParsableCommand {
+struct RunCommand: AsyncParsableCommand, WarmCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Crawl an OpenMarket-style product API and warm the disk cache with every product's thumbnail.",
@@ -16,24 +16,42 @@ struct RunCommand: AsyncParsableCommand {
     // Titled, because argument-parser lists untitled options after the titled groups.
     @OptionGroup(title: "Catalog and cache") var target: RunTarget
 
-    @OptionGroup var options: WarmOptions
+    @OptionGroup var control: RunControlOptions
+
+    @OptionGroup(title: "Thumbnails") var thumbnails: ThumbnailOptions
+
+    @OptionGroup(title: "Freshness and pruning") var freshness: FreshnessOptions
+
+    @OptionGroup(title: "Fetching") var fetch: FetchOptions
+
+    @OptionGroup(title: "Decoding") var decoding: WarmDecodeOptions
+
+    @OptionGroup(title: "Decoding") var decoder: DecoderOptions
+
+    @OptionGroup(title: "Measuring") var comparing: CompareOptions
+
+    @OptionGroup(title: "Measuring") var measurement: MeasurementOptions
+
+    @OptionGroup(title: "Output") var output: OutputOptions
+
+    @OptionGroup(title: "Output") var log: LogOptions
 
     @OptionGroup(title: "Measuring") var compareAll: CompareAllFlag
 
     @OptionGroup(title: "Sharding") var sharding: ShardOptions
 
     func validate() throws {
-        if (try? sharding.resolved()) != nil, options.freshness.maxCacheSize != nil {
+        if (try? sharding.resolved()) != nil, freshness.maxCacheSize != nil {
             throw ValidationError("--max-cache-size cannot be combined with sharding: a shard sees only its share of the cache; "
                                   + "limit the merged tree instead with `warm cache merge DIR --max-cache-size SIZE`.")
         }
     }
 
     func run() async throws {
-        let configuration = try options.configuration(
+        let configuration = try configuration(
             api: target.apiURL, cacheDirectory: target.cacheDir,
-            compare: options.comparing.selection(otherwise: compareAll.compare ? .all : .none), shard: try sharding.resolved())
-        _ = try await options.warm(configuration, logger: options.output.logger())
+            compare: comparing.selection(otherwise: compareAll.compare ? .all : .none), shard: try sharding.resolved())
+        _ = try await warm(configuration, measuringPool: measurement.pool(), logger: logger())
     }
 }
 

@@ -6,10 +6,10 @@ import WarmSupport
 /// What `warm run` and `warm demo` cache of each image: sizes, formats, quality (`--help`'s "Thumbnails").
 struct ThumbnailOptions: ParsableArguments {
     @Option(name: .customLong("size"), help: "Longest side of a cached variant, in pixels; repeat for several variants.")
-    var sizes: [Int] = WarmConfiguration.defaults.sizes
+    var sizes: [Int] = WarmConfiguration.Thumbnails().sizes
 
     @Option(name: .customLong("format"), help: ArgumentHelp(
-        "Cached thumbnail formats: jpeg, webp, avif or png, comma-separated or repeated (default: \(FormatList.names(WarmConfiguration.defaults.formats)); the demo: \(FormatList.names(DemoCommand.defaultFormats))).",
+        "Cached thumbnail formats: jpeg, webp, avif or png, comma-separated or repeated (default: \(FormatList.names(WarmConfiguration.Thumbnails().formats)); the demo: \(FormatList.names(DemoCommand.defaultFormats))).",
         discussion: "Every --size is written in every format: one decode per size: the direct libjpeg/libpng/libwebp path's when it takes the image (its JPEG is byte for byte a JPEG-only run's, and WebP and AVIF encode the bitmap it decoded), else one libvips decode every format shares.", valueName: "formats"))
     var formatLists: [FormatList] = []
 
@@ -22,7 +22,12 @@ struct ThumbnailOptions: ParsableArguments {
     @Option(help: "AVIF encoder effort, 0 (fastest) to 9 (smallest files; aom speed 9 - effort) (default: \(EncoderSettings.defaultAVIFEffort)).")
     var avifEffort: Int?
 
-    var encoding: (jpeg: Int, settings: EncoderSettings) { (quality ?? QualityList()).resolved(webpEffort: webpEffort, avifEffort: avifEffort) }
+    /// What is cached of each image; `defaultFormats` without `--format`.
+    func settings(defaultFormats: [OutputFormat]) -> WarmConfiguration.Thumbnails {
+        let (jpeg, encoder) = (quality ?? QualityList()).resolved(webpEffort: webpEffort, avifEffort: avifEffort)
+        return WarmConfiguration.Thumbnails(sizes: sizes, formats: formatLists.isEmpty ? defaultFormats : formatLists.flatMap(\.formats),
+                                            quality: jpeg, encoder: encoder)
+    }
 
     func validate() throws {
         guard !sizes.isEmpty else { throw ValidationError("--size must be a positive number of pixels.") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Pipeline
 import WarmSupport
 
 /// How many images `warm run` and `warm demo` decode at once, and how (`--help`'s "Decoding").
@@ -6,11 +7,12 @@ struct WarmDecodeOptions: ParsableArguments {
     @Option(help: "Images decoded at once, one decode worker process each (default: the number of cores).")
     var decodeConcurrency: Int?
 
-    @OptionGroup var decoder: DecoderOptions
-
     func validate() throws {
         if let decodeConcurrency { try OptionCheck.count(decodeConcurrency, in: 1...1024, option: "--decode-concurrency") }
     }
 
-    var workers: Int { decodeConcurrency ?? Machine.cores }
+    /// With `decoder`'s `--max-pixels` (a group `warm thumbnail` shares).
+    func settings(_ decoder: DecoderOptions) -> WarmConfiguration.Decoding {
+        WarmConfiguration.Decoding(concurrency: decodeConcurrency ?? Machine.cores, maxPixels: decoder.maxPixels)
+    }
 }

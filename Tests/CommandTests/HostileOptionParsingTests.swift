@@ -27,6 +27,18 @@ final class HostileOptionParsingTests: XCTestCase {
                        "the old spelling is hidden from help and driven through HostileOptions.hiddenOptions")
     }
 
+    func testRunsSharedOptionsAreDrivenThroughDemoAndItsOwnThroughRun() {
+        let tries = HostileOptions.tries(image: "small.jpg") { CommandParsing.help($0) }
+        func driven(_ command: String) -> Set<String> { Set(tries.filter { $0.arguments[0] == command }.map(\.option)) }
+        let (run, demo) = (driven("run"), driven("demo"))
+        XCTAssertEqual(run.intersection(demo), [])
+        for own in ["api", "cache-dir", "shard", "shards"] { XCTAssertTrue(run.contains(own), "run --\(own)") }
+        for shared in ["concurrency", "max-age", "size", "user-agent", "log-level", "max-failed"] {
+            XCTAssertTrue(demo.contains(shared), "demo --\(shared)")
+        }
+        XCTAssertTrue(driven("serve").contains("products"), "serve drives its own options, shared with demo or not")
+    }
+
     func testMeasureRepeatsTakesTwoOrThreePositiveCounts() {
         let report = ["report", "--metrics", "missing.jsonl", "--out", "report", "--measure-repeats"]
         for value in ["2,1,3,4", "2,,3", "1,0,1", "3"] {

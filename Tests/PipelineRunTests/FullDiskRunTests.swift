@@ -30,11 +30,9 @@ final class FullDiskRunTests: XCTestCase {
         let cacheDirectory = directory.appendingPathComponent("cache")
         let summaryPath = cacheDirectory.appendingPathComponent(SummaryFile.defaultFileName).path
         let prometheusPath = directory.appendingPathComponent("warm.prom").path
-        func configuration(_ server: CatalogServer, faults: Cache.FaultInjector? = nil) -> WarmConfiguration {
+        func configuration(_ server: CatalogServer) -> WarmConfiguration {
             var configuration = TestCatalog.configuration(server, cache: cacheDirectory)
-            configuration.summaryPath = summaryPath
-            configuration.prometheusPath = prometheusPath
-            configuration.cacheFaults = faults
+            configuration.output = .init(summaryPath: summaryPath, prometheusPath: prometheusPath)
             return configuration
         }
         let first = try await WarmPipeline.run(configuration(before), progressBar: false)
@@ -45,7 +43,7 @@ final class FullDiskRunTests: XCTestCase {
         // Tonight's images all hit the full disk at `point`.
         let full: Cache.FaultInjector = { $0 == point ? ENOSPC : nil }
         do {
-            let failed = try await WarmPipeline.run(configuration(tonight, faults: full), progressBar: false)
+            let failed = try await WarmPipeline.run(configuration(tonight), faults: full, progressBar: false)
             XCTAssertFalse(failed.success, "\(point)")
             XCTAssertEqual(failed.reasonCode, .stoppedEarly, "\(point): \(failed.reason ?? "")")
             XCTAssertTrue(failed.stopReason?.contains("disk is full") == true, "\(point): \(failed.stopReason ?? "")")

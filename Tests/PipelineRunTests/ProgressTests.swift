@@ -18,7 +18,7 @@ final class ProgressTests: XCTestCase {
 
         let captured = CapturedLog()
         var configuration = TestCatalog.configuration(server, cache: cacheDirectory)
-        configuration.itemsPerPage = 10
+        configuration.fetching.itemsPerPage = 10
         let summary = try await WarmPipeline.run(configuration, logger: captured.logger, progressBar: false)
         await server.shutdown()
 
@@ -31,7 +31,7 @@ final class ProgressTests: XCTestCase {
         // Totals never run below what is done, and start from page 1's totalCount (not from the first page's products).
         for line in totals { XCTAssertLessThanOrEqual(line.done, line.total) }
         let first = try XCTUnwrap(totals.first)
-        XCTAssertGreaterThan(first.total, configuration.itemsPerPage, "the first total comes from totalCount")
+        XCTAssertGreaterThan(first.total, configuration.fetching.itemsPerPage, "the first total comes from totalCount")
         XCTAssertLessThanOrEqual(first.total, listed)
     }
 

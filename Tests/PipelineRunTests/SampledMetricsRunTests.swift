@@ -17,13 +17,13 @@ final class SampledMetricsRunTests: XCTestCase {
         let distinct = await TestCatalog.distinctThumbnails(server)
         let metricsPath = directory.appendingPathComponent("metrics.jsonl").path
         var configuration = TestCatalog.configuration(server, cache: directory.appendingPathComponent("cache"))
-        configuration.compare = .oneIn(4)
-        configuration.metricsPath = metricsPath
+        configuration.measuring.compare = .oneIn(4)
+        configuration.measuring.metricsPath = metricsPath
         // Peaks are measured in children of the `warm` binary's measuring processes, built beside this test binary.
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        configuration.measuringPool = MeasuringPool(executablePath: bin.appendingPathComponent("warm").path, processes: 2)
+        let pool = MeasuringPool(executablePath: bin.appendingPathComponent("warm").path, processes: 2)
 
-        let first = try await WarmPipeline.run(configuration, progressBar: false)
+        let first = try await WarmPipeline.run(configuration, measuringPool: pool, progressBar: false)
         let records = try JSONLinesReader.read(path: metricsPath)
         XCTAssertEqual(first.imagesFailed, 0)
         XCTAssertEqual(records.count, distinct.count, "one record per warmed image")
@@ -52,7 +52,7 @@ final class SampledMetricsRunTests: XCTestCase {
 
         // Second run: the sample is measured again; the other images are fresh
         // (no request, no decode) and their records come from the cache manifest.
-        let second = try await WarmPipeline.run(configuration, progressBar: false)
+        let second = try await WarmPipeline.run(configuration, measuringPool: pool, progressBar: false)
         let again = try JSONLinesReader.read(path: metricsPath)
         await server.shutdown()
         XCTAssertEqual(second.imagesFresh, records.count - measured.count)

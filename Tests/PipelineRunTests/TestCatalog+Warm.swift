@@ -8,13 +8,9 @@ extension TestCatalog {
     /// A run of `server`'s catalog into `cache`: one small size, a few workers.
     static func configuration(_ server: CatalogServer, cache: URL, maxAgeSeconds: Double = 3600,
                               itemsPerPage: Int = 25) -> WarmConfiguration {
-        var configuration = WarmConfiguration(apiURL: server.baseURL, cacheDirectory: cache.path)
-        configuration.sizes = [64]
-        configuration.itemsPerPage = itemsPerPage
-        configuration.fetchConcurrency = 6
-        configuration.decodeConcurrency = 2
-        configuration.maxAgeSeconds = maxAgeSeconds
-        return configuration
+        WarmConfiguration(apiURL: server.baseURL, cacheDirectory: cache.path,
+                          thumbnails: .init(sizes: [64]), freshness: .init(maxAgeSeconds: maxAgeSeconds),
+                          fetching: .init(itemsPerPage: itemsPerPage, concurrency: 6), decoding: .init(concurrency: 2))
     }
 
     /// Fast retries, so retry tests take milliseconds.

@@ -102,8 +102,9 @@ final class WarmPipelineTests: XCTestCase {
         let firstProduct = await server.products().first
         let victim = try XCTUnwrap(firstProduct?.thumbnailURL)
         await server.failNext(path: victim.path, count: 2, status: 503)
-        let summary = try await WarmPipeline.run(TestCatalog.configuration(server, cache: cacheDirectory),
-                                                 fetch: TestCatalog.quickRetries, progressBar: false)
+        var configuration = TestCatalog.configuration(server, cache: cacheDirectory)
+        configuration.fetching.http = TestCatalog.quickRetries
+        let summary = try await WarmPipeline.run(configuration, progressBar: false)
         let served = await server.stats.snapshot()
         await server.shutdown()
         XCTAssertEqual(summary.imagesFailed, 0)
@@ -124,7 +125,8 @@ final class WarmPipelineTests: XCTestCase {
         await server.injectFault(.body("<html><body>Service Unavailable</body></html>", contentType: "text/html"), path: html.path)
         var configuration = TestCatalog.configuration(server, cache: cacheDirectory)
         configuration.maxFailed = .count(0) // the point: a failure is reported and fails the run
-        let first = try await WarmPipeline.run(configuration, fetch: TestCatalog.quickRetries, progressBar: false)
+        configuration.fetching.http = TestCatalog.quickRetries
+        let first = try await WarmPipeline.run(configuration, progressBar: false)
         XCTAssertEqual(first.imagesFailed, 2)
         XCTAssertEqual(first.failedByReason["http-404"], 1)
         XCTAssertEqual(first.failedByReason["not-an-image"], 1)
@@ -174,7 +176,7 @@ final class WarmPipelineTests: XCTestCase {
         var configuration = TestCatalog.configuration(server, cache: cacheDirectory)
         let unlimited = try await WarmPipeline.run(configuration, progressBar: false)
         XCTAssertEqual(unlimited.evictedEntries, 0)
-        configuration.maxCacheBytes = unlimited.bytesWritten / 2
+        configuration.freshness.maxCacheBytes = unlimited.bytesWritten / 2
         let limited = try await WarmPipeline.run(configuration, progressBar: false)
         await server.shutdown()
         XCTAssertGreaterThan(limited.evictedEntries, 0)

@@ -32,13 +32,9 @@ final class WarmDependenciesTests: XCTestCase {
     private static func imageURL(_ name: String) -> String { "http://img.test/\(name).jpg" }
 
     private func configuration(pruneAfterSeconds: Double? = nil) -> WarmConfiguration {
-        var configuration = WarmConfiguration(apiURL: Self.api, cacheDirectory: directory.path)
-        configuration.sizes = [64]
-        configuration.itemsPerPage = 2
-        configuration.fetchConcurrency = 3
-        configuration.decodeConcurrency = 2
-        configuration.pruneAfterSeconds = pruneAfterSeconds
-        return configuration
+        WarmConfiguration(apiURL: Self.api, cacheDirectory: directory.path, thumbnails: .init(sizes: [64]),
+                          freshness: .init(pruneAfterSeconds: pruneAfterSeconds),
+                          fetching: .init(itemsPerPage: 2, concurrency: 3), decoding: .init(concurrency: 2))
     }
 
     /// One run with `fetcher` at `now`; returns its summary.
@@ -90,8 +86,8 @@ final class WarmDependenciesTests: XCTestCase {
         defer { try? cache.close() }
         var configuration = configuration()
         // The source is 320x240, so 400 is not upscaled; a repeated format is one variant.
-        configuration.sizes = [64, 128, 400]
-        configuration.formats = [.webp, .jpeg, .webp]
+        configuration.thumbnails.sizes = [64, 128, 400]
+        configuration.thumbnails.formats = [.webp, .jpeg, .webp]
 
         let summary = try await run(configuration, fetcher, cache: cache, decoder: ReversingDecoder(concurrency: 2))
 

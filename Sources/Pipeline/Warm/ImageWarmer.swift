@@ -12,7 +12,7 @@ struct ImageWarmer: Sendable {
     let cache: CacheIO
     let fetcher: any Fetching
     let decoder: any ThumbnailDecoding
-    /// Measures images selected by `configuration.compare`, records the others' known sizes; nil: no measuring.
+    /// Measures images selected by `configuration.measuring.compare`, records the others' known sizes; nil: no measuring.
     let metrics: MetricsRecorder?
     /// When a worker stops the run (disk full), the fetches that stop cancels are no image's failure.
     let halt: StopRequest
@@ -21,14 +21,14 @@ struct ImageWarmer: Sendable {
     /// (`VariantImage`), whatever order the decoder returns them in.
     var variants: [CacheVariant] {
         var seen = Set<CacheVariant>()
-        return configuration.sizes.flatMap { size in
-            configuration.formats.map { CacheVariant(longestSide: size, format: $0) }
+        return configuration.thumbnails.longestSides.flatMap { size in
+            configuration.thumbnails.formats.map { CacheVariant(longestSide: size, format: $0) }
         }.filter { seen.insert($0).inserted }
     }
 
     /// Throws only `CacheError.diskFull`, which stops the run.
     func warm(_ job: ImageJob) async throws(CacheError) -> ImageOutcome {
-        let measuring = metrics != nil && configuration.compare.includes(job.canonicalURL)
+        let measuring = metrics != nil && configuration.measuring.compare.includes(job.canonicalURL)
         let warmed: Warmed
         do throws(ImageFailure.Cause) {
             warmed = try await attempt(job, measuring: measuring)
@@ -101,7 +101,7 @@ struct ImageWarmer: Sendable {
     /// Not promised for longer than today's --max-age either, so lowering it, even to 0, revalidates at once.
     private func isFresh(_ cached: [CacheEntry]) -> Bool {
         let now = Date().timeIntervalSince1970
-        return cached.allSatisfy { $0.isFresh(now: now) && ($0.expiresAt ?? 0) <= now + configuration.maxAgeSeconds }
+        return cached.allSatisfy { $0.isFresh(now: now) && ($0.expiresAt ?? 0) <= now + configuration.freshness.maxAgeSeconds }
     }
 
     private func decodeAndStore(_ resource: FetchedResource, _ job: ImageJob,
@@ -134,12 +134,12 @@ struct ImageWarmer: Sendable {
         let outcome = ImageOutcome.written(sourceBytes: resource.body.count, variants: matched.count,
                                            outputBytes: written, decodeSeconds: decodeSeconds, measured: measuring)
         return Warmed(outcome: outcome, image: warmedImage(job, .thumbnailed(
-            source: resource.body, header: header, thumbnails: matched, quality: configuration.quality)))
+            source: resource.body, header: header, thumbnails: matched, quality: configuration.thumbnails.quality)))
     }
 
     private var request: ThumbnailRequest {
-        ThumbnailRequest(targets: configuration.sizes.map(DecodeTarget.init(longestSide:)), formats: configuration.formats,
-                         quality: configuration.quality, settings: configuration.encoderSettings,
+        ThumbnailRequest(targets: configuration.thumbnails.longestSides.map(DecodeTarget.init(longestSide:)), formats: configuration.thumbnails.formats,
+                         quality: configuration.thumbnails.quality, settings: configuration.thumbnails.encoder,
                          limits: configuration.limits, placeholder: true)
     }
 

@@ -14,7 +14,7 @@ final class MetricsRecorder: Sendable {
     private let queue: MeasuringQueue
     private let measurers: Task<Void, Never>
 
-    init(path: String, configuration: WarmConfiguration,
+    init(path: String, configuration: WarmConfiguration, pool: MeasuringPool?,
          onMeasured: @escaping @Sendable () async -> Void = {}) throws(MetricsFileError) {
         self.path = path
         let shard = configuration.shard?.description
@@ -22,13 +22,13 @@ final class MetricsRecorder: Sendable {
         targetLongestSide = configuration.measuredLongestSide
         let writer = try JSONLinesWriter(path: path)
         self.writer = writer
-        let pool = configuration.measuringPool ?? MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: 1)
+        let pool = pool ?? MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: 1)
         let measurer = StrategyMeasurer(configuration: .init(
             target: DecodeTarget(longestSide: configuration.measuredLongestSide), limits: configuration.limits,
             // The app's decode of one thumbnail: the engine in the run's first format.
-            encoder: ThumbnailEncoder(format: configuration.formats[0], quality: configuration.quality,
-                                      settings: configuration.encoderSettings),
-            repeats: configuration.measureRepeats, pool: pool))
+            encoder: ThumbnailEncoder(format: configuration.thumbnails.formats[0], quality: configuration.thumbnails.quality,
+                                      settings: configuration.thumbnails.encoder),
+            repeats: configuration.measuring.repeats, pool: pool))
         let queue = MeasuringQueue(limitBytes: 256 << 20)
         self.queue = queue
         let width = pool.processes

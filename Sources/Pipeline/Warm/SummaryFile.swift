@@ -11,19 +11,19 @@ public enum SummaryFile {
     public static let defaultFileName = "last-run.json"
 
     /// Both files, each on its own: when the summary cannot be written the Prometheus file still says so.
-    static func write(_ summary: WarmSummary, configuration: WarmConfiguration) throws(WarmRunError) {
+    static func write(_ summary: WarmSummary, configuration: WarmConfiguration, faults: FaultInjector?) throws(WarmRunError) {
         var summary = summary
         var failure: String?
-        if let path = configuration.summaryPath {
+        if let path = configuration.output.summaryPath {
             do {
-                try replace(path, with: encoder.encode(summary), faults: configuration.cacheFaults)
+                try replace(path, with: encoder.encode(summary), faults: faults)
             } catch {
                 failure = "the summary \(path): \(error)"
                 // A failure the run already had is the more useful reason; a success is one no more.
                 if summary.success { (summary.success, summary.reasonCode, summary.reason) = (false, .outputUnwritable, failure) }
             }
         }
-        if let path = configuration.prometheusPath {
+        if let path = configuration.output.prometheusPath {
             do {
                 try replace(path, with: Data(PrometheusTextfile.render(summary).utf8))
             } catch {
@@ -52,13 +52,13 @@ public enum SummaryFile {
 
     /// A run that could not start (the cache unusable, the metrics file unwritable) still reports, as far as it can;
     /// nothing when the lock was held.
-    static func recordFailure(_ error: WarmRunError, configuration: WarmConfiguration, logger: Logger) {
+    static func recordFailure(_ error: WarmRunError, configuration: WarmConfiguration, faults: FaultInjector?, logger: Logger) {
         guard let outcome = error.outcome else { return }
         var summary = WarmSummary(configuration)
         (summary.reasonCode, summary.reason) = (outcome, error.description)
-        summary.lastSuccessAt = lastSuccess(at: configuration.summaryPath)
+        summary.lastSuccessAt = lastSuccess(at: configuration.output.summaryPath)
         do {
-            try write(summary, configuration: configuration)
+            try write(summary, configuration: configuration, faults: faults)
         } catch {
             logger.warning("the failed run's summary could not be written either", metadata: ["error": "\(error)"])
         }

@@ -5,64 +5,149 @@ import Foundation
 import WarmMetrics
 import WarmSupport
 
-/// Everything one `warm run` needs, with defaults that work (the demo); nothing here is read from globals.
+/// Everything one `warm run` needs, with defaults that work (the demo); nothing here is read from globals, and it
+/// holds values only: the live parts (decoder, measuring processes, fault injector) are handed to `WarmPipeline.run`. One value
+/// per purpose, as `--help` groups the options: each option group of `warm run` and `warm demo` yields its own, and
+/// reads its defaults from it (`Thumbnails()` and so on), so that every default is written once, here.
 public struct WarmConfiguration: Sendable {
     /// Its `/api/products` is crawled.
     public var apiURL: URL
     public var cacheDirectory: String
-    /// Longest sides, one file each, ascending.
-    public var sizes = [DecodeTarget.defaultLongestSide] {
-        didSet { sizes = Array(Set(sizes)).sorted() }
-    }
-    /// Every size is written in each format (a repeated format once).
-    public var formats: [OutputFormat] = [.jpeg]
-    /// JPEG's quality (WebP's and AVIF's: `encoderSettings`).
-    public var quality = EncoderSettings.defaultJPEGQuality
-    public var encoderSettings = EncoderSettings.default
-    public var itemsPerPage = 100
-    public var pageConcurrency = 4
-    public var fetchConcurrency = 16
-    public var decodeConcurrency = Machine.cores
-    public var limits = DecodeLimits.default
-    /// Younger entries are skipped without a request; older ones are revalidated.
-    public var maxAgeSeconds: Double = DiskCache.defaultMaxAgeSeconds
-    /// Enforced by LRU eviction after the run.
-    public var maxCacheBytes: Int?
-    public var compare = CompareSelection.none
-    /// JSON Lines, with a CSV beside it.
-    public var metricsPath: String?
-    public var summaryPath: String?
-    public var prometheusPath: String?
-    /// The app manifest, written after the run.
-    public var exportPath: String?
+    public var thumbnails = Thumbnails()
+    public var freshness = Freshness()
+    public var fetching = Fetching()
+    public var decoding = Decoding()
+    public var measuring = Measuring()
+    public var output = Output()
     /// Only this shard's images, with manifest, lock and temp files under `shards/I-of-N/`; nil: all images.
     public var shard: CacheShard?
-    /// `--allow-host`, whatever they resolve to; the API's host and page 1's hosts (public addresses only) are allowed.
-    public var allowedHosts: [HostPattern] = []
-    /// nil: the run cannot measure.
-    public var measuringPool: MeasuringPool?
-    /// Lowest peak kept (`--measure-repeats`).
-    public var measureRepeats = StrategyMeasurer.Repeats()
-    /// `--prune-after`, applied only after a complete list (0: whatever this run did not see); nil: never prune.
-    public var pruneAfterSeconds: Double? = 7 * 86400
     /// Image failures a run tolerates before it fails (exit 2).
     public var maxFailed = FailureBudget.default
-    /// Crash rehearsals and tests only.
-    public var cacheFaults: FaultInjector?
 
-    public init(apiURL: URL, cacheDirectory: String) {
+    public init(apiURL: URL, cacheDirectory: String, thumbnails: Thumbnails = Thumbnails(), freshness: Freshness = Freshness(),
+                fetching: Fetching = Fetching(), decoding: Decoding = Decoding(), measuring: Measuring = Measuring(),
+                output: Output = Output(), shard: CacheShard? = nil, maxFailed: FailureBudget = .default) {
         self.apiURL = apiURL
         self.cacheDirectory = cacheDirectory
+        self.thumbnails = thumbnails
+        self.freshness = freshness
+        self.fetching = fetching
+        self.decoding = decoding
+        self.measuring = measuring
+        self.output = output
+        self.shard = shard
+        self.maxFailed = maxFailed
     }
 
-    /// The defaults, as `warm run`'s options read them for their own (`--help` shows them): each written once, above.
-    /// The API and the directory are placeholders; no option reads them.
-    public static var defaults: WarmConfiguration { WarmConfiguration(apiURL: URL(fileURLWithPath: "/"), cacheDirectory: "") }
+    /// What is cached of each image (`--size`, `--format`, `--quality`, `--webp-effort`, `--avif-effort`).
+    public struct Thumbnails: Sendable {
+        /// Longest sides, one file each (repeats are written once).
+        public var sizes: [Int]
+        /// Every size is written in each format (a repeated format once).
+        public var formats: [OutputFormat]
+        /// JPEG's quality (WebP's and AVIF's: `encoder`).
+        public var quality: Int
+        public var encoder: EncoderSettings
 
-    public var measures: Bool { compare != .none && metricsPath != nil }
+        public init(sizes: [Int] = [DecodeTarget.defaultLongestSide], formats: [OutputFormat] = [.jpeg],
+                    quality: Int = EncoderSettings.defaultJPEGQuality, encoder: EncoderSettings = .default) {
+            self.sizes = sizes
+            self.formats = formats
+            self.quality = quality
+            self.encoder = encoder
+        }
+
+        /// The sizes ascending, each once.
+        public var longestSides: [Int] { Array(Set(sizes)).sorted() }
+    }
+
+    /// When entries are skipped, revalidated, pruned and evicted (`--max-age`, `--prune-after`, `--max-cache-size`).
+    public struct Freshness: Sendable {
+        /// Younger entries are skipped without a request; older ones are revalidated.
+        public var maxAgeSeconds: Double
+        /// Applied only after a complete list (0: whatever this run did not see); nil: never prune.
+        public var pruneAfterSeconds: Double?
+        /// Enforced by LRU eviction after the run.
+        public var maxCacheBytes: Int?
+
+        public init(maxAgeSeconds: Double = DiskCache.defaultMaxAgeSeconds, pruneAfterSeconds: Double? = 7 * 86400,
+                    maxCacheBytes: Int? = nil) {
+            self.maxAgeSeconds = maxAgeSeconds
+            self.pruneAfterSeconds = pruneAfterSeconds
+            self.maxCacheBytes = maxCacheBytes
+        }
+    }
+
+    /// How the run talks to servers (`--concurrency`, timeouts, retries, `--max-image-size`, `--allow-host`).
+    public struct Fetching: Sendable {
+        public var itemsPerPage: Int
+        public var pageConcurrency: Int
+        /// Downloads in flight.
+        public var concurrency: Int
+        /// `--allow-host`, whatever they resolve to; the API's host and page 1's hosts (public addresses only) are allowed.
+        public var allowedHosts: [HostPattern]
+        /// Timeouts, retries; `maxBodyBytes` is also the largest source the decoder takes (one limit).
+        public var http: FetchConfiguration
+
+        public init(itemsPerPage: Int = 100, pageConcurrency: Int = 4, concurrency: Int = 16, allowedHosts: [HostPattern] = [],
+                    http: FetchConfiguration = FetchConfiguration(maxBodyBytes: DecodeLimits.default.maxEncodedBytes)) {
+            self.itemsPerPage = itemsPerPage
+            self.pageConcurrency = pageConcurrency
+            self.concurrency = concurrency
+            self.allowedHosts = allowedHosts
+            self.http = http
+        }
+    }
+
+    /// How many images are decoded at once, and the largest accepted (`--decode-concurrency`, `--max-pixels`).
+    public struct Decoding: Sendable {
+        public var concurrency: Int
+        public var maxPixels: Int
+
+        public init(concurrency: Int = Machine.cores, maxPixels: Int = DecodeLimits.default.maxPixels) {
+            self.concurrency = concurrency
+            self.maxPixels = maxPixels
+        }
+    }
+
+    /// Which images are measured with all three strategies, and where the records go.
+    public struct Measuring: Sendable {
+        public var compare: CompareSelection
+        /// JSON Lines, with a CSV beside it.
+        public var metricsPath: String?
+        /// Lowest peak kept (`--measure-repeats`).
+        public var repeats: StrategyMeasurer.Repeats
+
+        public init(compare: CompareSelection = .none, metricsPath: String? = nil, repeats: StrategyMeasurer.Repeats = .init()) {
+            self.compare = compare
+            self.metricsPath = metricsPath
+            self.repeats = repeats
+        }
+    }
+
+    /// What the run writes besides the cache.
+    public struct Output: Sendable {
+        public var summaryPath: String?
+        public var prometheusPath: String?
+        /// The app manifest, written after the run.
+        public var exportPath: String?
+
+        public init(summaryPath: String? = nil, prometheusPath: String? = nil, exportPath: String? = nil) {
+            self.summaryPath = summaryPath
+            self.prometheusPath = prometheusPath
+            self.exportPath = exportPath
+        }
+    }
+
+    /// The decoder's limits: `--max-pixels`, and the download limit as the largest source.
+    public var limits: DecodeLimits {
+        DecodeLimits(maxPixels: decoding.maxPixels, maxEncodedBytes: fetching.http.maxBodyBytes)
+    }
+
+    public var measures: Bool { measuring.compare != .none && measuring.metricsPath != nil }
 
     /// Images are measured at the smallest size.
-    var measuredLongestSide: Int { sizes.first ?? DecodeTarget.defaultLongestSide }
+    var measuredLongestSide: Int { thumbnails.longestSides.first ?? DecodeTarget.defaultLongestSide }
 }
 
 /// Naive decoding of everything is costly, so a nightly warm measures none or a sample.

@@ -3,6 +3,7 @@ import Downsample
 import Fetch
 import Foundation
 import Logging
+import WarmMetrics
 import NIOPosix
 
 /// What a run is made of, opened before it: `WarmPipeline` uses only this. `live(...)` is the composition root; tests
@@ -20,6 +21,10 @@ public struct WarmDependencies: Sendable {
     var manifestRepair: ManifestRepair?
     /// Released right before the summary is written, so a run that filled the disk can still write it.
     var summaryReserve: SpaceReserve?
+    /// Where measured strategies run (nil: one process of this executable's, started when first needed).
+    var measuringPool: MeasuringPool?
+    /// Crash rehearsals and tests only.
+    var faults: FaultInjector?
 
     public init(fetcher: any Fetching, hostGate: HostGate?, cache: CacheIO, decoder: any ThumbnailDecoding,
                 now: @escaping @Sendable () -> Date = Date.init, release: @escaping @Sendable () async -> Void = {}) {
@@ -33,13 +38,13 @@ public struct WarmDependencies: Sendable {
 
     /// The composition root of `warm run` and `warm demo`. The run owns all it builds, `decoder` included (nil: threads
     /// of this process): `close()` shuts it down.
-    public static func live(configuration: WarmConfiguration, fetch: FetchConfiguration, decoder: (any ThumbnailDecoding)?,
-                            logger: Logger) throws(WarmRunError) -> WarmDependencies {
+    public static func live(configuration: WarmConfiguration, decoder: (any ThumbnailDecoding)?, measuringPool: MeasuringPool?,
+                            faults: FaultInjector?, logger: Logger) throws(WarmRunError) -> WarmDependencies {
         // Before the run's threads allocate (a thread keeps its arena): with glibc's defaults freed image buffers stay
         // in per-thread arenas and the peak grows with the run (bench/findings.md section 2).
         ProcessAllocator.fixMmapThreshold(bytes: 256 * 1024)
         ProcessAllocator.limitArenas(to: 2)
-        let (lock, cache, repair) = try openCache(configuration, logger: logger)
+        let (lock, cache, repair) = try openCache(configuration, faults: faults, logger: logger)
         let reserve = reserveSummarySpace(cache.layout, logger: logger)
         // Enough that a slow fsync does not hold up other stores, few enough to keep the disk's queue short.
         let pool = NIOThreadPool(numberOfThreads: 4)
@@ -47,9 +52,9 @@ public struct WarmDependencies: Sendable {
         // Images only from the API's host, page 1's hosts (public addresses) and --allow-host: a product record
         // cannot point the job at internal services.
         let hostGate = HostGate(
-            explicit: [HostPattern(url: configuration.apiURL)].compactMap { $0 } + configuration.allowedHosts)
-        let http = HTTPFetcher(configuration: fetch, hostGate: hostGate, logger: logger)
-        let decoder = decoder ?? InProcessDecoder(concurrency: configuration.decodeConcurrency)
+            explicit: [HostPattern(url: configuration.apiURL)].compactMap { $0 } + configuration.fetching.allowedHosts)
+        let http = HTTPFetcher(configuration: configuration.fetching.http, hostGate: hostGate, logger: logger)
+        let decoder = decoder ?? InProcessDecoder(concurrency: configuration.decoding.concurrency)
         let release: @Sendable () async -> Void = {
             await decoder.shutdown()
             try? await http.shutdown()
@@ -62,6 +67,8 @@ public struct WarmDependencies: Sendable {
                                             cache: CacheIO(cache: cache, pool: pool), decoder: decoder, release: release)
         dependencies.manifestRepair = repair
         dependencies.summaryReserve = reserve
+        dependencies.measuringPool = measuringPool
+        dependencies.faults = faults
         return dependencies
     }
 
@@ -81,7 +88,7 @@ public struct WarmDependencies: Sendable {
         await release()
     }
 
-    private static func openCache(_ configuration: WarmConfiguration,
+    private static func openCache(_ configuration: WarmConfiguration, faults: FaultInjector?,
                                   logger: Logger) throws(WarmRunError) -> (CacheLock, DiskCache, ManifestRepair?) {
         let lock: CacheLock
         do {
@@ -93,8 +100,8 @@ public struct WarmDependencies: Sendable {
         do {
             let (cache, repair) = try DiskCache.openRepairing(
                 root: configuration.cacheDirectory, shard: configuration.shard,
-                maxAgeSeconds: configuration.maxAgeSeconds,
-                logger: logger, faults: configuration.cacheFaults)
+                maxAgeSeconds: configuration.freshness.maxAgeSeconds,
+                logger: logger, faults: faults)
             return (lock, cache, repair)
         } catch {
             lock.release()

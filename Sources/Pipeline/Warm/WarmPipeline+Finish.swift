@@ -24,7 +24,7 @@ extension WarmPipeline {
         await evictToLimit(keepingListedSince: startedAt)
         await exportAppManifest()
         let finishedAt = dependencies.now()
-        let previousSuccess = SummaryFile.lastSuccess(at: configuration.summaryPath)
+        let previousSuccess = SummaryFile.lastSuccess(at: configuration.output.summaryPath)
         await progress.update {
             $0.productsSharingAThumbnail = shared.values.reduce(0) { $0 + $1.count }
             $0.finishedAt = finishedAt
@@ -37,10 +37,10 @@ extension WarmPipeline {
         summary.success = summary.reasonCode.isSuccess
         summary.lastSuccessAt = summary.success ? finishedAt : previousSuccess
         if !summary.success { await progress.reportFailedRun() }
-        let (settings, finished, reserve) = (configuration, summary, dependencies.summaryReserve)
+        let (settings, finished, reserve, faults) = (configuration, summary, dependencies.summaryReserve, dependencies.faults)
         try await BlockingWork.run {
             reserve?.release()
-            return Result { () throws(WarmRunError) in try SummaryFile.write(finished, configuration: settings) }
+            return Result { () throws(WarmRunError) in try SummaryFile.write(finished, configuration: settings, faults: faults) }
         }.get()
         return finished
     }
@@ -56,7 +56,7 @@ extension WarmPipeline {
         let listIncomplete = Task.isCancelled ? "the run was cancelled"
             : end.listIncompleteReason ?? (stoppedEarly ? "the run stopped early" : nil)
         let listed = end.listed.keys.filter { owns($0) }
-        let (runStartedAt, pruneAfter) = (startedAt.timeIntervalSince1970, configuration.pruneAfterSeconds)
+        let (runStartedAt, pruneAfter) = (startedAt.timeIntervalSince1970, configuration.freshness.pruneAfterSeconds)
         let logger = logger
         let pruned = await dependencies.cache.perform { cache -> (result: RemovalResult, skippedReason: String?) in
             do {
@@ -88,7 +88,7 @@ extension WarmPipeline {
 
     /// What tonight's list named (`markListed` at the run's start, in `prune`) goes last.
     private func evictToLimit(keepingListedSince startedAt: Date) async {
-        guard let maxBytes = configuration.maxCacheBytes else { return }
+        guard let maxBytes = configuration.freshness.maxCacheBytes else { return }
         let evicted: RemovalResult
         let listedSince = startedAt.timeIntervalSince1970
         do {
@@ -106,7 +106,7 @@ extension WarmPipeline {
 
     /// After the eviction, so it lists what the cache holds.
     private func exportAppManifest() async {
-        guard let path = configuration.exportPath else { return }
+        guard let path = configuration.output.exportPath else { return }
         do {
             try await dependencies.cache.run { cache throws(CacheError) in try cache.writeAppManifest(to: path) }
         } catch {

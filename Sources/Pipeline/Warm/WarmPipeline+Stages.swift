@@ -41,7 +41,7 @@ extension WarmPipeline {
             }
             group.addTask { await crawl(onto: events) }
             group.addTask { StageEnd(listed: await admission.run(from: events, onto: jobs)) }
-            for _ in 0..<configuration.fetchConcurrency {
+            for _ in 0..<configuration.fetching.concurrency {
                 group.addTask { await work(on: jobs, with: warmer) }
             }
             var end = StageEnd()
@@ -64,8 +64,8 @@ extension WarmPipeline {
 
     private func crawl(onto events: AsyncChannel<CrawlEvent>) async -> StageEnd {
         let crawler = Crawler(
-            configuration: CrawlConfiguration(apiBaseURL: configuration.apiURL, itemsPerPage: configuration.itemsPerPage,
-                                              pageConcurrency: configuration.pageConcurrency),
+            configuration: CrawlConfiguration(apiBaseURL: configuration.apiURL, itemsPerPage: configuration.fetching.itemsPerPage,
+                                              pageConcurrency: configuration.fetching.pageConcurrency),
             fetcher: dependencies.fetcher, logger: logger)
         // Its own task, so that a stop request cancels the crawl alone.
         let crawling = Task { try await crawler.run(into: events) }

@@ -6,6 +6,7 @@ import Downsample
 import Fetch
 import Foundation
 import Logging
+import WarmMetrics
 
 /// Crawler -> JobAdmission -> ImageWarmer workers, joined by channels whose `send` waits (back-pressure), so memory
 /// grows with the concurrency, not the catalog (docs/architecture.md). It opens only the metrics file: the rest comes
@@ -35,14 +36,14 @@ public struct WarmPipeline: Sendable {
         }
         let reporter = ProgressReporter(logger: logger, interactive: progressBar && isatty(STDERR_FILENO) == 1)
         let progress = SummaryRecorder(summary: summary, progress: reporter,
-                                       measureShare: configuration.measures ? configuration.compare.share : nil)
+                                       measureShare: configuration.measures ? configuration.measuring.compare.share : nil)
         self.progress = progress
-        guard configuration.measures, let path = configuration.metricsPath else {
+        guard configuration.measures, let path = configuration.measuring.metricsPath else {
             metrics = nil
             return
         }
         do {
-            metrics = try MetricsRecorder(path: path, configuration: configuration,
+            metrics = try MetricsRecorder(path: path, configuration: configuration, pool: dependencies.measuringPool,
                                           onMeasured: { await progress.measuredOne() })
         } catch {
             throw .output(reason: "\(error)")
@@ -69,7 +70,7 @@ public struct WarmPipeline: Sendable {
     }
 
     /// None without a metrics file.
-    var measured: CompareSelection { metrics == nil ? .none : configuration.compare }
+    var measured: CompareSelection { metrics == nil ? .none : configuration.measuring.compare }
 
     /// A quiet stretch (one slow image, a long measurement) still gets its log line.
     private func startTicker() -> Task<Void, Never> {
@@ -121,15 +122,16 @@ public enum WarmRunError: Error, Sendable, CustomStringConvertible {
 
 extension WarmPipeline {
     /// What `warm run` does: builds the real parts, runs once and closes them, also when the run throws.
-    public static func run(_ configuration: WarmConfiguration, fetch: FetchConfiguration = FetchConfiguration(),
-                           decoder: (any ThumbnailDecoding)? = nil, logger: Logger = Logger(label: "warm"),
+    public static func run(_ configuration: WarmConfiguration, decoder: (any ThumbnailDecoding)? = nil,
+                           measuringPool: MeasuringPool? = nil, faults: FaultInjector? = nil, logger: Logger = Logger(label: "warm"),
                            progressBar: Bool = true,
                            stop: StopRequest = StopRequest()) async throws(WarmRunError) -> WarmSummary {
         let dependencies: WarmDependencies
         do throws(WarmRunError) {
-            dependencies = try WarmDependencies.live(configuration: configuration, fetch: fetch, decoder: decoder, logger: logger)
+            dependencies = try WarmDependencies.live(configuration: configuration, decoder: decoder, measuringPool: measuringPool,
+                                                     faults: faults, logger: logger)
         } catch {
-            await BlockingWork.run { SummaryFile.recordFailure(error, configuration: configuration, logger: logger) }
+            await BlockingWork.run { SummaryFile.recordFailure(error, configuration: configuration, faults: faults, logger: logger) }
             throw error
         }
         let outcome: Result<WarmSummary, WarmRunError>
@@ -139,7 +141,7 @@ extension WarmPipeline {
                 pipeline = try WarmPipeline(configuration: configuration, dependencies: dependencies, logger: logger,
                                             progressBar: progressBar, stop: stop)
             } catch {
-                await BlockingWork.run { SummaryFile.recordFailure(error, configuration: configuration, logger: logger) }
+                await BlockingWork.run { SummaryFile.recordFailure(error, configuration: configuration, faults: faults, logger: logger) }
                 throw error
             }
             outcome = .success(try await pipeline.run())

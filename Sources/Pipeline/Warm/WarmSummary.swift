@@ -81,7 +81,7 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     init(_ configuration: WarmConfiguration) {
         api = configuration.apiURL.absoluteString
         cacheDirectory = configuration.cacheDirectory
-        sizes = configuration.sizes
+        sizes = configuration.thumbnails.longestSides
         shard = configuration.shard?.description
         maxFailed = configuration.maxFailed.description
     }

@@ -29,6 +29,11 @@ public enum HostileOptions {
     /// Options `--help` hides (old spellings kept for a release), driven all the same.
     public static let hiddenOptions: [String: [String]] = ["cache serve": ["max-age"]]
 
+    /// `warm run`'s options that `warm demo` lists too (the same `WarmCommand` option groups, parsed and validated by
+    /// the same code) are driven through `demo` only, where an accepted value also runs a pipeline; `run` drives its
+    /// own (`--api`, `--cache-dir`, sharding).
+    public static let drivenThrough: [String: String] = ["run": "demo"]
+
     public struct Try: Sendable {
         public var option: String
         public var arguments: [String]
@@ -39,7 +44,12 @@ public enum HostileOptions {
     public static func tries(image: String, help: ([String]) throws -> String) rethrows -> [Try] {
         var tries: [Try] = []
         for command in commands {
-            let options = valueOptions(in: try help(command.path)) + (hiddenOptions[command.path.joined(separator: " ")] ?? [])
+            let name = command.path.joined(separator: " ")
+            var options = valueOptions(in: try help(command.path)) + (hiddenOptions[name] ?? [])
+            if let other = drivenThrough[name] {
+                let there = Set(valueOptions(in: try help(other.split(separator: " ").map(String.init))))
+                options.removeAll(where: there.contains)
+            }
             let base = command.base.map { $0 == "IMAGE" ? image : $0 }
             for option in options {
                 for value in values {
