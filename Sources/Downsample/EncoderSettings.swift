@@ -1,8 +1,8 @@
 import CWarmVips
 import WarmSupport
 
-/// WebP's and AVIF's encoder settings; JPEG's quality is the request's `quality`, the one the measured thumbnail
-/// strategy and `warm check`'s baselines carry. Each format has its own scale, so the defaults were chosen by
+/// Every format's encoder settings: JPEG's quality (the one the measured thumbnail strategy's records and `warm check`'s
+/// baselines carry as `outputQuality`), WebP's and AVIF's quality and effort. Each format has its own scale, so the defaults were chosen by
 /// measurement on the demo catalog at 300 px (bench/findings.md, sections 21 and 22): at least JPEG 82's median SSIM
 /// and SSIMULACRA2 in fewer median bytes (WebP's SSIM only at parity: within 0.0002 of JPEG's either way, by image
 /// set), AVIF at effort 0 where effort 1 costs three times the CPU for 20% fewer bytes, and both encoders called
@@ -10,7 +10,6 @@ import WarmSupport
 /// libheif's aom encoder on one thread (5.0 ms at the median, 1.1 ms under the saver, the same file at effort 0;
 /// section 24).
 public struct EncoderSettings: Sendable, Hashable, Codable {
-    /// JPEG's, kept beside the others so that every default is written once.
     public static let defaultJPEGQuality = 82
     public static let defaultWebPQuality = 90
     public static let defaultAVIFQuality = 81
@@ -24,13 +23,15 @@ public struct EncoderSettings: Sendable, Hashable, Codable {
     /// quantiser and filter classes instead of four gave a higher median SSIM in fewer bytes (findings 22).
     static let webpSegments = 2
 
+    public var jpegQuality: Int
     public var webpQuality: Int
     public var webpEffort: Int
     public var avifQuality: Int
     public var avifEffort: Int
 
-    public init(webpQuality: Int = defaultWebPQuality, webpEffort: Int = defaultWebPEffort,
+    public init(jpegQuality: Int = defaultJPEGQuality, webpQuality: Int = defaultWebPQuality, webpEffort: Int = defaultWebPEffort,
                 avifQuality: Int = defaultAVIFQuality, avifEffort: Int = defaultAVIFEffort) {
+        self.jpegQuality = jpegQuality
         self.webpQuality = webpQuality
         self.webpEffort = webpEffort
         self.avifQuality = avifQuality

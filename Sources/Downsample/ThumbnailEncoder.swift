@@ -7,19 +7,17 @@ import WarmSupport
 public struct ThumbnailEncoder: Sendable, Hashable {
     /// Every target is encoded in each, in this order; never empty.
     public let formats: [OutputFormat]
-    /// JPEG's quality (WebP and AVIF: `settings`).
-    public var quality: Int
+    /// Every format's quality, and WebP's and AVIF's effort.
     public var settings: EncoderSettings
 
-    public init(format: OutputFormat = .jpeg, quality: Int = EncoderSettings.defaultJPEGQuality, settings: EncoderSettings = .default) {
-        self.init(formats: [format], quality: quality, settings: settings)
+    public init(format: OutputFormat = .jpeg, settings: EncoderSettings = .default) {
+        self.init(formats: [format], settings: settings)
     }
 
-    public init(formats: [OutputFormat], quality: Int = EncoderSettings.defaultJPEGQuality, settings: EncoderSettings = .default) {
+    public init(formats: [OutputFormat], settings: EncoderSettings = .default) {
         var distinct: [OutputFormat] = []
         for format in formats where !distinct.contains(format) { distinct.append(format) }
         self.formats = distinct.isEmpty ? [.jpeg] : distinct
-        self.quality = quality
         self.settings = settings
     }
 
@@ -67,7 +65,9 @@ public struct ThumbnailEncoder: Sendable, Hashable {
         let planted = Self.plantsFullDecode ? try NaiveDecode.fullBitmap(source) : nil
         defer { withExtendedLifetime(planted) {} }
         decodedPixels += planted.map { $0.width * $0.height } ?? 0
-        let quality = Self.plantedQuality ?? self.quality
+        let quality = Self.plantedQuality ?? settings.jpegQuality
+        #else
+        let quality = settings.jpegQuality
         #endif
         var made: [OutputFormat: EncodedImage] = [:]
         let others = formats.filter { $0 != .jpeg }

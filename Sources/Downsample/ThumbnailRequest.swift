@@ -5,23 +5,20 @@ import WarmSupport
 public struct ThumbnailRequest: Sendable, Hashable, Codable {
     public var targets: [DecodeTarget]
     public var formats: [OutputFormat]
-    /// JPEG's quality (WebP and AVIF: `settings`).
-    public var quality: Int
+    /// Every format's quality, and WebP's and AVIF's effort.
     public var settings: EncoderSettings
     public var limits: DecodeLimits
     public var placeholder: Bool
 
-    public init(targets: [DecodeTarget], formats: [OutputFormat] = [.jpeg], quality: Int = EncoderSettings.defaultJPEGQuality,
-                settings: EncoderSettings = .default, limits: DecodeLimits = .default, placeholder: Bool = false) {
+    public init(targets: [DecodeTarget], formats: [OutputFormat] = [.jpeg], settings: EncoderSettings = .default, limits: DecodeLimits = .default, placeholder: Bool = false) {
         self.targets = targets
         self.formats = formats
-        self.quality = quality
         self.settings = settings
         self.limits = limits
         self.placeholder = placeholder
     }
 
-    var encoder: ThumbnailEncoder { ThumbnailEncoder(formats: formats, quality: quality, settings: settings) }
+    var encoder: ThumbnailEncoder { ThumbnailEncoder(formats: formats, settings: settings) }
 }
 
 /// Downloaded bytes, or a file the decoder reads itself (so `warm thumbnail` never copies a file through a pipe).

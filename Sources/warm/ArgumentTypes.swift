@@ -185,12 +185,11 @@ struct QualityList: ExpressibleByArgument, Sendable {
     }
 
     /// JPEG's quality, and the others' settings over the defaults.
-    func resolved(webpEffort: Int? = nil, avifEffort: Int? = nil) -> (jpeg: Int, settings: EncoderSettings) {
-        let settings = EncoderSettings(webpQuality: webp ?? EncoderSettings.defaultWebPQuality,
+    func resolved(webpEffort: Int? = nil, avifEffort: Int? = nil) -> EncoderSettings {
+        EncoderSettings(jpegQuality: jpeg ?? EncoderSettings.defaultJPEGQuality, webpQuality: webp ?? EncoderSettings.defaultWebPQuality,
                                        webpEffort: webpEffort ?? EncoderSettings.defaultWebPEffort,
                                        avifQuality: avif ?? EncoderSettings.defaultAVIFQuality,
                                        avifEffort: avifEffort ?? EncoderSettings.defaultAVIFEffort)
-        return (jpeg ?? EncoderSettings.defaultJPEGQuality, settings)
     }
 
     static let help = "Encoder quality, 1-100 on each format's own scale: N sets JPEG's, jpeg=N,webp=N,avif=N (any of them) "

@@ -97,18 +97,11 @@ struct CacheServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.logger("warm.origin", format: log.logFormat, level: log.logLevel)
-        var configuration = OriginConfiguration()
-        configuration.host = host
-        configuration.port = port
-        configuration.adminPort = adminPort
-        configuration.maxAgeSeconds = maxAgeSeconds
-        configuration.staleWhileRevalidateSeconds = Int(staleWhileRevalidate.seconds)
-        configuration.missMaxAgeSeconds = Int(missMaxAge.seconds)
-        configuration.readerCount = readers
-        configuration.maxConnections = maxConnections
-        configuration.hotSetBytes = Int(hotSetSize.bytes)
-        configuration.idleTimeoutSeconds = Int(idleTimeout.seconds)
-        configuration.gracePeriodSeconds = Int(gracePeriod.seconds)
+        let configuration = OriginConfiguration(
+            host: host, port: port, adminPort: adminPort, maxAgeSeconds: maxAgeSeconds,
+            staleWhileRevalidateSeconds: Int(staleWhileRevalidate.seconds), missMaxAgeSeconds: Int(missMaxAge.seconds),
+            readerCount: readers, maxConnections: maxConnections, idleTimeoutSeconds: Int(idleTimeout.seconds),
+            gracePeriodSeconds: Int(gracePeriod.seconds), hotSetBytes: Int(hotSetSize.bytes))
         let origin: Origin
         do {
             origin = try Origin(cacheDirectory: directory, configuration: configuration)

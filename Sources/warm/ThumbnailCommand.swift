@@ -41,7 +41,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let decoder = decoder.makeDecoder(workers: min(concurrency ?? Machine.cores, files.count))
         let thumbnailer = FileThumbnailer(
             target: DecodeTarget(longestSide: size), outputDirectory: URL(fileURLWithPath: out), format: format,
-            encoding: (quality ?? QualityList()).resolved(), limits: DecodeLimits(maxPixels: self.decoder.maxPixels), decoder: decoder)
+            encoder: (quality ?? QualityList()).resolved(), limits: DecodeLimits(maxPixels: self.decoder.maxPixels), decoder: decoder)
         let started = ContinuousClock.now
         let outcomes = await thumbnailer.run(files) { outcome in
             switch outcome.result {

@@ -24,9 +24,8 @@ struct ThumbnailOptions: ParsableArguments {
 
     /// What is cached of each image; `defaultFormats` without `--format`.
     func settings(defaultFormats: [OutputFormat]) -> WarmConfiguration.Thumbnails {
-        let (jpeg, encoder) = (quality ?? QualityList()).resolved(webpEffort: webpEffort, avifEffort: avifEffort)
-        return WarmConfiguration.Thumbnails(sizes: sizes, formats: formatLists.isEmpty ? defaultFormats : formatLists.flatMap(\.formats),
-                                            quality: jpeg, encoder: encoder)
+        WarmConfiguration.Thumbnails(sizes: sizes, formats: formatLists.isEmpty ? defaultFormats : formatLists.flatMap(\.formats),
+                                     encoder: (quality ?? QualityList()).resolved(webpEffort: webpEffort, avifEffort: avifEffort))
     }
 
     func validate() throws {

@@ -41,13 +41,13 @@ final class MeasuringProcessesTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         let source = directory.appendingPathComponent("photo.jpg")
         try data.write(to: source)
-        for encoder in [ThumbnailEncoder(format: .jpeg, quality: 82), ThumbnailEncoder(format: .webp, quality: 60)] {
+        for encoder in [ThumbnailEncoder(format: .jpeg, settings: EncoderSettings(jpegQuality: 82)), ThumbnailEncoder(format: .webp, settings: EncoderSettings(webpQuality: 60))] {
             let record = await measurer(pool(), encoder: encoder).measure(data: data, productId: nil, url: "photo.jpg")
             let thumbnail = try XCTUnwrap(record.strategies.thumbnail)
             // Shipped: what a decode worker makes (libvips' resample there runs ORC code, as in the measuring children).
             let out = directory.appendingPathComponent(encoder.format.rawValue)
             let made = try WarmBinary.run(["thumbnail", source.path, "--out", out.path, "--size", "300",
-                                           "--format", encoder.format.rawValue, "--quality", "\(encoder.quality)"])
+                                           "--format", encoder.format.rawValue, "--quality", "jpeg=\(encoder.settings.jpegQuality),webp=\(encoder.settings.webpQuality)"])
             XCTAssertEqual(made.status, 0, made.stderr)
             let shipped = try Data(contentsOf: out.appendingPathComponent("photo.\(encoder.format.fileExtension)"))
             XCTAssertEqual(thumbnail.outputSHA256, SHA256Hex.digest(of: shipped), "\(encoder.format)")

@@ -19,7 +19,7 @@ final class WarmConfigurationTests: XCTestCase {
                                        "--decode-concurrency", "3", "--summary", "s.json", "--max-failed", "2"])
         XCTAssertEqual(given.thumbnails.longestSides, [120, 400])
         XCTAssertEqual(given.thumbnails.formats, [.webp, .jpeg])
-        XCTAssertEqual(given.thumbnails.quality, 70)
+        XCTAssertEqual(given.thumbnails.encoder.jpegQuality, 70)
         XCTAssertEqual(given.thumbnails.encoder.webpQuality, 80)
         XCTAssertEqual(given.freshness.maxAgeSeconds, 7200)
         XCTAssertEqual(given.fetching.concurrency, 5)

@@ -143,7 +143,7 @@ final class DirectThumbnailTests: XCTestCase {
         for (name, data) in files {
             let source = try ImageSource(data: data)
             XCTAssertNil(direct(source), "\(name): not the direct path's to take")
-            let thumbnail = try ThumbnailEncoder(format: .jpeg, quality: 90).encode(source, target: target)
+            let thumbnail = try ThumbnailEncoder(format: .jpeg, settings: EncoderSettings(jpegQuality: 90)).encode(source, target: target)
             XCTAssertEqual(thumbnail.size, PixelSize(width: 120, height: 90), name)
             XCTAssertFalse(try ImageSource(data: thumbnail.data).header.hasICCProfile, name)
         }

@@ -68,7 +68,7 @@ final class EncodingTests: XCTestCase {
             let source = try ImageSource(data: data)
             let decoded = try ThumbnailAtDecode.libvipsPath.decode(source, target: target)
             for format in OutputFormat.allCases {
-                let streamed = try ThumbnailEncoder(format: format, quality: 90).encode(source, target: target)
+                let streamed = try ThumbnailEncoder(format: format, settings: EncoderSettings(jpegQuality: 90)).encode(source, target: target)
                 let reference = try decoded.encoded(as: format, quality: 90)
                 let label = "\(name) as \(format)"
                 XCTAssertEqual(streamed.size, decoded.size, label)

@@ -14,7 +14,7 @@ final class MultiFormatTests: XCTestCase {
 
     func testEverySizeComesInEveryFormatUprightWithoutMetadata() throws {
         let source = try ImageSource(data: try rotatedPhoneJPEG())
-        let encoder = ThumbnailEncoder(formats: [.jpeg, .webp, .avif], quality: 82)
+        let encoder = ThumbnailEncoder(formats: [.jpeg, .webp, .avif], settings: EncoderSettings(jpegQuality: 82))
         let images = try encoder.encode(source, targets: [DecodeTarget(longestSide: 150), DecodeTarget(longestSide: 300)])
         XCTAssertEqual(images.map(\.format), [.jpeg, .webp, .avif, .jpeg, .webp, .avif])
         let expected = [PixelSize(width: 113, height: 150), PixelSize(width: 225, height: 300)]

@@ -39,7 +39,7 @@ final class ShrinkOnLoadTests: XCTestCase {
             let data = try ImageComposer.encode(pixels: pixels, width: width, height: height, bands: 4,
                                                 as: CompositionEncoding(format: .png, orientationTag: orientation))
             let source = try ImageSource(data: data)
-            let thumbnail = try ThumbnailEncoder(format: .jpeg, quality: 95).encode(source, target: target)
+            let thumbnail = try ThumbnailEncoder(format: .jpeg, settings: EncoderSettings(jpegQuality: 95)).encode(source, target: target)
             XCTAssertEqual(thumbnail.size, target.outputSize(for: source.header), "orientation \(orientation)")
             let back = try ImageSource(data: thumbnail.data)
             XCTAssertFalse(back.header.hasAlpha)

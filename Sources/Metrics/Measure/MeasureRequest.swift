@@ -9,11 +9,9 @@ struct MeasureRequest: Sendable, Hashable, Codable {
     var imagePath: String
     var target: DecodeTarget
     var limits: DecodeLimits
-    /// The run's output format and quality: what the thumbnail engine encodes.
+    /// The run's output format and encoder settings: what the thumbnail engine encodes.
     var format: OutputFormat
-    var quality: Int
-    /// WebP's and AVIF's settings (nil in requests written before they existed: the defaults).
-    var settings: EncoderSettings?
+    var settings: EncoderSettings
     var scoresQuality: Bool?
     /// With `scoresQuality`, the run's other formats, each scored as "thumbnail.<format>".
     var variantFormats: [OutputFormat]?
@@ -25,13 +23,12 @@ struct MeasureRequest: Sendable, Hashable, Codable {
         target = configuration.target
         limits = configuration.limits
         format = configuration.encoder.format
-        quality = configuration.encoder.quality
         settings = configuration.encoder.settings
         self.scoresQuality = scoresQuality ? true : nil
         self.variantFormats = variantFormats.isEmpty ? nil : variantFormats
     }
 
-    var encoder: ThumbnailEncoder { ThumbnailEncoder(format: format, quality: quality, settings: settings ?? .default) }
+    var encoder: ThumbnailEncoder { ThumbnailEncoder(format: format, settings: settings) }
 }
 
 /// What a measuring child answers: the strategy's metrics, or why it failed
@@ -132,7 +129,7 @@ extension MeasureRequest {
             outputs[kind].map { (kind.rawValue, $0) }
         }
         for format in variantFormats ?? [] {
-            let encoder = ThumbnailEncoder(format: format, quality: quality, settings: settings ?? .default)
+            let encoder = ThumbnailEncoder(format: format, settings: settings)
             if let image = try? ThumbnailAtDecode.decode(encoder.encode(source, target: target)) {
                 scored.append(("thumbnail.\(format.rawValue)", image))
             }

@@ -103,7 +103,7 @@ public struct StrategyMeasurer: Sendable {
             width: nil, height: nil, orientation: nil, targetLongestSide: configuration.target.longestSide,
             peakMethod: .forkedProcess)
         record.sourceSHA256 = SHA256Hex.digest(of: data)
-        (record.outputFormat, record.outputQuality) = (configuration.encoder.format, configuration.encoder.quality)
+        (record.outputFormat, record.outputQuality) = (configuration.encoder.format, configuration.encoder.settings.jpegQuality)
         (record.build, record.decoders) = (WarmVersion.buildMode, VipsRuntime.decoderVersions)
         do {
             let source = try ImageSource(data: data, limits: configuration.limits)

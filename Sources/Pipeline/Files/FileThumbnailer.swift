@@ -25,10 +25,9 @@ public struct FileThumbnailer: Sendable {
     let decoder: any ThumbnailDecoding
 
     /// The caller owns `decoder` and shuts it down after `run`.
-    /// `encoding`: JPEG's quality and the other formats' settings.
     public init(target: DecodeTarget, outputDirectory: URL, format: OutputFormat,
-                encoding: (jpeg: Int, settings: EncoderSettings), limits: DecodeLimits, decoder: any ThumbnailDecoding) {
-        request = ThumbnailRequest(targets: [target], formats: [format], quality: encoding.jpeg, settings: encoding.settings,
+                encoder: EncoderSettings, limits: DecodeLimits, decoder: any ThumbnailDecoding) {
+        request = ThumbnailRequest(targets: [target], formats: [format], settings: encoder,
                                    limits: limits)
         self.outputDirectory = outputDirectory
         self.format = format

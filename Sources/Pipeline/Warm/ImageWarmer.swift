@@ -19,12 +19,7 @@ struct ImageWarmer: Sendable {
 
     /// Each size in each format, a repeated format once; images are matched to them by format and size
     /// (`VariantImage`), whatever order the decoder returns them in.
-    var variants: [CacheVariant] {
-        var seen = Set<CacheVariant>()
-        return configuration.thumbnails.longestSides.flatMap { size in
-            configuration.thumbnails.formats.map { CacheVariant(longestSide: size, format: $0) }
-        }.filter { seen.insert($0).inserted }
-    }
+    var variants: [CacheVariant] { configuration.thumbnails.variants }
 
     /// Throws only `CacheError.diskFull`, which stops the run.
     func warm(_ job: ImageJob) async throws(CacheError) -> ImageOutcome {
@@ -134,12 +129,12 @@ struct ImageWarmer: Sendable {
         let outcome = ImageOutcome.written(sourceBytes: resource.body.count, variants: matched.count,
                                            outputBytes: written, decodeSeconds: decodeSeconds, measured: measuring)
         return Warmed(outcome: outcome, image: warmedImage(job, .thumbnailed(
-            source: resource.body, header: header, thumbnails: matched, quality: configuration.thumbnails.quality)))
+            source: resource.body, header: header, thumbnails: matched, encoder: configuration.thumbnails.encoder)))
     }
 
     private var request: ThumbnailRequest {
         ThumbnailRequest(targets: configuration.thumbnails.longestSides.map(DecodeTarget.init(longestSide:)), formats: configuration.thumbnails.formats,
-                         quality: configuration.thumbnails.quality, settings: configuration.thumbnails.encoder,
+                         settings: configuration.thumbnails.encoder,
                          limits: configuration.limits, placeholder: true)
     }
 

@@ -26,8 +26,7 @@ final class MetricsRecorder: Sendable {
         let measurer = StrategyMeasurer(configuration: .init(
             target: DecodeTarget(longestSide: configuration.measuredLongestSide), limits: configuration.limits,
             // The app's decode of one thumbnail: the engine in the run's first format.
-            encoder: ThumbnailEncoder(format: configuration.thumbnails.formats[0], quality: configuration.thumbnails.quality,
-                                      settings: configuration.thumbnails.encoder),
+            encoder: ThumbnailEncoder(format: configuration.thumbnails.formats[0], settings: configuration.thumbnails.encoder),
             repeats: configuration.measuring.repeats, pool: pool))
         let queue = MeasuringQueue(limitBytes: 256 << 20)
         self.queue = queue

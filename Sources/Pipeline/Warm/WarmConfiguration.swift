@@ -45,20 +45,26 @@ public struct WarmConfiguration: Sendable {
         public var sizes: [Int]
         /// Every size is written in each format (a repeated format once).
         public var formats: [OutputFormat]
-        /// JPEG's quality (WebP's and AVIF's: `encoder`).
-        public var quality: Int
+        /// Every format's quality, and WebP's and AVIF's effort.
         public var encoder: EncoderSettings
 
         public init(sizes: [Int] = [DecodeTarget.defaultLongestSide], formats: [OutputFormat] = [.jpeg],
-                    quality: Int = EncoderSettings.defaultJPEGQuality, encoder: EncoderSettings = .default) {
+                    encoder: EncoderSettings = .default) {
             self.sizes = sizes
             self.formats = formats
-            self.quality = quality
             self.encoder = encoder
         }
 
         /// The sizes ascending, each once.
         public var longestSides: [Int] { Array(Set(sizes)).sorted() }
+
+        /// Each size in each format, the smallest size first, a repeated size or format once.
+        var variants: [CacheVariant] {
+            let formats = formats.reduce(into: [OutputFormat]()) { distinct, format in
+                if !distinct.contains(format) { distinct.append(format) }
+            }
+            return longestSides.flatMap { size in formats.map { CacheVariant(longestSide: size, format: $0) } }
+        }
     }
 
     /// When entries are skipped, revalidated, pruned and evicted (`--max-age`, `--prune-after`, `--max-cache-size`).

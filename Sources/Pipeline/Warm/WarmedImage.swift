@@ -16,7 +16,7 @@ struct WarmedImage: Sendable {
     enum Work: Sendable {
         /// Downloaded and thumbnailed by this run (every variant written): the source, its header, each variant with its
         /// image, the smallest first.
-        case thumbnailed(source: Data, header: ImageHeader, thumbnails: [VariantImage], quality: Int)
+        case thumbnailed(source: Data, header: ImageHeader, thumbnails: [VariantImage], encoder: EncoderSettings)
         /// Fresh or revalidated: this run's variants' cache rows, the first the smallest.
         case cached([CacheEntry])
     }
@@ -31,14 +31,14 @@ struct WarmedImage: Sendable {
     /// rows, no orientation (the manifest keeps none) and no encode CPU (known only for variants this run encoded).
     func unmeasuredRecord(targetLongestSide: Int) -> ImageMetricsRecord? {
         switch work {
-        case .thumbnailed(let source, let header, let thumbnails, let quality):
+        case .thumbnailed(let source, let header, let thumbnails, let encoder):
             guard let smallest = thumbnails.first?.image else { return nil }
             var record = ImageMetricsRecord.unmeasured(
                 productId: productId, url: url, format: header.format, sourceBytes: source.count, width: header.width,
                 height: header.height, orientation: header.orientation, targetLongestSide: targetLongestSide,
                 thumbnailSize: smallest.size)
             record.sourceSHA256 = SHA256Hex.digest(of: source)
-            (record.outputFormat, record.outputQuality) = (smallest.format, quality)
+            (record.outputFormat, record.outputQuality) = (smallest.format, encoder.jpegQuality)
             // What the warm's own decode for the measured size counted (every format of a size shares it).
             record.strategies.thumbnail?.decodedPixels = thumbnails
                 .first { $0.variant.longestSide == targetLongestSide }?.image.decodedPixels
