@@ -15,8 +15,7 @@ public struct ThumbnailEncoder: Sendable, Hashable {
     }
 
     public init(formats: [OutputFormat], settings: EncoderSettings = .default) {
-        var distinct: [OutputFormat] = []
-        for format in formats where !distinct.contains(format) { distinct.append(format) }
+        let distinct = OutputFormat.distinct(formats)
         self.formats = distinct.isEmpty ? [.jpeg] : distinct
         self.settings = settings
     }

@@ -10,7 +10,8 @@ public struct ThumbnailRequest: Sendable, Hashable, Codable {
     public var limits: DecodeLimits
     public var placeholder: Bool
 
-    public init(targets: [DecodeTarget], formats: [OutputFormat] = [.jpeg], settings: EncoderSettings = .default, limits: DecodeLimits = .default, placeholder: Bool = false) {
+    public init(targets: [DecodeTarget], formats: [OutputFormat] = [.jpeg], settings: EncoderSettings = .default,
+                limits: DecodeLimits = .default, placeholder: Bool = false) {
         self.targets = targets
         self.formats = formats
         self.settings = settings

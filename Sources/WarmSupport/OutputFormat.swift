@@ -7,6 +7,13 @@ import Foundation
 public enum OutputFormat: String, Sendable, Codable, CaseIterable {
     case jpeg, webp, avif, png
 
+    /// Each format once, in the order first given (`--format webp,jpeg,webp` is WebP, then JPEG).
+    public static func distinct(_ formats: [OutputFormat]) -> [OutputFormat] {
+        formats.reduce(into: []) { distinct, format in
+            if !distinct.contains(format) { distinct.append(format) }
+        }
+    }
+
     /// The file extension of a cache file and of a cache variant's name (`300.jpg`).
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 

@@ -6,26 +6,29 @@ import Pipeline
 /// How `warm run` and `warm demo` talk to servers: how much at once, timeouts, retries, sizes and the hosts images
 /// may come from (`--help`'s "Fetching").
 struct FetchOptions: ParsableArguments {
+    /// Defaults written once, in `WarmConfiguration.Fetching`.
+    private static let defaults = WarmConfiguration.Fetching()
+
     @Option(help: "Downloads in flight at once.")
-    var concurrency: Int = WarmConfiguration.Fetching().concurrency
+    var concurrency: Int = Self.defaults.concurrency
 
     @Option(help: "Products per list page requested from the API.")
-    var itemsPerPage: Int = WarmConfiguration.Fetching().itemsPerPage
+    var itemsPerPage: Int = Self.defaults.itemsPerPage
 
     @Option(help: "List pages fetched at once.")
-    var pageConcurrency: Int = WarmConfiguration.Fetching().pageConcurrency
+    var pageConcurrency: Int = Self.defaults.pageConcurrency
 
     @Option(help: "Refuse source images larger than this; a download stops there.")
-    var maxImageSize = ByteCount(bytes: WarmConfiguration.Fetching().http.maxBodyBytes)
+    var maxImageSize = ByteCount(bytes: Self.defaults.http.maxBodyBytes)
 
     @Option(help: "Time allowed for one HTTP attempt, from request to last body byte (a number is seconds).")
-    var requestTimeout = DurationArgument(seconds: WarmConfiguration.Fetching().http.requestTimeoutSeconds)
+    var requestTimeout = DurationArgument(seconds: Self.defaults.http.requestTimeoutSeconds)
 
     @Option(help: "Attempts per URL, the first included (retries: connection errors, timeouts, 429, 5xx).")
-    var maxAttempts: Int = WarmConfiguration.Fetching().http.maxAttempts
+    var maxAttempts: Int = Self.defaults.http.maxAttempts
 
     @Option(help: "Time allowed for all attempts of one URL, backoff waits included (a number is seconds).")
-    var fetchDeadline = DurationArgument(seconds: WarmConfiguration.Fetching().http.deadlineSeconds)
+    var fetchDeadline = DurationArgument(seconds: Self.defaults.http.deadlineSeconds)
 
     @Option(help: ArgumentHelp(
         "Also fetch images from this host (host, host:port or [v6]:port), even at a loopback or private address; repeatable.",
@@ -38,7 +41,7 @@ struct FetchOptions: ParsableArguments {
     var allowHost: [String] = []
 
     @Option(help: "The User-Agent header of every request, for a CDN or firewall rule that lets the warmer through.")
-    var userAgent: String = WarmConfiguration.Fetching().http.userAgent
+    var userAgent: String = Self.defaults.http.userAgent
 
     func validate() throws {
         guard !userAgent.isEmpty, !userAgent.contains(where: \.isNewline) else {
@@ -59,7 +62,7 @@ struct FetchOptions: ParsableArguments {
     /// How the run fetches; a download stops at `--max-image-size`, the same limit the decoder applies (one limit, as
     /// `--help` says: `WarmConfiguration.limits`).
     var settings: WarmConfiguration.Fetching {
-        let defaults = WarmConfiguration.Fetching().http
+        let defaults = Self.defaults.http
         let http = FetchConfiguration(
             connectTimeoutSeconds: min(defaults.connectTimeoutSeconds, requestTimeout.seconds),
             readTimeoutSeconds: min(defaults.readTimeoutSeconds, requestTimeout.seconds),

@@ -3,13 +3,16 @@ import Pipeline
 
 /// When `warm run` and `warm demo` skip, revalidate, prune and evict (`--help`'s "Freshness and pruning").
 struct FreshnessOptions: ParsableArguments {
+    /// Defaults written once, in `WarmConfiguration.Freshness`.
+    private static let defaults = WarmConfiguration.Freshness()
+
     @Option(help: "Freshness lifetime: younger entries are skipped, older ones revalidated with a conditional request.")
-    var maxAge = DurationArgument(seconds: WarmConfiguration.Freshness().maxAgeSeconds)
+    var maxAge = DurationArgument(seconds: Self.defaults.maxAgeSeconds)
 
     @Option(help: ArgumentHelp(
         "Remove cache entries no listed product has pointed at for longer than this (0: whatever this run did not see).",
         discussion: "Only a run that saw the whole product list prunes: after a failed page or an early stop nothing is removed."))
-    var pruneAfter = DurationArgument(seconds: WarmConfiguration.Freshness().pruneAfterSeconds ?? 0)
+    var pruneAfter = DurationArgument(seconds: Self.defaults.pruneAfterSeconds ?? 0)
 
     @Option(help: ArgumentHelp(
         "Evict after the run until the cache is at most this size: " + CacheSizeArgument.help + ".",

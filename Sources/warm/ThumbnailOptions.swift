@@ -5,11 +5,14 @@ import WarmSupport
 
 /// What `warm run` and `warm demo` cache of each image: sizes, formats, quality (`--help`'s "Thumbnails").
 struct ThumbnailOptions: ParsableArguments {
+    /// Defaults written once, in `WarmConfiguration.Thumbnails`.
+    private static let defaults = WarmConfiguration.Thumbnails()
+
     @Option(name: .customLong("size"), help: "Longest side of a cached variant, in pixels; repeat for several variants.")
-    var sizes: [Int] = WarmConfiguration.Thumbnails().sizes
+    var sizes: [Int] = Self.defaults.sizes
 
     @Option(name: .customLong("format"), help: ArgumentHelp(
-        "Cached thumbnail formats: jpeg, webp, avif or png, comma-separated or repeated (default: \(FormatList.names(WarmConfiguration.Thumbnails().formats)); the demo: \(FormatList.names(DemoCommand.defaultFormats))).",
+        "Cached thumbnail formats: jpeg, webp, avif or png, comma-separated or repeated (default: \(FormatList.names(Self.defaults.formats)); the demo: \(FormatList.names(DemoCommand.defaultFormats))).",
         discussion: "Every --size is written in every format: one decode per size: the direct libjpeg/libpng/libwebp path's when it takes the image (its JPEG is byte for byte a JPEG-only run's, and WebP and AVIF encode the bitmap it decoded), else one libvips decode every format shares.", valueName: "formats"))
     var formatLists: [FormatList] = []
 

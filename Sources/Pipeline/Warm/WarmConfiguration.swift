@@ -60,9 +60,7 @@ public struct WarmConfiguration: Sendable {
 
         /// Each size in each format, the smallest size first, a repeated size or format once.
         var variants: [CacheVariant] {
-            let formats = formats.reduce(into: [OutputFormat]()) { distinct, format in
-                if !distinct.contains(format) { distinct.append(format) }
-            }
+            let formats = OutputFormat.distinct(formats)
             return longestSides.flatMap { size in formats.map { CacheVariant(longestSide: size, format: $0) } }
         }
     }
