@@ -1,4 +1,5 @@
 @testable import Downsample
+import DemoCatalog
 import Foundation
 @testable import WarmSupport
 import WarmTestSupport
@@ -21,7 +22,11 @@ final class HostileOptionTests: XCTestCase {
         let image = directory.appendingPathComponent("small.jpg")
         try ImageComposer.encode(pixels: ImageComposer.pattern(width: 64, height: 48, seed: 3), width: 64, height: 48,
                                  bands: 3, as: CompositionEncoding(format: .jpeg)).write(to: image)
-        let tries = try HostileOptions.tries(image: image.path) { try WarmBinary.run(["help"] + $0).stdout }
+        // `run`'s accepted values run a whole night against this catalog.
+        let catalog = try await CatalogServer.start(configuration: TestCatalog.configuration(products: 1, shared: 0, without: 0))
+        let tries = try HostileOptions.tries(image: image.path, api: catalog.baseURL.absoluteString) {
+            try WarmBinary.run(["help"] + $0).stdout
+        }
         let outcomes = try await Self.launchAll(tries.map(\.arguments), in: directory, concurrency: 8)
         var failures: [String] = []
         for (attempt, outcome) in zip(tries, outcomes) where !outcome.stillRunning {
@@ -33,6 +38,9 @@ final class HostileOptionTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(tries.count, 400)
+        let finishedRuns = zip(tries, outcomes).filter { $0.arguments[0] == "run" && $1.status == 0 && !$1.stillRunning }
+        XCTAssertGreaterThan(finishedRuns.count, 0, "no accepted value of run warmed the catalog")
+        await catalog.shutdown()
         XCTAssertEqual(failures, [], "\(failures.count) of \(tries.count) tries failed:\n" + failures.prefix(20).joined(separator: "\n"))
     }
 

@@ -85,13 +85,30 @@ final class ShippedThumbnailTests: XCTestCase {
     /// One shrink-on-load step lost moves no peak beyond the noise (the direct path streams rows) and its CPU time is
     /// lost in a loaded machine's, but every JPEG it hits decodes four times the pixels: the count fails the check,
     /// idle and with two CPU-bound processes beside the run, and an unchanged build measured under that load passes.
-    /// A much lower JPEG quality (SSIM still above the 0.90 floor) fails through the baseline's SSIM. Each is checked
-    /// against the committed baseline, as CI checks an unchanged build.
+    /// A much lower JPEG quality (SSIM still above the 0.90 floor) fails through the baseline's SSIM. Idle, both are
+    /// planted in one run (the lost step moves no SSIM past the baseline's allowance, the quality no decoded pixel), and
+    /// each is named by its own regression lines. Each is checked against the committed baseline, as CI checks an
+    /// unchanged build.
     func testPlantedRegressionsFailTheCheckIdleAndLoadedWhileAnUnchangedBuildPassesUnderLoad() throws {
         let directory = try makeTemporaryDirectory()
         let baseline = BaselineCheckTests.baseline
-        let lost = try sample(in: directory.appendingPathComponent("lost"), environment: ["WARM_TEST_PLANT_LOST_SHRINK_STEP": "1"])
-        try assertLostStepFails(metrics: lost, baseline: baseline)
+        let planted = try sample(in: directory.appendingPathComponent("planted"),
+                                 environment: ["WARM_TEST_PLANT_LOST_SHRINK_STEP": "1", "WARM_TEST_PLANT_QUALITY": "\(Self.plantedQuality)"])
+        let ssims = try String(contentsOfFile: planted, encoding: .utf8).split(separator: "\n").compactMap { line in
+            ((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["strategies"] as? [String: Any])
+                .flatMap { ($0["thumbnail"] as? [String: Any])?["ssim"] as? Double }
+        }
+        XCTAssertEqual(ssims.count, 23)
+        XCTAssertGreaterThan(ssims.min() ?? 0, 0.90, "the floor alone would pass it")
+        let check = try WarmBinary.run(["check", "--metrics", planted, "--baseline", baseline])
+        XCTAssertEqual(check.status, 3, check.stdout + check.stderr)
+        let regressions = check.stdout.split(separator: "\n").filter { $0.hasPrefix("regression: ") }
+        XCTAssertTrue(regressions.contains { $0.contains("pixels from the same source bytes") }, "the lost step:\n\(check.stdout)")
+        XCTAssertTrue(regressions.contains { $0.contains("thumbnail SSIM fell from") }, "the quality:\n\(check.stdout)")
+        XCTAssertTrue(regressions.allSatisfy { $0.contains("pixels from the same source bytes") || $0.contains("thumbnail SSIM fell from") },
+                      check.stdout)
+        XCTAssertFalse(check.stdout.contains("below the minimum"), check.stdout)
+
         try withTwoBusyProcesses {
             let second = try sample(in: directory.appendingPathComponent("second"))
             let same = try WarmBinary.run(["check", "--metrics", second, "--baseline", baseline])
@@ -100,18 +117,6 @@ final class ShippedThumbnailTests: XCTestCase {
                                         environment: ["WARM_TEST_PLANT_LOST_SHRINK_STEP": "1"])
             try assertLostStepFails(metrics: lostLoaded, baseline: baseline)
         }
-
-        let blurred = try sample(in: directory.appendingPathComponent("quality"), environment: ["WARM_TEST_PLANT_QUALITY": "\(Self.plantedQuality)"])
-        let ssims = try String(contentsOfFile: blurred, encoding: .utf8).split(separator: "\n").compactMap { line in
-            ((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["strategies"] as? [String: Any])
-                .flatMap { ($0["thumbnail"] as? [String: Any])?["ssim"] as? Double }
-        }
-        XCTAssertEqual(ssims.count, 23)
-        XCTAssertGreaterThan(ssims.min() ?? 0, 0.90, "the floor alone would pass it")
-        let qualityCheck = try WarmBinary.run(["check", "--metrics", blurred, "--baseline", baseline])
-        XCTAssertEqual(qualityCheck.status, 3, qualityCheck.stdout + qualityCheck.stderr)
-        XCTAssertTrue(qualityCheck.stdout.contains("thumbnail SSIM fell from"), qualityCheck.stdout)
-        XCTAssertFalse(qualityCheck.stdout.contains("below the minimum"), qualityCheck.stdout)
     }
 
     static let plantedQuality = 60

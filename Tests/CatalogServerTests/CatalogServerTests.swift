@@ -91,12 +91,12 @@ final class CatalogServerTests: XCTestCase {
 
     func testEveryProductGetsADistinctImageAndTheSeedsMixAveragesNearTheSeedsNaiveBytes() async throws {
         // The default mix, cut from the real photos when installed.
-        let configuration = CatalogConfiguration(productCount: 160, seed: 11, sharedThumbnailFraction: 0,
+        let configuration = CatalogConfiguration(productCount: 80, seed: 11, sharedThumbnailFraction: 0,
                                                  withoutThumbnailFraction: 0)
         XCTAssertEqual(configuration.imageMix, .seeds)
         try await withCatalog(configuration) { server, fetcher in
             let urls = await server.products().compactMap(\.thumbnailURL)
-            XCTAssertEqual(urls.count, 160)
+            XCTAssertEqual(urls.count, 80)
             var bodies = Set<Data>(), naiveBytes = 0, formats = Set<String>()
             for url in urls {
                 let body = try await fetched(fetcher, url).body
