@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WarmTestSupport
 import XCTest
 
@@ -133,16 +132,12 @@ final class DeploymentManifestTests: XCTestCase {
         }
         // apt-cache and the linters are slow; the real files' run above covers them. Two checks at a time: each is
         // mostly Python starting up.
-        let results = Mutex([Int: (status: Int32, output: String)]())
-        DispatchQueue.concurrentPerform(iterations: 2) { lane in
-            for index in stride(from: lane, to: roots.count, by: 2) {
-                let script = roots[index].appendingPathComponent("scripts/check-deploy.py")
-                let result = (try? runPythonScript(script, ["--no-apt", "--quick"])) ?? (-1, "check-deploy.py could not be started")
-                results.withLock { $0[index] = result }
-            }
+        let results: [(status: Int32, output: String)] = twoAtATime(roots.count) { index in
+            let script = roots[index].appendingPathComponent("scripts/check-deploy.py")
+            return (try? runPythonScript(script, ["--no-apt", "--quick"])) ?? (-1, "check-deploy.py could not be started")
         }
         for (index, broken) in cases.enumerated() {
-            let result = try XCTUnwrap(results.withLock { $0[index] })
+            let result = results[index]
             XCTAssertNotEqual(result.status, 0, "\(broken.to) was not caught: \(result.output)")
             XCTAssertTrue(result.output.lowercased().contains(broken.expected.lowercased()), "\(broken.to): \(result.output)")
         }

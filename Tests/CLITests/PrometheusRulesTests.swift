@@ -59,12 +59,13 @@ final class PrometheusRulesTests: XCTestCase {
             ("a merge that failed after its retries on exit 75", #"kube_job_failed{condition="true""#, #"kube_job_failed{condition="unknown""#,
              "WarmMergeFailed"),
         ]
-        for each in undone {
+        let copies = try undone.map { each in
             let original = try rules()
             let edited = original.replacingOccurrences(of: each.from, with: each.to)
             XCTAssertNotEqual(edited, original, "\(each.case): the rule changed")
-            let copy = try copy(rules: edited, tests: try ruleTests())
-            let test = try PromTool.run(["test", "rules", "warm-rules.test.yaml"], in: copy)
+            return try copy(rules: edited, tests: try ruleTests())
+        }
+        for (each, test) in zip(undone, PromTool.testRules(in: copies)) {
             XCTAssertNotEqual(test.status, 0, "\(each.case): \(test.output)")
             XCTAssertTrue(test.output.contains("alertname: \(each.alert),"), "\(each.case): \(test.output)")
         }
@@ -73,12 +74,11 @@ final class PrometheusRulesTests: XCTestCase {
     /// Each check can fail: a heartbeat moved to 30 h fails the "no run for 28 h" case, a broken expression fails the check.
     func testPromtoolCatchesAWrongThresholdAndABrokenExpression() throws {
         let moved = try copy(rules: try rules().replacingOccurrences(of: "> 28 * 3600", with: "> 30 * 3600"), tests: try ruleTests())
-        let test = try PromTool.run(["test", "rules", "warm-rules.test.yaml"], in: moved)
-        XCTAssertNotEqual(test.status, 0, test.output)
-        XCTAssertTrue(test.output.contains("WarmNoSuccessfulRun"), test.output)
-
         let unreachable = try copy(rules: try rules().replacingOccurrences(of: "api-unreachable|", with: ""), tests: try ruleTests())
-        XCTAssertNotEqual(try PromTool.run(["test", "rules", "warm-rules.test.yaml"], in: unreachable).status, 0)
+        let tests = PromTool.testRules(in: [moved, unreachable])
+        XCTAssertNotEqual(tests[0].status, 0, tests[0].output)
+        XCTAssertTrue(tests[0].output.contains("WarmNoSuccessfulRun"), tests[0].output)
+        XCTAssertNotEqual(tests[1].status, 0, tests[1].output)
 
         let broken = try copy(rules: try rules().replacingOccurrences(of: "min without (instance, pod) (warm_last_run_success) == 0",
                                                                       with: "min without (instance, pod (warm_last_run_success) == 0"),
