@@ -120,7 +120,7 @@ public final class CacheReader: Sendable {
 
     /// The app manifest, as `warm cache export` makes it from the same rows, one snapshot per batch.
     public func exportAppManifest(_ body: (AppManifestImage) throws(CacheError) -> Void) throws(CacheError) {
-        try DiskCache.exportAppManifest(of: pool, layout: layout, body)
+        try CacheMaintenance.exportAppManifest(of: pool, layout: layout, body)
     }
 
     /// Read through one descriptor (`fstat` from the same one): files are installed by rename, never written in place,

@@ -34,7 +34,7 @@ extension DiskCache {
                      metadata: ["manifest": "\(layout.manifestPath)", "reason": "\(reason)", "movedTo": "\(movedTo)"])
         let cache = try open(root: root, shard: shard, maxAgeSeconds: maxAgeSeconds, logger: logger, faults: faults)
         // Files only the broken manifest named go (the run downloads what the catalog still lists).
-        if shard == nil { _ = try cache.collectGarbage() }
+        if shard == nil { _ = try cache.maintenance.collectGarbage() }
         return (cache, ManifestRepair(reason: reason, movedTo: movedTo))
     }
 

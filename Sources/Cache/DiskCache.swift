@@ -255,6 +255,22 @@ public final class DiskCache: Sendable {
         try Self.using(pool, layout, body)
     }
 
+    /// In key order, `batchSize` rows at a time, so memory does not grow with the manifest.
+    static func forEachBatch(of pool: DatabasePool, layout: CacheLayout, where condition: String = "1", batchSize: Int,
+                             _ body: ([ManifestRow]) throws(CacheError) -> Void) throws(CacheError) {
+        var after = (url: "", variant: "")
+        while true {
+            let batch = try using(pool, layout) { db in
+                try ManifestRow.fetchAll(db, sql: """
+                    SELECT * FROM entry WHERE \(condition) AND (url, variant) > (?, ?) ORDER BY url, variant LIMIT ?
+                    """, arguments: [after.url, after.variant, batchSize])
+            }
+            guard let last = batch.last else { return }
+            try body(batch)
+            after = (last.url, last.variant)
+        }
+    }
+
     /// A reader of a manifest's `pool`, or its writer outside any transaction when `writing`.
     static func using<T>(_ pool: DatabasePool, _ layout: CacheLayout, writing: Bool = false,
                          _ body: (Database) throws -> T) throws(CacheError) -> T {

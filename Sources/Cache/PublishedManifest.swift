@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where the tree's manifest is published for origins on other hosts (LAYOUT.md, "Published snapshots"):
-/// `published/manifest-<n>.sqlite`, each written once by `DiskCache.publishSnapshot()` and never changed again, in
+/// `published/manifest-<n>.sqlite`, each written once by `CacheMaintenance.publishSnapshot()` and never changed again, in
 /// rollback-journal mode, and `published/manifest.sqlite`, a symbolic link to the newest, moved by one rename. An origin
 /// opens the snapshot read-only with `immutable=1` (no lock, no `-shm`, no `-wal`), so no SQLite file on a shared
 /// volume is opened on one host while another writes it.

@@ -27,8 +27,8 @@ struct CacheEvictCommand: AsyncParsableCommand {
     func run() async throws {
         let maxBytes = try maxSize.bytes(forCacheAt: directory, option: "--max-size")
         let (_, evicted, published) = try CacheAccess.reading {
-            try DiskCache.mergeTree(root: directory, maxBytes: maxBytes,
-                                        publishing: try DiskCache.hasPublishedSnapshot(root: directory), logger: LogSetup.logger())
+            try CacheMaintenance.mergeTree(root: directory, maxBytes: maxBytes,
+                                        publishing: try CacheMaintenance.hasPublishedSnapshot(root: directory), logger: LogSetup.logger())
         }
         if let evicted { print(Self.line(directory: directory, evicted)) }
         if let published { print("\(directory): published \(published)") }

@@ -21,12 +21,12 @@ struct CacheExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let out {
-            let count = try CacheAccess.reading(directory) { try $0.writeAppManifest(to: out) }
+            let count = try CacheAccess.reading(directory) { try $0.maintenance.writeAppManifest(to: out) }
             Console.error("\(count) images written to \(out)")
             return
         }
         try CacheAccess.reading(directory) { cache in
-            try cache.exportAppManifest { image throws(CacheError) in
+            try cache.maintenance.exportAppManifest { image throws(CacheError) in
                 guard let line = try? JSONLines.line(image) else { return }
                 FileHandle.standardOutput.write(line)
             }

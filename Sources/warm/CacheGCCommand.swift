@@ -22,7 +22,7 @@ struct CacheGCCommand: AsyncParsableCommand {
             // gc lists and removes temp files itself, to print them.
             let cache = try DiskCache.open(root: directory, logger: LogSetup.logger(), removingTemporaryFiles: false)
             defer { try? cache.close() }
-            return try cache.collectGarbage()
+            return try cache.maintenance.collectGarbage()
         }
         for path in result.removedOrphanFiles { print("removed orphan file: \(path)") }
         for path in result.removedTemporaryFiles { print("removed temporary file: \(path)") }

@@ -31,7 +31,7 @@ struct CacheMergeCommand: AsyncParsableCommand {
     func run() async throws {
         let maxBytes = try maxCacheSize?.bytes(forCacheAt: directory, option: "--max-cache-size")
         let (result, evicted, published) = try CacheAccess.reading {
-            try DiskCache.mergeTree(root: directory, maxBytes: maxBytes, publishing: true, logger: LogSetup.logger())
+            try CacheMaintenance.mergeTree(root: directory, maxBytes: maxBytes, publishing: true, logger: LogSetup.logger())
         }
         let shards = result.mergedShards.map(\.description).joined(separator: ", ")
         print("\(directory): merged \(result.mergedShards.count) shards (\(shards.isEmpty ? "none found" : shards)): "

@@ -12,7 +12,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let stats = try CacheAccess.reading(directory) { try $0.stats() }
+        let stats = try CacheAccess.reading(directory) { try $0.maintenance.stats() }
         if json {
             var object: [String: Any] = [
                 "entries": stats.entryCount, "failed": stats.failedCount, "bytes": stats.totalBytes,

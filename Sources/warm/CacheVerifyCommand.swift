@@ -17,7 +17,7 @@ struct CacheVerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let report = try CacheAccess.reading(directory, checkingIntegrity: true) {
-            try $0.verify(validator: CachedImageValidator.decodesCompletely)
+            try $0.maintenance.verify(validator: CachedImageValidator.decodesCompletely)
         }
         for problem in report.problems { Console.error("problem: \(problem)") }
         for orphan in report.orphanFiles { Console.error("orphan file (no manifest row): \(orphan)") }

@@ -98,7 +98,7 @@ final class FullDiskTests: XCTestCase {
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
         let cache = try DiskCache.open(root: cacheDirectory.path)
         defer { try? cache.close() }
-        XCTAssertEqual(try cache.stats().entryCount, cachedBefore.count + distinct.count)
+        XCTAssertEqual(try cache.maintenance.stats().entryCount, cachedBefore.count + distinct.count)
     }
 
     func testAPercentageCacheSizeIsThatShareOfTheVolumeReadWithStatvfs() async throws {
@@ -123,7 +123,7 @@ final class FullDiskTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(night["evictedEntries"] as? Int), 0)
         let cache = try DiskCache.open(root: cacheDirectory.path, readOnly: true)
         defer { try? cache.close() }
-        let kept = try cache.stats().totalBytes
+        let kept = try cache.maintenance.stats().totalBytes
         XCTAssertLessThanOrEqual(kept, limit, "evicted down to 5% of the tmpfs' 16 MiB")
         XCTAssertGreaterThan(kept, limit / 2, "and no further than the limit needs")
     }

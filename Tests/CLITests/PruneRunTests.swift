@@ -196,7 +196,7 @@ final class PruneRunTests: XCTestCase {
         for shard in ["0/2", "1/2"] { XCTAssertEqual(try run(server, cache: cache, ["--shard", shard, "--size", "200"]).status, 0) }
         XCTAssertEqual(try WarmBinary.run(["cache", "merge", cache]).status, 0)
         let disk = try DiskCache.open(root: cache, removingTemporaryFiles: false)
-        let total = try disk.stats().totalBytes
+        let total = try disk.maintenance.stats().totalBytes
         try disk.close()
         let limit = total / 2
 
@@ -204,7 +204,7 @@ final class PruneRunTests: XCTestCase {
         XCTAssertEqual(merge.status, 0, merge.stderr)
         XCTAssertTrue(merge.stdout.contains("evicted"), merge.stdout)
         let after = try DiskCache.open(root: cache, removingTemporaryFiles: false)
-        let remaining = try after.stats().totalBytes
+        let remaining = try after.maintenance.stats().totalBytes
         try after.close()
         XCTAssertLessThanOrEqual(remaining, limit)
         XCTAssertGreaterThan(remaining, 0)

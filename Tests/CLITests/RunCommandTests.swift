@@ -62,7 +62,7 @@ final class RunCommandTests: XCTestCase {
         let storedBeforeLastRun: Int
         do {
             let cache = try DiskCache.open(root: cacheDirectory)
-            storedBeforeLastRun = try cache.stats().entryCount
+            storedBeforeLastRun = try cache.maintenance.stats().entryCount
             try cache.close()
         }
         print("\(killedRunning) of \(Self.kills) kills hit a running warm (\(killedEarly) within half a second of its start), \(killedBeforeTheWarmWasComplete) before it was complete; \(storedBeforeLastRun) of \(distinct.count) thumbnails stored before the last run")
@@ -180,7 +180,7 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(summary?["imagesDownloaded"] as? Int, 9, "10 products with thumbnails share 9 URLs")
         let cache = try DiskCache.open(root: cacheDirectory)
         defer { try? cache.close() }
-        XCTAssertEqual(try cache.stats().entryCount, 18, "two sizes per image")
+        XCTAssertEqual(try cache.maintenance.stats().entryCount, 18, "two sizes per image")
         for index in 0..<9 {
             let path = try XCTUnwrap(try cache.path(for: "http://127.0.0.1:\(port)/img/key\(index)_thumb", longestSide: 100))
             let header = try ImageSource(data: Data(contentsOf: URL(fileURLWithPath: path))).header

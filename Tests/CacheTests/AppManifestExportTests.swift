@@ -10,7 +10,7 @@ import XCTest
 final class AppManifestExportTests: CacheTestCase {
     private func exported(_ cache: DiskCache) throws -> [AppManifestImage] {
         var images: [AppManifestImage] = []
-        try cache.exportAppManifest { images.append($0) }
+        try cache.maintenance.exportAppManifest { images.append($0) }
         return images
     }
 
@@ -57,7 +57,7 @@ final class AppManifestExportTests: CacheTestCase {
         try cache.store(url: try CanonicalURL("https://img.test/a.jpg"), productIds: [1],
                         variant: CacheVariant(longestSide: 64, format: .jpeg), data: try jpeg(), metadata: metadata())
         let path = outside + "/app.jsonl"
-        XCTAssertEqual(try cache.writeAppManifest(to: path), 1)
+        XCTAssertEqual(try cache.maintenance.writeAppManifest(to: path), 1)
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.count, 1)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])

@@ -62,7 +62,7 @@ final class CacheLayoutTests: CacheTestCase {
                         data: try jpeg(), metadata: metadata())
         let entry = try XCTUnwrap(try cache.lookup(url: "https://example.com/p/1.jpg", variant: variant))
         XCTAssertEqual(entry.url, "https://example.com/p/1.jpg")
-        XCTAssertEqual(try cache.stats().entryCount, 1)
+        XCTAssertEqual(try cache.maintenance.stats().entryCount, 1)
     }
 
     func testVariantNamesParseAndUnknownFormatsAndSizesAreRejected() throws {

@@ -95,19 +95,19 @@ final class CacheShardTests: CacheTestCase {
         // A leftover temp file in a shard's tmp/ (a crash mid-write) is removed by the merge.
         _ = FileManager.default.createFile(atPath: root + "/shards/1-of-3/tmp/left.tmp", contents: Data("x".utf8))
         let tree = try openCache()
-        let first = try tree.mergeShards(batchSize: 5)
+        let first = try tree.maintenance.mergeShards(batchSize: 5)
         XCTAssertEqual(first.mergedShards.count, 3)
         XCTAssertEqual(first.insertedRows, 12)
         XCTAssertEqual(first.removedTemporaryFileCount, 1)
-        XCTAssertEqual(try tree.stats().entryCount, 12)
+        XCTAssertEqual(try tree.maintenance.stats().entryCount, 12)
         for (url, bytes) in expected {
             XCTAssertEqual(try tree.lookup(url: url, variant: CacheVariant(longestSide: 64, format: .jpeg), recordingAccess: false)?.outputBytes, bytes)
         }
-        let report = try tree.verify(validator: Self.validator)
+        let report = try tree.maintenance.verify(validator: Self.validator)
         XCTAssertTrue(report.isClean, "\(report)")
         XCTAssertEqual(report.checkedCount, 12)
 
-        let second = try tree.mergeShards()
+        let second = try tree.maintenance.mergeShards()
         XCTAssertEqual(second.insertedRows + second.updatedRows, 0, "a second merge changes nothing")
         XCTAssertEqual(second.unchangedRows, 12)
     }
@@ -119,12 +119,12 @@ final class CacheShardTests: CacheTestCase {
                           data: try jpeg(), metadata: metadata())
         let lock = try CacheLock.acquire(root: root, shard: shard)
         let tree = try openCache()
-        let error = assertThrowsCacheError("locked") { try tree.mergeShards() }
+        let error = assertThrowsCacheError("locked") { try tree.maintenance.mergeShards() }
         XCTAssertEqual(error, .locked(path: root + "/shards/1-of-2/.lock", holderPID: getpid()))
-        XCTAssertEqual(try tree.stats().entryCount, 0, "nothing of the running shard was merged")
+        XCTAssertEqual(try tree.maintenance.stats().entryCount, 0, "nothing of the running shard was merged")
         lock.release()
         try running.close()
-        XCTAssertEqual(try tree.mergeShards().insertedRows, 1, "once it has finished, it merges")
+        XCTAssertEqual(try tree.maintenance.mergeShards().insertedRows, 1, "once it has finished, it merges")
     }
 
     func testMergeKeepsTheNewerRowAndUnitesProductIds() throws {
@@ -138,12 +138,12 @@ final class CacheShardTests: CacheTestCase {
         let tree = try openCache()
         let newer = try jpeg(width: 60, seed: 2)
         try tree.store(url: url, productIds: [2], variant: variant, data: newer, metadata: metadata(width: 60, fetchedAt: 200))
-        let result = try tree.mergeShards()
+        let result = try tree.maintenance.mergeShards()
         XCTAssertEqual(result.updatedRows, 1, "product ids were added")
         let entry = try XCTUnwrap(try tree.lookup(url: url, variant: variant, recordingAccess: false))
         XCTAssertEqual(entry.outputBytes, newer.count, "the older shard row does not replace the newer one")
         XCTAssertEqual(entry.fetchedAt, 200)
         XCTAssertEqual(entry.productIds, [1, 2])
-        XCTAssertTrue(try tree.verify(validator: Self.validator).isClean)
+        XCTAssertTrue(try tree.maintenance.verify(validator: Self.validator).isClean)
     }
 }

@@ -45,7 +45,7 @@ final class DiskCacheCrashTests: CacheTestCase {
 
         let cache = try openCache()
         XCTAssertNil(try cache.lookup(url: url, variant: variant), "no row was written")
-        let report = try cache.verify(validator: Self.validator)
+        let report = try cache.maintenance.verify(validator: Self.validator)
         XCTAssertEqual(report.problems, [])
         let expectedPath = root + "/" + CacheLayout.relativePath(url: try CanonicalURL(url), variant: variant)
         XCTAssertEqual(report.orphanFiles, [expectedPath], "the complete file is there, harmless, without a row")
@@ -54,7 +54,7 @@ final class DiskCacheCrashTests: CacheTestCase {
         // The next store overwrites the orphan and the cache is whole again.
         let entry = try cache.store(url: url, productIds: [1], variant: variant, data: try jpeg(seed: 3), metadata: metadata())
         XCTAssertEqual(entry.absolutePath, expectedPath)
-        XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
+        XCTAssertTrue(try cache.maintenance.verify(validator: Self.validator).isClean)
     }
 
     func testCrashWhileReplacingAFileNeverLetsTheOldRowVouchForTheNewFile() throws {
@@ -114,16 +114,16 @@ final class DiskCacheCrashTests: CacheTestCase {
             try cache.close()
         }
         let crashing = try openCache(faults: { $0 == .afterEvictedRowsDeleted ? EIO : nil })
-        XCTAssertThrowsError(try crashing.evict(maxBytes: 2 * data.count))
+        XCTAssertThrowsError(try crashing.maintenance.evict(maxBytes: 2 * data.count))
         try crashing.close()
 
         let cache = try openCache()
-        let report = try cache.verify(validator: Self.validator)
+        let report = try cache.maintenance.verify(validator: Self.validator)
         XCTAssertEqual(report.problems, [], "no row points at a missing file")
         XCTAssertEqual(report.checkedCount, 2)
         XCTAssertEqual(report.orphanFiles.count, 2, "the evicted files are orphans until removed")
         XCTAssertNil(try cache.lookup(url: "https://img.example.com/0.jpg", variant: variant))
         XCTAssertNil(try cache.lookup(url: "https://img.example.com/1.jpg", variant: variant))
-        XCTAssertEqual(try cache.stats().totalBytes, 2 * data.count)
+        XCTAssertEqual(try cache.maintenance.stats().totalBytes, 2 * data.count)
     }
 }

@@ -26,7 +26,7 @@ final class DiskCacheEvictionTests: CacheTestCase {
         // Removing "b" alone is not enough; removing "b" and "c" exactly is.
         let limit = total - sizes["b"]! - sizes["c"]!
 
-        let result = try cache.evict(maxBytes: limit)
+        let result = try cache.maintenance.evict(maxBytes: limit)
         XCTAssertEqual(result.removedCount, 2)
         XCTAssertEqual(result.removedBytes, sizes["b"]! + sizes["c"]!)
         XCTAssertEqual(result.remainingBytes, total - result.removedBytes)
@@ -39,8 +39,8 @@ final class DiskCacheEvictionTests: CacheTestCase {
             XCTAssertEqual(try cache.lookup(url: url(name), variant: variant)?.fileIsPresent, true, name)
             XCTAssertTrue(fileExists(paths[name]!), name)
         }
-        XCTAssertEqual(try cache.stats().totalBytes, result.remainingBytes)
-        let report = try cache.verify(validator: Self.validator)
+        XCTAssertEqual(try cache.maintenance.stats().totalBytes, result.remainingBytes)
+        let report = try cache.maintenance.verify(validator: Self.validator)
         XCTAssertTrue(report.isClean, "\(report)")
     }
 
@@ -68,14 +68,14 @@ final class DiskCacheEvictionTests: CacheTestCase {
         try cache.markListed(urls: [try CanonicalURL(url("a")), try CanonicalURL(url("b"))], at: 5000)
         let total = sizes.values.reduce(0, +)
 
-        let first = try cache.evict(maxBytes: total - sizes["c"]!, listedSince: 5000, now: 7000)
+        let first = try cache.maintenance.evict(maxBytes: total - sizes["c"]!, listedSince: 5000, now: 7000)
         XCTAssertEqual(first.removedCount, 1)
         XCTAssertEqual(try cachedNames(cache), ["a", "b", "d"], "c: not named tonight, least recently used of those")
-        _ = try cache.evict(maxBytes: sizes["a"]! + sizes["b"]!, listedSince: 5000, now: 7000)
+        _ = try cache.maintenance.evict(maxBytes: sizes["a"]! + sizes["b"]!, listedSince: 5000, now: 7000)
         XCTAssertEqual(try cachedNames(cache), ["a", "b"], "every unnamed image goes before a named one")
-        _ = try cache.evict(maxBytes: sizes["b"]!, listedSince: 5000, now: 7000)
+        _ = try cache.maintenance.evict(maxBytes: sizes["b"]!, listedSince: 5000, now: 7000)
         XCTAssertEqual(try cachedNames(cache), ["b"], "among the named ones, least recently used first")
-        XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
+        XCTAssertTrue(try cache.maintenance.verify(validator: Self.validator).isClean)
     }
 
     func testEvictionWithoutARunStartKeepsWhatTheNewestListingNamed() throws {
@@ -86,7 +86,7 @@ final class DiskCacheEvictionTests: CacheTestCase {
         try cache.markListed(urls: [try CanonicalURL(url("a"))], at: night)
         try cache.markListed(urls: [try CanonicalURL(url("b"))], at: night + 3 * 3600)
 
-        _ = try cache.evict(maxBytes: sizes["a"]! + sizes["b"]!, now: night + 4 * 3600)
+        _ = try cache.maintenance.evict(maxBytes: sizes["a"]! + sizes["b"]!, now: night + 4 * 3600)
         XCTAssertEqual(try cachedNames(cache), ["a", "b"])
     }
 
@@ -103,9 +103,9 @@ final class DiskCacheEvictionTests: CacheTestCase {
         let cache = try openCache()
         let data = try jpeg()
         try cache.store(url: url("a"), productIds: [1], variant: variant, data: data, metadata: metadata())
-        let result = try cache.evict(maxBytes: data.count)
+        let result = try cache.maintenance.evict(maxBytes: data.count)
         XCTAssertEqual([result.removedCount, result.removedBytes, result.remainingBytes], [0, 0, data.count])
-        XCTAssertEqual(try cache.stats().entryCount, 1)
+        XCTAssertEqual(try cache.maintenance.stats().entryCount, 1)
     }
 
     func testEvictionToZeroRemovesEveryFileButKeepsFailureRecords() throws {
@@ -114,7 +114,7 @@ final class DiskCacheEvictionTests: CacheTestCase {
             try cache.store(url: url(name), productIds: [1], variant: variant, data: try jpeg(), metadata: metadata())
         }
         try cache.recordFailure(url: url("broken"), productIds: [2], variant: variant, reason: "the image is corrupt")
-        let result = try cache.evict(maxBytes: 0)
+        let result = try cache.maintenance.evict(maxBytes: 0)
         XCTAssertEqual(result.removedCount, 2)
         XCTAssertEqual(result.remainingBytes, 0)
         XCTAssertEqual(try cache.files.allFilePaths(), [])
@@ -132,7 +132,7 @@ final class DiskCacheEvictionTests: CacheTestCase {
         try cache.recordFailure(url: url("a"), productIds: [1], variant: variant, reason: "the server answered 500")
         try cache.recordFailure(url: url("c"), productIds: [3], variant: variant, reason: "the image is too large")
 
-        let stats = try cache.stats(now: 2050)
+        let stats = try cache.maintenance.stats(now: 2050)
         XCTAssertEqual(stats.entryCount, 3)
         XCTAssertEqual(stats.failedCount, 2)
         XCTAssertEqual(stats.totalBytes, 2 * large.count + small.count)

@@ -30,7 +30,7 @@ final class DiskCachePruneTests: CacheTestCase {
         XCTAssertFalse(fileExists(gone.absolutePath!))
         XCTAssertEqual(try cache.lookup(url: url("kept"), variant: variant, recordingAccess: false)?.fileIsPresent, true)
         XCTAssertTrue(fileExists(kept.absolutePath!))
-        XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
+        XCTAssertTrue(try cache.maintenance.verify(validator: Self.validator).isClean)
         XCTAssertEqual(try cache.prune(listedBefore: 5000).removedCount, 0, "a second prune finds nothing")
     }
 
@@ -44,13 +44,13 @@ final class DiskCachePruneTests: CacheTestCase {
 
         let lock = try CacheLock.acquire(root: root)
         let cache = try openCache()
-        let before = try cache.verify(validator: Self.validator)
+        let before = try cache.maintenance.verify(validator: Self.validator)
         XCTAssertEqual(before.problems, [], "no row names a missing file")
         XCTAssertEqual(before.orphanFiles, [gone.absolutePath!])
-        let collected = try cache.collectGarbage()
+        let collected = try cache.maintenance.collectGarbage()
         lock.release()
         XCTAssertEqual(collected.removedOrphanFiles, [gone.absolutePath!])
-        XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
+        XCTAssertTrue(try cache.maintenance.verify(validator: Self.validator).isClean)
     }
 
     func testGarbageCollectionRemovesOrphansAndTemporaryFilesAndKeepsFilesAShardStillNames() throws {
@@ -65,7 +65,7 @@ final class DiskCachePruneTests: CacheTestCase {
         let temporary = CacheLayout(root: root, shard: shard).tempDirectory + "/left.tmp"
         try Data("half".utf8).write(to: URL(fileURLWithPath: temporary))
 
-        let result = try tree.collectGarbage(startedAt: Date().timeIntervalSince1970 + 1)
+        let result = try tree.maintenance.collectGarbage(startedAt: Date().timeIntervalSince1970 + 1)
         XCTAssertEqual(result.removedOrphanFiles, [orphan])
         XCTAssertEqual(result.removedTemporaryFiles, [temporary])
         XCTAssertTrue(fileExists(unmerged.absolutePath!), "a shard's manifest still names it")
@@ -77,7 +77,7 @@ final class DiskCachePruneTests: CacheTestCase {
         let shard = try CacheShard(index: 1, count: 2)
         let running = try CacheLock.acquire(root: root, shard: shard)
         defer { running.release() }
-        assertThrowsCacheError("locked") { try tree.collectGarbage() }
+        assertThrowsCacheError("locked") { try tree.maintenance.collectGarbage() }
     }
 
     func testAManifestOfTheFirstSchemaOpensAndItsRowsCountAsListedWhenLastUsed() throws {
@@ -102,18 +102,18 @@ final class DiskCachePruneTests: CacheTestCase {
         _ = try store(shardCache, "kept", seed: 7)
         try shardCache.close()
         let tree = try openCache()
-        XCTAssertEqual(try tree.mergeShards().insertedRows, 2)
+        XCTAssertEqual(try tree.maintenance.mergeShards().insertedRows, 2)
 
         let again = try DiskCache.open(root: root, shard: shard)
         try again.markListed(urls: [url("kept")], at: 5000)
         XCTAssertEqual(try again.prune(listedBefore: 5000, now: 5000).removedCount, 1)
         try again.close()
-        XCTAssertEqual(try tree.mergeShards().prunedRows, 1)
+        XCTAssertEqual(try tree.maintenance.mergeShards().prunedRows, 1)
         XCTAssertNil(try tree.lookup(url: url("gone"), variant: variant, recordingAccess: false))
         XCTAssertFalse(fileExists(gone.absolutePath!))
-        XCTAssertTrue(try tree.verify(validator: Self.validator).isClean)
-        XCTAssertEqual(try tree.mergeShards().prunedRows, 0, "the shard forgot the key once merged")
-        XCTAssertEqual(try tree.stats().entryCount, 1)
+        XCTAssertTrue(try tree.maintenance.verify(validator: Self.validator).isClean)
+        XCTAssertEqual(try tree.maintenance.mergeShards().prunedRows, 0, "the shard forgot the key once merged")
+        XCTAssertEqual(try tree.maintenance.stats().entryCount, 1)
     }
 
     func testTreeEvictionRemovesTheVictimsFromEveryShardSoAMergeCannotBringThemBack() throws {
@@ -129,15 +129,15 @@ final class DiskCachePruneTests: CacheTestCase {
             try cache.close()
         }
         let tree = try openCache()
-        try tree.mergeShards()
+        try tree.maintenance.mergeShards()
         let total = written.reduce(0) { $0 + ($1.outputBytes ?? 0) }
         let limit = total / 2
 
-        let result = try tree.evictTree(maxBytes: limit)
+        let result = try tree.maintenance.evictTree(maxBytes: limit)
         XCTAssertGreaterThan(result.removedCount, 0)
         XCTAssertLessThanOrEqual(result.remainingBytes, limit)
-        try tree.mergeShards()
-        XCTAssertLessThanOrEqual(try tree.stats().totalBytes, limit, "a second merge brings nothing back")
-        XCTAssertTrue(try tree.verify(validator: Self.validator).isClean)
+        try tree.maintenance.mergeShards()
+        XCTAssertLessThanOrEqual(try tree.maintenance.stats().totalBytes, limit, "a second merge brings nothing back")
+        XCTAssertTrue(try tree.maintenance.verify(validator: Self.validator).isClean)
     }
 }

@@ -46,7 +46,7 @@ final class DiskCacheSafetyTests: CacheTestCase {
         let path = try XCTUnwrap(entry.absolutePath)
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: outside + "/elsewhere.jpg")
-        let report = try cache.verify(validator: Self.validator)
+        let report = try cache.maintenance.verify(validator: Self.validator)
         XCTAssertEqual(report.problems.map(\.issue), [.notARegularFile])
         XCTAssertFalse(try XCTUnwrap(try cache.lookup(url: url, variant: variant)).fileIsPresent)
     }

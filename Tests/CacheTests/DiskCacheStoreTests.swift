@@ -142,7 +142,7 @@ final class DiskCacheStoreTests: CacheTestCase {
         XCTAssertEqual(entry.etag, "\"v1\"", "the validators of the good file stay for the next conditional request")
         XCTAssertTrue(entry.canRevalidate)
         XCTAssertEqual(try cache.path(for: url, longestSide: 300), entry.absolutePath)
-        XCTAssertEqual(try cache.stats().failedCount, 1)
+        XCTAssertEqual(try cache.maintenance.stats().failedCount, 1)
     }
 
     func testFailureForANewURLRecordsARowWithoutAFile() throws {
@@ -157,7 +157,7 @@ final class DiskCacheStoreTests: CacheTestCase {
         XCTAssertFalse(entry.canRevalidate)
         XCTAssertEqual(entry.productIds, [4])
         XCTAssertNil(try cache.path(for: url, longestSide: 300))
-        let stats = try cache.stats()
+        let stats = try cache.maintenance.stats()
         XCTAssertEqual(stats.entryCount, 0)
         XCTAssertEqual(stats.failedCount, 1)
     }
@@ -246,7 +246,7 @@ final class DiskCacheStoreTests: CacheTestCase {
                 }
             }
             XCTAssertEqual(failures.messages, [])
-            let report = try cache.verify(validator: Self.validator)
+            let report = try cache.maintenance.verify(validator: Self.validator)
             XCTAssertEqual(report.checkedCount, 8)
             XCTAssertEqual(report.problems, [], "round \(round)")
             XCTAssertTrue(report.isClean, "\(report)")

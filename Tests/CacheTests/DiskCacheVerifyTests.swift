@@ -14,7 +14,7 @@ final class DiskCacheVerifyTests: CacheTestCase {
             try cache.store(url: url(name), productIds: [1], variant: variant, data: try jpeg(), metadata: metadata())
         }
         try cache.recordFailure(url: url("d"), productIds: [1], variant: variant, reason: "the server answered 404")
-        let report = try cache.verify(validator: Self.validator)
+        let report = try cache.maintenance.verify(validator: Self.validator)
         XCTAssertEqual(report.checkedCount, 3, "failure-only rows have no file to check")
         XCTAssertTrue(report.isClean, "\(report)")
     }
@@ -39,7 +39,7 @@ final class DiskCacheVerifyTests: CacheTestCase {
         try data.write(to: URL(fileURLWithPath: orphan))
         try data.write(to: URL(fileURLWithPath: root + "/tmp/inflight.tmp"))
 
-        let report = try cache.verify(validator: Self.validator)
+        let report = try cache.maintenance.verify(validator: Self.validator)
         XCTAssertEqual(report.checkedCount, 5)
         let issues = Dictionary(uniqueKeysWithValues: report.problems.map { ($0.url, $0) })
         XCTAssertEqual(issues.count, 4, "\(report.problems)")

@@ -62,7 +62,7 @@ final class FileValidatorsTests: CacheTestCase {
         let data = try jpeg(seed: 6)
         let path = try XCTUnwrap(try cache.store(url: try CanonicalURL(url), productIds: [1], variant: variant, data: data,
                                                  metadata: metadata()).absolutePath)
-        XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
+        XCTAssertTrue(try cache.maintenance.verify(validator: Self.validator).isClean)
         // Same length, other bytes, written in place as no warm process ever does.
         var changed = data
         changed[changed.count - 3] ^= 0xff
@@ -71,11 +71,11 @@ final class FileValidatorsTests: CacheTestCase {
         try handle.close()
 
         var exported: [AppManifestImage] = []
-        try cache.exportAppManifest { exported.append($0) }
+        try cache.maintenance.exportAppManifest { exported.append($0) }
         XCTAssertEqual(exported.first?.variants.first?.etag, FileValidators.etag(sha256Hex: SHA256Hex.digest(of: data)),
                        "the recorded ETag, not one of the changed bytes")
         XCTAssertEqual(exported.first?.variants.first?.bytes, data.count)
-        let report = try cache.verify(validator: Self.validator)
+        let report = try cache.maintenance.verify(validator: Self.validator)
         XCTAssertEqual(report.problems.map(\.issue),
                        [.digestMismatch(expectedSHA256: SHA256Hex.digest(of: data), actualSHA256: SHA256Hex.digest(of: changed))])
     }

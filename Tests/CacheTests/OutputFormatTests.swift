@@ -55,7 +55,7 @@ final class OutputFormatTests: CacheTestCase {
         XCTAssertTrue(try XCTUnwrap(entry.absolutePath).hasSuffix(".jpg"))
         XCTAssertEqual(try cache.read { db in try String.fetchAll(db, sql: "SELECT variant FROM entry") }, ["300.jpg"])
         let path = outside + "/app.jsonl"
-        XCTAssertEqual(try cache.writeAppManifest(to: path), 1)
+        XCTAssertEqual(try cache.maintenance.writeAppManifest(to: path), 1)
         XCTAssertTrue(try String(contentsOfFile: path, encoding: .utf8).contains(#""format":"jpeg""#))
     }
 
@@ -64,16 +64,16 @@ final class OutputFormatTests: CacheTestCase {
         let url = try CanonicalURL("https://img.example.com/future.jpg")
         try cache.store(url: url, productIds: [1], variant: CacheVariant(longestSide: 300, format: .jpeg),
                         data: try jpeg(), metadata: metadata())
-        XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
+        XCTAssertTrue(try cache.maintenance.verify(validator: Self.validator).isClean)
         try cache.write { db in try db.execute(sql: "UPDATE entry SET variant = '300.jxl'") }
 
-        let report = try cache.verify(validator: Self.validator)
+        let report = try cache.maintenance.verify(validator: Self.validator)
         XCTAssertEqual(report.problems.map(\.issue), [.unknownVariant])
         XCTAssertEqual(report.problems.map(\.variant), ["300.jxl"])
         XCTAssertEqual(report.orphanFiles, [], "the row still names its file")
         XCTAssertEqual(try cache.entries(forURL: url).count, 0)
         var exported: [AppManifestImage] = []
-        try cache.exportAppManifest { exported.append($0) }
+        try cache.maintenance.exportAppManifest { exported.append($0) }
         XCTAssertEqual(exported, [])
     }
 }

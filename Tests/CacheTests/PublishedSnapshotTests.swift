@@ -3,7 +3,7 @@ import GRDB
 import XCTest
 @testable import Cache
 
-/// `DiskCache.publishSnapshot()` (LAYOUT.md, "Published snapshots"): an immutable copy in rollback-journal mode behind a
+/// `CacheMaintenance.publishSnapshot()` (LAYOUT.md, "Published snapshots"): an immutable copy in rollback-journal mode behind a
 /// link moved by rename, the previous one kept, older ones and a crashed publish's leftovers removed, and no file a
 /// snapshot names collected as garbage.
 final class PublishedSnapshotTests: CacheTestCase {
@@ -29,7 +29,7 @@ final class PublishedSnapshotTests: CacheTestCase {
         let cache = try openCache()
         try store(cache, 1)
         try store(cache, 2)
-        let path = try cache.publishSnapshot()
+        let path = try cache.maintenance.publishSnapshot()
 
         XCTAssertEqual(try published.currentSnapshotPath(), path)
         XCTAssertEqual((path as NSString).lastPathComponent, "manifest-1.sqlite")
@@ -50,7 +50,7 @@ final class PublishedSnapshotTests: CacheTestCase {
     func testASnapshotIsReadWithoutTakingALock() throws {
         let cache = try openCache()
         try store(cache, 1)
-        let path = try cache.publishSnapshot()
+        let path = try cache.maintenance.publishSnapshot()
         // Another connection holds SQLite's exclusive lock on the file: a reader that takes locks would get "database
         // is locked" at once (no busy timeout); an immutable one takes none, as on a volume whose locks cannot be
         // trusted across hosts.
@@ -67,7 +67,7 @@ final class PublishedSnapshotTests: CacheTestCase {
         let cache = try openCache()
         for index in 1...4 {
             try store(cache, index)
-            try cache.publishSnapshot()
+            try cache.maintenance.publishSnapshot()
         }
         XCTAssertEqual(snapshotNames(), ["manifest-3.sqlite", "manifest-4.sqlite"],
                        "the newest and the one an origin may still read")
@@ -78,7 +78,7 @@ final class PublishedSnapshotTests: CacheTestCase {
     func testAPublishCutShortLeavesThePreviousPointerAndTheNextPublishCleansUp() throws {
         let cache = try openCache()
         try store(cache, 1)
-        let first = try cache.publishSnapshot()
+        let first = try cache.maintenance.publishSnapshot()
         // What a crash leaves: a half-written copy, a snapshot renamed in but never pointed at, a link not renamed yet.
         try Data("half a database".utf8).write(to: URL(fileURLWithPath: published.directory + "/.manifest-3.sqlite.tmp"))
         try FileManager.default.copyItem(atPath: first, toPath: published.directory + "/manifest-2.sqlite")
@@ -88,7 +88,7 @@ final class PublishedSnapshotTests: CacheTestCase {
         XCTAssertEqual(try urls(inSnapshot: first), ["https://img.example.test/p/1.jpg"])
 
         try store(cache, 2)
-        let next = try cache.publishSnapshot()
+        let next = try cache.maintenance.publishSnapshot()
         XCTAssertEqual((next as NSString).lastPathComponent, "manifest-3.sqlite", "numbered after every snapshot present")
         XCTAssertEqual(contents(ofDirectory: published.directory), ["manifest-1.sqlite", "manifest-3.sqlite", "manifest.sqlite"],
                        "the temp files and the snapshot nobody pointed at are gone; the previous one stays")
@@ -99,25 +99,25 @@ final class PublishedSnapshotTests: CacheTestCase {
         let cache = try openCache()
         try store(cache, 1)
         try store(cache, 2)
-        try cache.publishSnapshot()
+        try cache.maintenance.publishSnapshot()
         let file = try XCTUnwrap(try cache.path(for: "https://img.example.test/p/2.jpg", longestSide: 300))
         // The row goes, the file stays: what an eviction cut short after its rows' commit leaves.
         try cache.write { db in try db.execute(sql: "DELETE FROM entry WHERE url LIKE '%/2.jpg'") }
 
-        let kept = try cache.collectGarbage(startedAt: Date().timeIntervalSince1970 + 60)
+        let kept = try cache.maintenance.collectGarbage(startedAt: Date().timeIntervalSince1970 + 60)
         XCTAssertEqual(kept.removedOrphanFiles, [], "an origin reading the snapshot still serves it")
         XCTAssertTrue(fileExists(file))
 
-        try cache.publishSnapshot()
-        try cache.publishSnapshot()
-        let collected = try cache.collectGarbage(startedAt: Date().timeIntervalSince1970 + 60)
+        try cache.maintenance.publishSnapshot()
+        try cache.maintenance.publishSnapshot()
+        let collected = try cache.maintenance.collectGarbage(startedAt: Date().timeIntervalSince1970 + 60)
         XCTAssertEqual(collected.removedOrphanFiles, [file], "once no snapshot names it, it is garbage")
     }
 
     func testAShardsManifestIsNotPublished() throws {
         let shard = try DiskCache.open(root: root, shard: CacheShard(index: 0, count: 2))
         defer { try? shard.close() }
-        XCTAssertThrowsError(try shard.publishSnapshot())
+        XCTAssertThrowsError(try shard.maintenance.publishSnapshot())
         XCTAssertFalse(fileExists(published.directory))
     }
 }

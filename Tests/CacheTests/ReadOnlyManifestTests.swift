@@ -26,7 +26,7 @@ final class ReadOnlyManifestTests: CacheTestCase {
 
         let reader = try DiskCache.open(root: root, readOnly: true)
         defer { try? reader.close() }
-        XCTAssertEqual(try reader.stats().entryCount, 1)
+        XCTAssertEqual(try reader.maintenance.stats().entryCount, 1)
         XCTAssertNotNil(try reader.path(for: url, longestSide: 300), "a hit, though the use cannot be recorded")
         assertThrowsCacheError("database") {
             try reader.store(url: url, productIds: [1], variant: variant, data: try jpeg(seed: 2), metadata: metadata())
@@ -42,7 +42,7 @@ final class ReadOnlyManifestTests: CacheTestCase {
         }
         let cache = try DiskCache.open(root: root, readOnly: true)
         defer { try? cache.close() }
-        XCTAssertNoThrow(try cache.stats())
+        XCTAssertNoThrow(try cache.maintenance.stats())
         XCTAssertFalse(cache.readOnly, "a schema this warm cannot read is migrated by a writable open, as before")
     }
 }

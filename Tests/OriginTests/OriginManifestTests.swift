@@ -160,7 +160,7 @@ final class OriginManifestTests: XCTestCase {
 
     static func exportedLines(_ cache: DiskCache) throws -> [String] {
         var lines: [String] = []
-        try cache.exportAppManifest { image throws(CacheError) in
+        try cache.maintenance.exportAppManifest { image throws(CacheError) in
             lines.append(String(decoding: (try? JSONLines.line(image)) ?? Data(), as: UTF8.self))
         }
         return lines

@@ -34,7 +34,7 @@ final class PublishedSnapshotServingTests: XCTestCase {
 
     /// What `warm cache merge DIR` does.
     private func mergeAndPublish(_ root: String) throws {
-        _ = try DiskCache.mergeTree(root: root, maxBytes: nil, publishing: true, logger: Logger(label: "merge-test"))
+        _ = try CacheMaintenance.mergeTree(root: root, maxBytes: nil, publishing: true, logger: Logger(label: "merge-test"))
     }
 
     private func thumbnail(_ index: Int) -> String {

@@ -74,14 +74,14 @@ final class FullDiskRunTests: XCTestCase {
         let cache = try DiskCache.open(root: directory.path, readOnly: true)
         defer { try? cache.close() }
         var contents: Set<String> = []
-        try cache.exportAppManifest { image in contents.insert("\(image)") }
+        try cache.maintenance.exportAppManifest { image in contents.insert("\(image)") }
         return contents
     }
 
     private func assertVerifies(_ directory: URL, _ point: FaultPoint, line: UInt = #line) throws {
         let cache = try DiskCache.open(root: directory.path, readOnly: true)
         defer { try? cache.close() }
-        let report = try cache.verify(validator: CachedImageValidator.decodesCompletely)
+        let report = try cache.maintenance.verify(validator: CachedImageValidator.decodesCompletely)
         XCTAssertTrue(report.isClean, "\(point): \(report)", line: line)
     }
 }

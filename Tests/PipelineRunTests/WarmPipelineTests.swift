@@ -32,8 +32,8 @@ final class WarmPipelineTests: XCTestCase {
 
         let cache = try DiskCache.open(root: cacheDirectory.path)
         defer { try? cache.close() }
-        XCTAssertEqual(try cache.stats().entryCount, distinct.count)
-        XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
+        XCTAssertEqual(try cache.maintenance.stats().entryCount, distinct.count)
+        XCTAssertTrue(try cache.maintenance.verify(validator: Self.validator).isClean)
         // A product that shares its thumbnail is listed on the cached entry.
         for url in distinct {
             let entry = try XCTUnwrap(try cache.lookup(url: url, variant: CacheVariant(longestSide: 64, format: .jpeg)))
@@ -84,7 +84,7 @@ final class WarmPipelineTests: XCTestCase {
         XCTAssertEqual(served.okResponses - served.requests(route: "products"), 0, "no thumbnail body was sent")
         let cache = try DiskCache.open(root: cacheDirectory.path)
         defer { try? cache.close() }
-        let stats = try cache.stats()
+        let stats = try cache.maintenance.stats()
         XCTAssertEqual(stats.entryCount, first.imagesDownloaded, "a 304 keeps the entry")
         XCTAssertEqual(stats.expiredCount, 0)
         for url in await TestCatalog.distinctThumbnails(server) {
@@ -182,8 +182,8 @@ final class WarmPipelineTests: XCTestCase {
         XCTAssertGreaterThan(limited.evictedEntries, 0)
         let cache = try DiskCache.open(root: cacheDirectory.path)
         defer { try? cache.close() }
-        XCTAssertLessThanOrEqual(try cache.stats().totalBytes, unlimited.bytesWritten / 2)
-        XCTAssertTrue(try cache.verify(validator: Self.validator).isClean)
+        XCTAssertLessThanOrEqual(try cache.maintenance.stats().totalBytes, unlimited.bytesWritten / 2)
+        XCTAssertTrue(try cache.maintenance.verify(validator: Self.validator).isClean)
     }
 
     func testSecondConcurrentRunOnTheSameCacheIsRefusedAtOnce() async throws {

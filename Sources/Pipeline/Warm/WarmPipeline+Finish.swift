@@ -93,7 +93,7 @@ extension WarmPipeline {
         let listedSince = startedAt.timeIntervalSince1970
         do {
             evicted = try await dependencies.cache.run({ cache throws(CacheError) in
-                try cache.evict(maxBytes: maxBytes, listedSince: listedSince)
+                try cache.maintenance.evict(maxBytes: maxBytes, listedSince: listedSince)
             })
         } catch {
             return await stepFailed("the eviction to --max-cache-size \(maxBytes) bytes failed: \(error)")
@@ -108,7 +108,7 @@ extension WarmPipeline {
     private func exportAppManifest() async {
         guard let path = configuration.output.exportPath else { return }
         do {
-            try await dependencies.cache.run { cache throws(CacheError) in try cache.writeAppManifest(to: path) }
+            try await dependencies.cache.run { cache throws(CacheError) in try cache.maintenance.writeAppManifest(to: path) }
         } catch {
             await stepFailed("the app manifest could not be written to \(path): \(error)")
         }

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 
-extension DiskCache {
+extension CacheMaintenance {
     /// From the manifest only; `now` decides which entries count as expired.
     public func stats(now: Double = Date().timeIntervalSince1970) throws(CacheError) -> CacheStats {
-        try read { db in
+        try cache.read { db in
             let totals = try Row.fetchOne(db, sql: """
                 SELECT
                     COUNT(*) FILTER (WHERE path IS NOT NULL) AS entryCount,

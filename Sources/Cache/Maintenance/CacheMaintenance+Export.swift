@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import WarmSupport
 
-extension DiskCache {
+extension CacheMaintenance {
     /// From the manifest alone (rows in key order, a batch in memory): bytes and ETags are the validators recorded when
     /// each file was stored, so no cached file is read; a row without them (file missing when they were filled) is
     /// left out. `verify` is what compares the files with these numbers.
@@ -14,7 +14,7 @@ extension DiskCache {
     static func exportAppManifest(of pool: DatabasePool, layout: CacheLayout,
                                   _ body: (AppManifestImage) throws(CacheError) -> Void) throws(CacheError) {
         var images = AppManifestImage.Grouping()
-        try forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL AND sha256 IS NOT NULL",
+        try DiskCache.forEachBatch(of: pool, layout: layout, where: "path IS NOT NULL AND sha256 IS NOT NULL",
                          batchSize: 1_000) { rows throws(CacheError) in
             for row in rows {
                 if let finished = images.add(row) { try body(finished) }

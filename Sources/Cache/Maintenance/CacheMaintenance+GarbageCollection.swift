@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension DiskCache {
+extension CacheMaintenance {
     /// Takes every shard's lock too (`locked` while any run goes on). Files newer than `startedAt` stay, in case a
     /// shard that did not exist when the locks were taken has started writing, and so do files a published snapshot
     /// names (an origin on another host may serve them until the next publish).
@@ -9,9 +9,9 @@ extension DiskCache {
         try requireTree("collect garbage through a shard's manifest")
         return try withEveryShardLocked { shards, manifests throws(CacheError) in
             let namedPathsSQL = "SELECT path FROM entry WHERE path IS NOT NULL"
-            var namedPaths = Set(try read { db in try String.fetchAll(db, sql: namedPathsSQL) })
+            var namedPaths = Set(try cache.read { db in try String.fetchAll(db, sql: namedPathsSQL) })
             for (pool, layout) in manifests {
-                namedPaths.formUnion(try Self.using(pool, layout) { try String.fetchAll($0, sql: namedPathsSQL) })
+                namedPaths.formUnion(try DiskCache.using(pool, layout) { try String.fetchAll($0, sql: namedPathsSQL) })
             }
             namedPaths.formUnion(publishedPaths(namedPathsSQL))
             var result = GarbageCollectionResult()
@@ -43,7 +43,7 @@ extension DiskCache {
     }
 }
 
-extension DiskCache {
+extension CacheMaintenance {
     /// The paths every published snapshot names; one that cannot be read names none (no origin serves from it either).
     private func publishedPaths(_ sql: String) -> Set<String> {
         let directory = PublishedManifest(root: layout.root).directory
@@ -63,7 +63,7 @@ extension DiskCache {
     }
 }
 
-/// What `DiskCache.collectGarbage()` removed, as absolute paths.
+/// What `CacheMaintenance.collectGarbage()` removed, as absolute paths.
 public struct GarbageCollectionResult: Sendable, Hashable {
     public var removedOrphanFiles: [String] = []
     public var removedTemporaryFiles: [String] = []

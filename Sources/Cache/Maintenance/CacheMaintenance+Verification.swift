@@ -2,11 +2,11 @@ import Foundation
 import GRDB
 import WarmSupport
 
-extension DiskCache {
+extension CacheMaintenance {
     /// Reads and hashes every file once (one in memory at a time): the one place that checks the files against the
     /// validators their rows recorded. Run it while no store is in flight, or in-flight temp files are listed too.
     public func verify(validator: ImageValidator) throws(CacheError) -> VerificationReport {
-        let rows = try read { db in
+        let rows = try cache.read { db in
             try ManifestRow.filter(ManifestRow.Columns.path != nil)
                 .order(ManifestRow.Columns.url, ManifestRow.Columns.variant).fetchAll(db)
         }
@@ -61,7 +61,7 @@ public typealias ImageDimensions = PixelSize
 /// Decodes a cached file completely; the decoder lives in another module, so the caller supplies it.
 public typealias ImageValidator = @Sendable (Data) throws -> ImageDimensions
 
-/// What `DiskCache.verify` found; the caller, not the cache, decides what is fatal.
+/// What `CacheMaintenance.verify` found; the caller, not the cache, decides what is fatal.
 public struct VerificationReport: Sendable, Hashable {
     public enum Issue: Sendable, Hashable, CustomStringConvertible {
         case missing

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Logging
 
-extension DiskCache {
+extension CacheMaintenance {
     /// `warm cache merge` and `warm cache evict`: holding the tree's lock (no unsharded run or other merge meanwhile),
     /// merges the shards, evicts down to `maxBytes`, and, `publishing`, publishes last, so the snapshot is the tree's
     /// manifest after the last step that changed it (`publishSnapshot`). `published/` is made before the tree's
@@ -14,9 +14,10 @@ extension DiskCache {
         if publishing { try preparePublishing(root: root) }
         let cache = try DiskCache.open(root: root, logger: logger)
         defer { try? cache.close() }
-        let merged = try cache.mergeShards(logger: logger)
-        let evicted = try maxBytes.map { bytes throws(CacheError) in try cache.evictTree(maxBytes: bytes) }
-        return (merged, evicted, publishing ? try cache.publishSnapshot() : nil)
+        let maintenance = cache.maintenance
+        let merged = try maintenance.mergeShards(logger: logger)
+        let evicted = try maxBytes.map { bytes throws(CacheError) in try maintenance.evictTree(maxBytes: bytes) }
+        return (merged, evicted, publishing ? try maintenance.publishSnapshot() : nil)
     }
 
     /// Each shard merges under its own lock (a running one is refused); the newer row wins (`mergedRow`), idempotently,
@@ -41,31 +42,15 @@ extension DiskCache {
         result.removedTemporaryFileCount += removed.count
         guard let source = try openManifestIfPresent(shardLayout) else { return }
         defer { try? source.close() }
-        try Self.forEachBatch(of: source, layout: shardLayout, batchSize: batchSize) { batch throws(CacheError) in
+        try DiskCache.forEachBatch(of: source, layout: shardLayout, batchSize: batchSize) { batch throws(CacheError) in
             try merge(batch, into: &result)
         }
         result.prunedRows += try applyPrunedKeys(from: source, layout: shardLayout)
         result.mergedShards.append(shard)
     }
 
-    /// In key order, `batchSize` rows at a time, so memory does not grow with the manifest.
-    static func forEachBatch(of pool: DatabasePool, layout: CacheLayout, where condition: String = "1", batchSize: Int,
-                             _ body: ([ManifestRow]) throws(CacheError) -> Void) throws(CacheError) {
-        var after = (url: "", variant: "")
-        while true {
-            let batch = try using(pool, layout) { db in
-                try ManifestRow.fetchAll(db, sql: """
-                    SELECT * FROM entry WHERE \(condition) AND (url, variant) > (?, ?) ORDER BY url, variant LIMIT ?
-                    """, arguments: [after.url, after.variant, batchSize])
-            }
-            guard let last = batch.last else { return }
-            try body(batch)
-            after = (last.url, last.variant)
-        }
-    }
-
     private func merge(_ batch: [ManifestRow], into counts: inout ShardMergeResult) throws(CacheError) {
-        try write { db in
+        try cache.write { db in
             try db.inTransaction {
                 for incoming in batch {
                     let existing = try ManifestRow.fetchOne(db, key: incoming.key)
@@ -88,9 +73,9 @@ extension DiskCache {
     /// Removes the keys a shard pruned from this manifest (LAYOUT.md, "Prune"), then forgets
     /// them in the shard's. Idempotent: a crash between the two steps repeats the first.
     private func applyPrunedKeys(from source: DatabasePool, layout shardLayout: CacheLayout) throws(CacheError) -> Int {
-        let keys = try Self.using(source, shardLayout) { db in try PrunedKey.fetchAll(db) }
+        let keys = try DiskCache.using(source, shardLayout) { db in try PrunedKey.fetchAll(db) }
         guard !keys.isEmpty else { return 0 }
-        let removed = try write { db in
+        let removed = try cache.write { db in
             var removed = 0
             try db.inTransaction {
                 for key in keys {
@@ -103,7 +88,7 @@ extension DiskCache {
             }
             return removed
         }
-        try Self.using(source, shardLayout, writing: true) { db in
+        try DiskCache.using(source, shardLayout, writing: true) { db in
             for key in keys { try key.delete(db) }
         }
         return removed
@@ -158,14 +143,14 @@ extension DiskCache {
             (row.fetchedAt ?? -.infinity, row.expiresAt ?? -.infinity, row.failedAt ?? -.infinity)
         }
         var winner = recency(incoming) >= recency(existing) ? incoming : existing
-        winner.productIds = merged(existing.productIds, incoming.productIds)
+        winner.productIds = DiskCache.merged(existing.productIds, incoming.productIds)
         winner.lastAccessAt = max(existing.lastAccessAt, incoming.lastAccessAt)
         winner.lastListedAt = max(existing.lastListedAt, incoming.lastListedAt)
         return winner
     }
 }
 
-/// What `DiskCache.mergeShards()` did.
+/// What `CacheMaintenance.mergeShards()` did.
 public struct ShardMergeResult: Sendable, Hashable {
     public var mergedShards: [CacheShard] = []
     public var insertedRows = 0

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension DiskCache {
+extension CacheMaintenance {
     /// Publishes the tree's manifest as it is now for origins on other hosts (`PublishedManifest`; LAYOUT.md,
     /// "Published snapshots"): `VACUUM INTO` a temp file beside the snapshots (a consistent copy in rollback-journal
     /// mode, so a reader needs no `-shm`), fsync it, rename it to `manifest-<n>.sqlite`, fsync the directory, then
@@ -21,7 +21,7 @@ extension DiskCache {
             sequence: (before.compactMap(PublishedManifest.sequence(ofSnapshot:)).max() ?? 0) + 1)
         let temporary = "." + name + PublishedManifest.temporarySuffix
         let temporaryPath = directory.path + "/" + temporary
-        try write(injecting: false) { db in try db.execute(sql: "VACUUM INTO ?", arguments: [temporaryPath]) }
+        try cache.write(injecting: false) { db in try db.execute(sql: "VACUUM INTO ?", arguments: [temporaryPath]) }
         try Self.useRollbackJournal(temporaryPath)
         try directory.syncFile(temporary)
         try directory.rename(temporary, to: directory, as: name)
@@ -45,7 +45,7 @@ extension DiskCache {
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try queue.close()
         } catch {
-            throw mapDatabaseError(error, manifestPath: path)
+            throw DiskCache.mapDatabaseError(error, manifestPath: path)
         }
     }
 
