@@ -76,13 +76,16 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // Crawl stage: OpenMarket page models (both shapes) and the page crawler.
+        // Crawl stage: OpenMarket page models (both shapes) and the page crawler; the other catalog sources
+        // (Sources/: URL lists, sitemaps; CompressNIO inflates gzipped sitemaps, FoundationXML parses them).
         .target(
             name: "Crawl",
             dependencies: [
                 "Fetch", "WarmSupport",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         // Cache stage: the disk cache layout, SQLite manifest, eviction, lock (no libvips).
         .target(
@@ -171,7 +174,14 @@ let package = Package(
         // Placeholders (Downsample/Placeholder).
         .testTarget(name: "PlaceholderTests", dependencies: ["Downsample", "WarmTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MetricsTests", dependencies: ["WarmMetrics", "Downsample", "WarmSupport", "WarmTestSupport"]),
-        .testTarget(name: "CrawlTests", dependencies: ["Crawl"]),
+        // The sitemap tests gzip their documents with CompressNIO; the walker's fake fetcher answers with Fetch's types.
+        .testTarget(
+            name: "CrawlTests",
+            dependencies: [
+                "Crawl", "Fetch",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "CacheTests",
             dependencies: ["Cache", "CacheTestSupport", "Downsample", "WarmSupport", .product(name: "GRDB", package: "GRDB.swift")]),
