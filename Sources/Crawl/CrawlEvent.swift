@@ -6,6 +6,8 @@ public enum CrawlEvent: Sendable {
     case progress(CrawlReport)
     /// A page's products not seen before, each with a thumbnail URL (never empty).
     case products([Product])
+    /// A source other than the API (a URL list, a sitemap), read whole: its images, each once, with its product.
+    case images([ListedImage])
     /// Not sent when the crawl throws.
     case finished(CrawlReport)
 }

@@ -22,6 +22,22 @@ public struct CrawlReport: Sendable, Hashable, CustomStringConvertible {
     public var uncoveredPositions: Int = 0
     public var durationSeconds: Double = 0
 
+    public init() {}
+
+    /// A source read whole (`ImageListing`): `documents` files read, `entries` image entries (repeats included),
+    /// `images` distinct images; each image counts as a product with a thumbnail.
+    public init(documents: Int, entries: Int, images: Int, durationSeconds: Double) {
+        pagesFetched = documents
+        passes = 1
+        productsSeen = entries
+        uniqueProducts = images
+        delivered = images
+        duplicates = entries - images
+        totalCountAtStart = images
+        totalCountAtEnd = images
+        self.durationSeconds = durationSeconds
+    }
+
     public var description: String {
         var text = "Crawled \(pagesFetched) pages in \(passes) pass\(passes == 1 ? "" : "es") in "
             + String(format: "%.1f s", durationSeconds)

@@ -65,7 +65,7 @@ struct DemoCommand: AsyncParsableCommand, WarmCommand {
                                                 logFormat: log.logFormat)
         let cacheDirectory = URL(fileURLWithPath: demo.dir).appendingPathComponent("cache").path
         let configuration = try configuration(
-            api: server.baseURL, cacheDirectory: cacheDirectory, compare: selection, shard: nil,
+            source: .openMarket(api: server.baseURL), cacheDirectory: cacheDirectory, compare: selection, shard: nil,
             defaultMetricsPath: URL(fileURLWithPath: demo.dir).appendingPathComponent("metrics.jsonl").path,
             defaultFormats: Self.defaultFormats)
         let pool = measurement.pool()

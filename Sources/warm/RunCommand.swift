@@ -49,29 +49,55 @@ struct RunCommand: AsyncParsableCommand, WarmCommand {
 
     func run() async throws {
         let configuration = try configuration(
-            api: target.apiURL, cacheDirectory: target.cacheDir,
+            source: target.source, cacheDirectory: target.cacheDir,
             compare: comparing.selection(otherwise: compareAll.compare ? .all : .none), shard: try sharding.resolved())
         _ = try await warm(configuration, measuringPool: measurement.pool(), logger: logger())
     }
 }
 
-/// What `warm run` warms from and into.
+/// What `warm run` warms from (one source) and into.
 struct RunTarget: ParsableArguments {
-    @Option(help: "Base URL of the API, e.g. http://127.0.0.1:18080 (its /api/products is crawled).")
-    var api: String
+    @Option(help: "Base URL of an OpenMarket-style API, e.g. http://127.0.0.1:18080 (its /api/products is crawled).")
+    var api: String?
+
+    @Option(help: ArgumentHelp(
+        "A file of image URLs instead of an API: one a line, optionally followed by a product id; blank lines and # comments are skipped; - reads standard input.",
+        valueName: "file"))
+    var urls: String?
+
+    @Option(help: ArgumentHelp(
+        "A sitemap or sitemap index instead of an API (sitemaps.org, gzipped or not); the images its pages name with Google's image extension (image:loc) are warmed.",
+        valueName: "url"))
+    var sitemap: String?
 
     @Option(help: "The cache directory (created if missing).")
     var cacheDir: String
 
     func validate() throws {
-        guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              url.host?.isEmpty == false else {
-            throw ValidationError("--api must be an http(s) URL, got '\(api)'.")
+        let given = [("--api", api), ("--urls", urls), ("--sitemap", sitemap)].filter { $0.1 != nil }.map(\.0)
+        guard given.count == 1 else {
+            throw ValidationError(given.isEmpty ? "Give the list to warm: --api URL, --urls FILE or --sitemap URL."
+                                  : "\(given.joined(separator: " and ")) cannot be combined: give one source of images.")
         }
+        for (option, text) in [("--api", api), ("--sitemap", sitemap)] {
+            guard let text else { continue }
+            guard Self.httpURL(text) != nil else { throw ValidationError("\(option) must be an http(s) URL, got '\(text)'.") }
+        }
+        if let urls, urls.isEmpty { throw ValidationError("--urls must name a file, or - for standard input.") }
     }
 
     /// Valid once `validate` passed.
-    var apiURL: URL { URL(string: api)! }
+    var source: CatalogSource {
+        if let api { return .openMarket(api: Self.httpURL(api)!) }
+        if let sitemap { return .sitemap(Self.httpURL(sitemap)!) }
+        return .urlList(path: urls!)
+    }
+
+    private static func httpURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host?.isEmpty == false else { return nil }
+        return url
+    }
 }
 
 /// `warm run --compare`, in a group of its own so that `--help` lists it under "Measuring".

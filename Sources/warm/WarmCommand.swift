@@ -29,13 +29,13 @@ extension WarmCommand {
     /// The run's whole configuration, one piece per option group. `defaultMetricsPath`
     /// (nil: the run's state directory) is used when measuring without `--metrics`. Throws when a `--max-cache-size`
     /// share cannot be sized (the file system's size is read here, as the run starts).
-    func configuration(api: URL, cacheDirectory: String, compare: CompareSelection, shard: CacheShard?,
+    func configuration(source: CatalogSource, cacheDirectory: String, compare: CompareSelection, shard: CacheShard?,
                        defaultMetricsPath: String? = nil,
                        defaultFormats: [OutputFormat] = WarmConfiguration.Thumbnails().formats) throws -> WarmConfiguration {
         // A shard's own state directory, so shards sharing one cache directory never write the same file.
         let state = { (file: String) in CacheLayout(root: cacheDirectory, shard: shard).stateDirectory + "/" + file }
         return WarmConfiguration(
-            apiURL: api, cacheDirectory: cacheDirectory,
+            source: source, cacheDirectory: cacheDirectory,
             thumbnails: thumbnails.settings(defaultFormats: defaultFormats),
             freshness: try freshness.policy(cacheDirectory: cacheDirectory),
             fetching: fetch.settings,

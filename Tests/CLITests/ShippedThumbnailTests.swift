@@ -1,3 +1,5 @@
+@testable import Cache
+import CacheTestSupport
 @testable import Downsample
 import Foundation
 import ImageSamples
@@ -16,28 +18,9 @@ final class ShippedThumbnailTests: XCTestCase {
         var strategies: Strategies
     }
 
-    func testEveryComparedImagesOutputSHA256IsTheCachedFilesSHA256() throws {
-        let directory = try makeTemporaryDirectory()
-        let port = try Socket.ephemeralPort()
-        let demo = try WarmBinary.run(["demo"] + WarmBinary.patient + ["--products", "24", "--port", "\(port)", "--dir", directory.path,
-                                       "--no-progress", "--compare", "all", "--quality", "70"])
-        XCTAssertEqual(demo.status, 0, demo.stderr)
-        let lines = try String(contentsOf: directory.appendingPathComponent("metrics.jsonl"), encoding: .utf8)
-            .split(separator: "\n")
-        let records = try lines.map { try JSONDecoder().decode(Record.self, from: Data($0.utf8)) }
-        let hashed = records.compactMap { record in record.strategies.thumbnail?.outputSHA256.map { (record.url, $0) } }
-        XCTAssertGreaterThan(hashed.count, 20, "every decodable image of the sample catalog is measured")
-        for (url, measured) in hashed {
-            let get = try WarmBinary.run(["cache", "get", directory.appendingPathComponent("cache").path, url, "--size", "300"])
-            XCTAssertEqual(get.status, 0, get.stderr)
-            let cached = try Data(contentsOf: URL(fileURLWithPath: get.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
-            XCTAssertEqual(measured, SHA256Hex.digest(of: cached), url)
-        }
-    }
-
     /// Profiled PNGs went through libvips' resize, which the measuring children ran without ORC and the decode workers
     /// with it: other bytes. A Display P3 and an Adobe-RGB-like ("p3", built into libvips) PNG and JPEG, opaque and
-    /// with alpha, next to plain ones.
+    /// with alpha, next to plain ones; at a quality other than the default, which both paths must use.
     func testProfiledPNGsAndJPEGsAreMeasuredAsTheyAreCached() throws {
         let directory = try makeTemporaryDirectory()
         let pixels = ImageComposer.pattern(width: 928, height: 1238, seed: 7)
@@ -55,22 +38,25 @@ final class ShippedThumbnailTests: XCTestCase {
         let cache = directory.appendingPathComponent("cache").path
         let metrics = directory.appendingPathComponent("metrics.jsonl").path
         let run = try WarmBinary.run(["run", "--api", server.baseURL.absoluteString, "--cache-dir", cache, "--size", "300",
-                                      "--no-progress", "--compare", "--metrics", metrics])
+                                      "--no-progress", "--compare", "--metrics", metrics, "--quality", "70"])
         XCTAssertEqual(run.status, 0, run.stderr)
         try assertMeasuredIsCached(metrics: metrics, cache: cache, expected: files.count)
     }
 
+    /// Every measured image's `outputSHA256` is its cached file's, the cache read in the test process (`warm cache get`
+    /// reads the same rows; its own tests launch it).
     private func assertMeasuredIsCached(metrics: String, cache: String, expected: Int,
                                         file: StaticString = #filePath, line: UInt = #line) throws {
         let records = try String(contentsOfFile: metrics, encoding: .utf8).split(separator: "\n")
             .map { try JSONDecoder().decode(Record.self, from: Data($0.utf8)) }
         let hashed = records.compactMap { record in record.strategies.thumbnail?.outputSHA256.map { (record.url, $0) } }
         XCTAssertEqual(hashed.count, expected, "every image is measured", file: file, line: line)
+        let disk = try DiskCache.open(root: cache, readOnly: true)
+        defer { try? disk.close() }
         for (url, measured) in hashed {
-            let get = try WarmBinary.run(["cache", "get", cache, url, "--size", "300"])
-            XCTAssertEqual(get.status, 0, get.stderr, file: file, line: line)
-            let cached = try Data(contentsOf: URL(fileURLWithPath: get.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
-            XCTAssertEqual(measured, SHA256Hex.digest(of: cached), url, file: file, line: line)
+            let entry = try disk.lookup(url: url, variant: CacheVariant(longestSide: 300, format: .jpeg), recordingAccess: false)
+            let path = try XCTUnwrap(entry?.absolutePath, url, file: file, line: line)
+            XCTAssertEqual(measured, SHA256Hex.digest(of: try Data(contentsOf: URL(fileURLWithPath: path))), url, file: file, line: line)
         }
     }
 
@@ -80,7 +66,9 @@ final class ShippedThumbnailTests: XCTestCase {
     /// regression lines. One shrink-on-load step lost moves no peak beyond the noise (the direct path streams rows)
     /// and its CPU time is lost in a loaded machine's, but every JPEG it hits decodes four times the pixels: with two
     /// CPU-bound processes beside the run it fails the check, and an unchanged build measured under that load passes.
-    /// Each is checked against the committed baseline, as CI checks an unchanged build.
+    /// Each is checked against the committed baseline, as CI checks an unchanged build. The unchanged sample also shows
+    /// that the measured thumbnail engine is the one that fills the cache: every image's `outputSHA256` is the cached
+    /// file's (the bytes do not depend on the load).
     func testPlantedRegressionsFailTheCheckIdleAndLoadedWhileAnUnchangedBuildPassesUnderLoad() throws {
         let directory = try makeTemporaryDirectory()
         let baseline = BaselineCheckTests.baseline
@@ -105,6 +93,7 @@ final class ShippedThumbnailTests: XCTestCase {
             let second = try sample(in: directory.appendingPathComponent("second"))
             let same = try WarmBinary.run(["check", "--metrics", second, "--baseline", baseline])
             XCTAssertEqual(same.status, 0, "an unchanged build on a loaded machine:\n\(same.stdout)\(same.stderr)")
+            try assertMeasuredIsCached(metrics: second, cache: directory.appendingPathComponent("second/cache").path, expected: 23)
             let lostLoaded = try sample(in: directory.appendingPathComponent("lost-loaded"),
                                         environment: ["WARM_TEST_PLANT_LOST_SHRINK_STEP": "1"])
             try assertLostStepFails(metrics: lostLoaded, baseline: baseline)

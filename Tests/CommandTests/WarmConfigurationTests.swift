@@ -10,7 +10,8 @@ final class WarmConfigurationTests: XCTestCase {
     }
 
     private func configuration(_ options: [String]) throws -> WarmConfiguration {
-        try run(options).configuration(api: URL(string: "http://127.0.0.1:9/")!, cacheDirectory: "cache", compare: .none, shard: nil)
+        let command = try run(options)
+        return try command.configuration(source: command.target.source, cacheDirectory: "cache", compare: .none, shard: nil)
     }
 
     func testEachGroupsOptionsReachItsOwnPieceOfTheConfiguration() throws {
@@ -30,9 +31,31 @@ final class WarmConfigurationTests: XCTestCase {
         XCTAssertEqual(given.maxFailed, .count(2))
     }
 
+    /// One source of images: `--api`, `--urls` or `--sitemap`, each to its own `CatalogSource`; none, or two, is a usage
+    /// error naming them.
+    func testExactlyOneSourceIsGivenAndEachBecomesItsCatalogSource() throws {
+        let cache = ["--cache-dir", "cache"]
+        XCTAssertEqual(try RunCommand.parse(["--urls", "-"] + cache).target.source, .urlList(path: "-"))
+        XCTAssertEqual(try RunCommand.parse(["--sitemap", "https://shop.test/sitemap.xml"] + cache).target.source,
+                       .sitemap(URL(string: "https://shop.test/sitemap.xml")!))
+        XCTAssertEqual(try RunCommand.parse(["--api", "http://127.0.0.1:9/"] + cache).target.source,
+                       .openMarket(api: URL(string: "http://127.0.0.1:9/")!))
+        for (arguments, named) in [(["--api", "http://a.test/", "--urls", "u.txt"], ["--api", "--urls"]),
+                                   (["--urls", "u.txt", "--sitemap", "http://a.test/s.xml"], ["--urls", "--sitemap"]),
+                                   ([], ["--api", "--urls", "--sitemap"]),
+                                   (["--sitemap", "/local/sitemap.xml"], ["--sitemap"])] {
+            guard case .rejected(let status, let message) = CommandParsing.parse(["run"] + arguments + cache) else {
+                XCTFail("\(arguments) was accepted")
+                continue
+            }
+            XCTAssertEqual(status, 64, "\(arguments)")
+            for option in named { XCTAssertTrue(message.contains(option), "\(arguments): \(message)") }
+        }
+    }
+
     func testWithoutOptionsTheConfigurationIsTheLibrarysDefault() throws {
         let parsed = try configuration([])
-        let library = WarmConfiguration(apiURL: parsed.apiURL, cacheDirectory: "cache")
+        let library = WarmConfiguration(source: parsed.source, cacheDirectory: "cache")
         XCTAssertEqual(parsed.thumbnails.sizes, library.thumbnails.sizes)
         XCTAssertEqual(parsed.thumbnails.formats, library.thumbnails.formats)
         XCTAssertEqual(parsed.freshness.maxAgeSeconds, library.freshness.maxAgeSeconds)

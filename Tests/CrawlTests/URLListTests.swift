@@ -32,11 +32,12 @@ final class URLListTests: XCTestCase {
         XCTAssertTrue(list.problems.isEmpty)
     }
 
-    func testADuplicateURLIsKeptOnceAtItsFirstLineAndCounted() throws {
-        let list = try parse("https://x.test/a.jpg 1\nhttps://x.test/b.jpg\nhttps://x.test/a.jpg 2\nhttps://x.test/a.jpg\n")
-        XCTAssertEqual(list.images.map(\.url.absoluteString), ["https://x.test/a.jpg", "https://x.test/b.jpg"])
-        XCTAssertEqual(list.images.first?.productID, "1")
-        XCTAssertEqual(list.duplicates, 2)
+    func testARepeatedURLIsKeptAgainOnlyForAnotherProductAndOtherRepeatsAreCounted() throws {
+        let list = try parse("https://x.test/a.jpg 1\nhttps://x.test/b.jpg\nhttps://x.test/a.jpg 2\nhttps://x.test/a.jpg\n"
+                             + "https://x.test/a.jpg 1\nhttps://x.test/b.jpg\n")
+        XCTAssertEqual(list.images.map(\.url.absoluteString), ["https://x.test/a.jpg", "https://x.test/b.jpg", "https://x.test/a.jpg"])
+        XCTAssertEqual(list.images.map(\.productID), ["1", nil, "2"])
+        XCTAssertEqual(list.duplicates, 3)
     }
 
     func testABadLineIsSkippedNamedByItsLineAndTheRestKept() throws {

@@ -8,7 +8,7 @@ extension TestCatalog {
     /// A run of `server`'s catalog into `cache`: one small size, a few workers.
     static func configuration(_ server: CatalogServer, cache: URL, maxAgeSeconds: Double = 3600,
                               itemsPerPage: Int = 25) -> WarmConfiguration {
-        WarmConfiguration(apiURL: server.baseURL, cacheDirectory: cache.path,
+        WarmConfiguration(source: .openMarket(api: server.baseURL), cacheDirectory: cache.path,
                           thumbnails: .init(sizes: [64]), freshness: .init(maxAgeSeconds: maxAgeSeconds),
                           fetching: .init(itemsPerPage: itemsPerPage, concurrency: 6), decoding: .init(concurrency: 2))
     }

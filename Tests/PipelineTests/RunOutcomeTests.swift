@@ -39,7 +39,7 @@ final class RunOutcomeTests: XCTestCase {
     }
 
     func testTheFirstEndThatAppliesWins() {
-        let unreadable = ListFailure(firstPage: CrawlError.pageDidNotParse(pageNo: 1, url: api, problem: "HTML"), api: api)
+        let unreadable = ListFailure(firstPage: CrawlError.pageDidNotParse(pageNo: 1, url: api, problem: "HTML"), source: .openMarket(api: api))
         var everything = summary(failed: 50)
         everything.manifestRebuilt = true
         everything.finishStepsFailed = ["the eviction failed"]
@@ -70,15 +70,15 @@ final class RunOutcomeTests: XCTestCase {
             (.tooManyRedirects(url: page, maxRedirects: 5), .apiBadAnswer),
         ]
         for (error, expected) in cases {
-            let failure = ListFailure(firstPage: CrawlError.pageFetchFailed(pageNo: 1, url: page, error: error), api: api)
+            let failure = ListFailure(firstPage: CrawlError.pageFetchFailed(pageNo: 1, url: page, error: error), source: .openMarket(api: api))
             XCTAssertEqual(failure.outcome, expected, "\(error)")
             XCTAssertTrue(failure.reason.hasPrefix("the API at https://market.example/ could not be read: "), failure.reason)
             XCTAssertTrue(failure.outcome.isListFailure)
         }
         var report = CrawlReport()
-        XCTAssertNil(ListFailure(report: report, api: api), "a list read whole")
+        XCTAssertNil(ListFailure(report: report, source: .openMarket(api: api)), "a list read whole")
         report.uncoveredPositions = 7
         report.totalCountAtStart = 700
-        XCTAssertEqual(ListFailure(report: report, api: api)?.outcome, .listIncomplete)
+        XCTAssertEqual(ListFailure(report: report, source: .openMarket(api: api))?.outcome, .listIncomplete)
     }
 }

@@ -32,7 +32,7 @@ final class WarmDependenciesTests: XCTestCase {
     private static func imageURL(_ name: String) -> String { "http://img.test/\(name).jpg" }
 
     private func configuration(pruneAfterSeconds: Double? = nil) -> WarmConfiguration {
-        WarmConfiguration(apiURL: Self.api, cacheDirectory: directory.path, thumbnails: .init(sizes: [64]),
+        WarmConfiguration(source: .openMarket(api: Self.api), cacheDirectory: directory.path, thumbnails: .init(sizes: [64]),
                           freshness: .init(pruneAfterSeconds: pruneAfterSeconds),
                           fetching: .init(itemsPerPage: 2, concurrency: 3), decoding: .init(concurrency: 2))
     }

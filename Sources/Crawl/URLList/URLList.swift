@@ -14,8 +14,9 @@ import Foundation
 /// API. A file that is not a URL list at all (NUL bytes, not UTF-8) or is over a limit fails whole
 /// (`URLListError`): it is more likely the wrong file than a list with a typo.
 ///
-/// A URL named twice is kept once, at its first line, and counted in `duplicates` (compared as written; the cache
-/// canonicalises later). Cost: the list is parsed from memory, about twice its size while parsing, and the result
+/// A URL named again is kept again only for a product id not yet named with it (the run warms the URL once and
+/// records every product naming it); any other repeat is counted in `duplicates` (URLs compared as written; the
+/// cache canonicalises later). Cost: the list is parsed from memory, about twice its size while parsing, and the result
 /// holds one `ListedImage` (about 200 bytes) per URL.
 public struct URLList: Sendable, Hashable {
     /// Limits that refuse a file which is not a URL list before it costs much memory.
@@ -36,7 +37,7 @@ public struct URLList: Sendable, Hashable {
 
     /// The file's name in messages ("urls.txt", "standard input").
     public var name: String
-    /// In the list's order, each URL once.
+    /// In the list's order: each URL once, plus its later lines that name another product.
     public var images: [ListedImage] = []
     /// Lines naming a URL an earlier line named.
     public var duplicates = 0
@@ -52,7 +53,7 @@ public struct URLList: Sendable, Hashable {
     public static func parse(_ data: Data, name: String, limits: Limits = Limits()) throws(URLListError) -> URLList {
         guard data.count <= limits.maxBytes else { throw .tooLarge(list: name, limitBytes: limits.maxBytes) }
         var list = URLList(name: name)
-        var seen = Set<String>()
+        var seen: [String: Set<String>] = [:]
         var positions: [String: Int] = [:]
         let bytes = [UInt8](data)
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 // a UTF-8 byte order mark
@@ -67,7 +68,8 @@ public struct URLList: Sendable, Hashable {
         return list
     }
 
-    private mutating func read(_ bytes: ArraySlice<UInt8>, number: Int, limits: Limits, seen: inout Set<String>,
+    /// `seen`: each URL named so far, with the product ids named with it.
+    private mutating func read(_ bytes: ArraySlice<UInt8>, number: Int, limits: Limits, seen: inout [String: Set<String>],
                                positions: inout [String: Int]) throws(URLListError) {
         guard bytes.count <= limits.maxLineBytes else {
             throw .lineTooLong(list: name, line: number, limitBytes: limits.maxLineBytes)
@@ -82,11 +84,14 @@ public struct URLList: Sendable, Hashable {
         guard let url = URL(listedHTTP: fields[0]) else {
             return problems.append(ListingProblem(place: place, text: trimmed, reason: .notHTTPURL))
         }
-        guard seen.insert(url.absoluteString).inserted else { return duplicates += 1 }
-        guard images.count < limits.maxEntries else {
-            throw .tooManyEntries(list: name, line: number, limit: limits.maxEntries)
-        }
         let productID = fields.count == 2 ? String(fields[1]) : nil
+        if let ids = seen[url.absoluteString] {
+            guard let productID, !ids.contains(productID) else { return duplicates += 1 }
+            seen[url.absoluteString, default: []].insert(productID)
+        } else {
+            guard seen.count < limits.maxEntries else { throw .tooManyEntries(list: name, line: number, limit: limits.maxEntries) }
+            seen[url.absoluteString] = productID.map { [$0] } ?? []
+        }
         let position = productID.map { id in
             defer { positions[id, default: 0] += 1 }
             return positions[id, default: 0]

@@ -3,6 +3,8 @@ import Foundation
 /// Why a URL list cannot be used at all: it is not text, or it is larger than its limits. A list that fails whole
 /// is exit 6 for the caller, with nothing warmed or pruned; one bad line is only a `ListingProblem`.
 public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file could not be opened or read (`reason` as the system said it).
+    case unreadable(list: String, reason: String)
     case tooLarge(list: String, limitBytes: Int)
     case nulByte(list: String, line: Int)
     case notUTF8(list: String, line: Int)
@@ -12,6 +14,7 @@ public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A short stable code for reports and metrics.
     public var reasonCode: String {
         switch self {
+        case .unreadable: return "list-unreadable"
         case .tooLarge: return "list-too-large"
         case .nulByte, .notUTF8: return "list-not-text"
         case .lineTooLong: return "list-line-too-long"
@@ -21,6 +24,8 @@ public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .unreadable(let list, let reason):
+            return "The URL list \(list) could not be read: \(reason); nothing of it was used."
         case .tooLarge(let list, let limit):
             return "The URL list \(list) is larger than \(limit) bytes; nothing of it was used."
         case .nulByte(let list, let line):

@@ -10,8 +10,8 @@ import WarmSupport
 /// per purpose, as `--help` groups the options: each option group of `warm run` and `warm demo` yields its own, and
 /// reads its defaults from it (`Thumbnails()` and so on), so that every default is written once, here.
 public struct WarmConfiguration: Sendable {
-    /// Its `/api/products` is crawled.
-    public var apiURL: URL
+    /// The list of tonight's images.
+    public var source: CatalogSource
     public var cacheDirectory: String
     public var thumbnails = Thumbnails()
     public var freshness = Freshness()
@@ -24,10 +24,10 @@ public struct WarmConfiguration: Sendable {
     /// Image failures a run tolerates before it fails (exit 2).
     public var maxFailed = FailureBudget.default
 
-    public init(apiURL: URL, cacheDirectory: String, thumbnails: Thumbnails = Thumbnails(), freshness: Freshness = Freshness(),
+    public init(source: CatalogSource, cacheDirectory: String, thumbnails: Thumbnails = Thumbnails(), freshness: Freshness = Freshness(),
                 fetching: Fetching = Fetching(), decoding: Decoding = Decoding(), measuring: Measuring = Measuring(),
                 output: Output = Output(), shard: CacheShard? = nil, maxFailed: FailureBudget = .default) {
-        self.apiURL = apiURL
+        self.source = source
         self.cacheDirectory = cacheDirectory
         self.thumbnails = thumbnails
         self.freshness = freshness

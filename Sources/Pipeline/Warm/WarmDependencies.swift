@@ -52,7 +52,7 @@ public struct WarmDependencies: Sendable {
         // Images only from the API's host, page 1's hosts (public addresses) and --allow-host: a product record
         // cannot point the job at internal services.
         let hostGate = HostGate(
-            explicit: [HostPattern(url: configuration.apiURL)].compactMap { $0 } + configuration.fetching.allowedHosts)
+            explicit: [configuration.source.home.flatMap(HostPattern.init(url:))].compactMap { $0 } + configuration.fetching.allowedHosts)
         let http = HTTPFetcher(configuration: configuration.fetching.http, hostGate: hostGate, logger: logger)
         let decoder = decoder ?? InProcessDecoder(concurrency: configuration.decoding.concurrency)
         let release: @Sendable () async -> Void = {

@@ -63,22 +63,43 @@ extension WarmPipeline {
     }
 
     private func crawl(onto events: AsyncChannel<CrawlEvent>) async -> StageEnd {
-        let crawler = Crawler(
-            configuration: CrawlConfiguration(apiBaseURL: configuration.apiURL, itemsPerPage: configuration.fetching.itemsPerPage,
-                                              pageConcurrency: configuration.fetching.pageConcurrency),
-            fetcher: dependencies.fetcher, logger: logger)
+        let source = configuration.source
         // Its own task, so that a stop request cancels the crawl alone.
-        let crawling = Task { try await crawler.run(into: events) }
+        let crawling = Task { () async throws -> StageEnd in
+            switch source {
+            case .openMarket(let api):
+                let crawler = Crawler(
+                    configuration: CrawlConfiguration(apiBaseURL: api, itemsPerPage: configuration.fetching.itemsPerPage,
+                                                      pageConcurrency: configuration.fetching.pageConcurrency),
+                    fetcher: dependencies.fetcher, logger: logger)
+                let report = try await crawler.run(into: events)
+                if let failure = ListFailure(report: report, source: source) { await progress.listFailed(failure) }
+                return StageEnd(listIncompleteReason: StageEnd.incompleteness(of: report))
+            case .urlList(let path):
+                return await hand(try await ImageListing.urlList(path: path), onto: events)
+            case .sitemap(let url):
+                return await hand(try await ImageListing.sitemap(url, fetcher: dependencies.fetcher), onto: events)
+            }
+        }
         stop.onRequest { crawling.cancel() }
         do {
-            let report = try await withTaskCancellationHandler { try await crawling.value } onCancel: { crawling.cancel() }
-            if let failure = ListFailure(report: report, api: configuration.apiURL) { await progress.listFailed(failure) }
-            return StageEnd(listIncompleteReason: StageEnd.incompleteness(of: report))
+            return try await withTaskCancellationHandler { try await crawling.value } onCancel: { crawling.cancel() }
         } catch {
+            events.finish()
             // A stop's CancellationError lands here too; `RunOutcome.decide` puts the stop first.
-            await progress.listFailed(ListFailure(firstPage: error, api: configuration.apiURL))
-            return StageEnd(listIncompleteReason: "the product list could not be crawled")
+            await progress.listFailed(ListFailure(firstPage: error, source: source))
+            return StageEnd(listIncompleteReason: "\(source) could not be read")
         }
+    }
+
+    /// A source read whole: its images go to admission; skipped entries make the list incomplete (nothing pruned).
+    private func hand(_ listing: ImageListing, onto events: AsyncChannel<CrawlEvent>) async -> StageEnd {
+        logger.info("\(listing.summary)")
+        await listing.send(into: events)
+        guard !listing.problems.isEmpty else { return StageEnd() }
+        for problem in listing.problems.kept { logger.warning("\(problem)") }
+        await progress.listFailed(ListFailure(problems: listing.problems, source: configuration.source))
+        return StageEnd(listIncompleteReason: "\(listing.problems.count) entries of \(configuration.source) were skipped")
     }
 
     /// A `CacheError` it throws (disk full) stops the run.

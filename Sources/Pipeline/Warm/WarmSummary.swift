@@ -18,6 +18,7 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     var finishedAt: Date = Date()
     public var durationSeconds: Double = 0
     var crawlSeconds: Double = 0
+    /// The API's URL, the sitemap's, or the URL list's path (`CatalogSource.location`).
     public var api: String = ""
     public var cacheDirectory: String = ""
     public var sizes: [Int] = []
@@ -79,7 +80,7 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     public init() {}
 
     init(_ configuration: WarmConfiguration) {
-        api = configuration.apiURL.absoluteString
+        api = configuration.source.location
         cacheDirectory = configuration.cacheDirectory
         sizes = configuration.thumbnails.longestSides
         shard = configuration.shard?.description
