@@ -35,12 +35,13 @@ COPY Tests ./Tests
 RUN swift build -c release --product warm --static-swift-stdlib \
     && install -D -m 0755 "$(swift build -c release --show-bin-path)/warm" /out/warm
 
-# --- run: Debian 12 slim with libvips, libexif and SQLite (the versions warm is tested with).
+# --- run: Debian 12 slim with libvips, libexif, SQLite and libxml2 (FoundationXML reads sitemaps with it), the
+# versions warm is tested with.
 FROM debian:bookworm-slim AS runtime
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
-    && apt-get install -y -q --no-install-recommends libvips42 libexif12 libsqlite3-0 ca-certificates \
+    && apt-get install -y -q --no-install-recommends libvips42 libexif12 libsqlite3-0 libxml2 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 warm \
     && useradd --system --uid 10001 --gid warm --home-dir /nonexistent --shell /usr/sbin/nologin warm \

@@ -47,7 +47,7 @@ final class DeploymentManifestTests: XCTestCase {
 
     func testARuntimePackageDebianDoesNotHaveIsCaught() throws {
         let root = try copy(editing: "Dockerfile") {
-            $0.replacingOccurrences(of: "libsqlite3-0 ca-certificates", with: "libsqlite3-0 libwarm-nonexistent7 ca-certificates")
+            $0.replacingOccurrences(of: "libxml2 ca-certificates", with: "libxml2 libwarm-nonexistent7 ca-certificates")
         }
         let result = try check(root, quick: false, ["--quick"])
         XCTAssertEqual(result.status, 1, result.output)
