@@ -14,7 +14,7 @@ final class RunCommandTests: XCTestCase {
     /// writes), re-running after each kill: the cache then verifies, holds no
     /// temp file, and has the same files, bytes and rows as an uninterrupted run.
     func testRunKilledAtRandomPointsManyTimesEndsWithTheCacheOfAnUninterruptedRun() async throws {
-        let server = try await TestCatalog.start(products: 80, mix: .phone, shared: 0.02, without: 0.01)
+        let server = try await TestCatalog.start(products: 60, mix: .phone, shared: 0.02, without: 0.01)
         let directory = try makeTemporaryDirectory()
         let cacheDirectory = directory.appendingPathComponent("cache").path
         let referenceDirectory = directory.appendingPathComponent("reference").path
