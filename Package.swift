@@ -76,8 +76,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // Crawl stage: OpenMarket page models (both shapes) and the page crawler; the other catalog sources, a folder
-        // each (URLList/, Sitemap/: CompressNIO inflates gzipped sitemaps, FoundationXML parses them).
+        // Crawl stage: OpenMarket page models (both shapes), the page crawler and Detail/ (each product's carousel); the
+        // other catalog sources, a folder each (URLList/, Sitemap/: CompressNIO inflates gzipped sitemaps, FoundationXML
+        // parses them).
         .target(
             name: "Crawl",
             dependencies: [

@@ -1,8 +1,8 @@
 import Foundation
 
-/// One entry of a source that was skipped: a URL-list line or a sitemap `<loc>` that is not an absolute http(s)
-/// URL, and the like. The rest of the source is still used; the caller treats a source with problems as not read
-/// whole (it warms the rest and prunes nothing), as the API crawl treats a failed page.
+/// One entry of a source that was skipped: a URL-list line, a sitemap `<loc>` or a detail's carousel entry that is
+/// not an absolute http(s) URL, and the like. The rest of the source is still used; the caller treats a source with
+/// problems as not read whole (it warms the rest and prunes nothing), as the API crawl treats a failed page.
 public struct ListingProblem: Sendable, Hashable, CustomStringConvertible {
     public enum Reason: Sendable, Hashable {
         case notHTTPURL
@@ -11,6 +11,8 @@ public struct ListingProblem: Sendable, Hashable, CustomStringConvertible {
         /// A sitemap `<url>`, `<sitemap>` or `<image:image>` without a `<loc>` (its element's name).
         case missingLoc(element: String)
         case locTooLong(limitBytes: Int)
+        /// A product detail's carousel entry with no `url` (or that is not an object).
+        case missingURL
     }
 
     /// "urls.txt line 3", "https://shop.test/sitemap.xml line 12".
@@ -38,6 +40,8 @@ public struct ListingProblem: Sendable, Hashable, CustomStringConvertible {
             return "\(place): a <\(element)> without a <loc> was skipped."
         case .locTooLong(let limit):
             return "\(place): a <loc> longer than \(limit) bytes (\"\(excerpt)\") was skipped."
+        case .missingURL:
+            return "\(place): an image without a url was skipped."
         }
     }
 
@@ -48,6 +52,7 @@ public struct ListingProblem: Sendable, Hashable, CustomStringConvertible {
         case .extraFields: return "extra-fields"
         case .missingLoc: return "missing-loc"
         case .locTooLong: return "loc-too-long"
+        case .missingURL: return "missing-url"
         }
     }
 

@@ -10,6 +10,8 @@ public struct CatalogConfiguration: Sendable, Hashable {
     /// Products whose thumbnail URL is another product's (re-listed items).
     public var sharedThumbnailFraction: Double
     public var withoutThumbnailFraction: Double
+    /// Products (with a thumbnail) whose detail carousel opens with the list thumbnail, the same URL.
+    public var carouselOpensWithThumbnailFraction: Double
     /// Photos to cut images from (its `nature/` subfolder when present); nil or no JPEGs: synthetic images.
     public var photoDirectory: String?
     /// N: the paths share N images (fewer encodings, for quick tests); nil, each has its own.
@@ -27,6 +29,7 @@ public struct CatalogConfiguration: Sendable, Hashable {
         pageShape: PageShape = .camelCase,
         sharedThumbnailFraction: Double = 0.02,
         withoutThumbnailFraction: Double = 0.01,
+        carouselOpensWithThumbnailFraction: Double = 1.0 / 3,
         photoDirectory: String? = "/usr/share/backgrounds/mate",
         imagePoolSize: Int? = nil,
         imageMix: CatalogImageMix = .seeds,
@@ -39,6 +42,7 @@ public struct CatalogConfiguration: Sendable, Hashable {
         self.pageShape = pageShape
         self.sharedThumbnailFraction = min(1, max(0, sharedThumbnailFraction))
         self.withoutThumbnailFraction = min(1, max(0, withoutThumbnailFraction))
+        self.carouselOpensWithThumbnailFraction = min(1, max(0, carouselOpensWithThumbnailFraction))
         self.photoDirectory = photoDirectory
         self.imagePoolSize = imagePoolSize.map { max(1, $0) }
         self.imageMix = imageMix

@@ -45,10 +45,34 @@ struct CatalogGenerator: Sendable {
             }
         }
         let missing: CatalogEntry.MissingThumbnail = [.absentKey, .null, .emptyString][id % 3]
-        let imageCount = 1 + Int(hash(id, 13) % 3)
-        let imagePaths = (0..<imageCount).map { "thumbnails/\(day)/\(key(id, 20 + UInt64($0)))_origin" }
         return CatalogEntry(product: product, thumbnailPath: thumbnailPath, missingThumbnail: missing,
-                            imagePaths: imagePaths)
+                            imagePaths: carouselPaths(id: id, day: day, thumbnailPath: thumbnailPath))
+    }
+
+    /// Percent of products showing 1, 2, ... 8 photos in their detail carousel: most 3 to 5, as sellers upload a
+    /// cover and a few angles; a mean of 4.2.
+    static let carouselPhotoPercents = [6, 10, 20, 24, 18, 10, 7, 5]
+
+    /// The detail's `images[].url` paths: a count drawn from `carouselPhotoPercents`; for
+    /// `carouselOpensWithThumbnailFraction` of the products with a thumbnail, the first is the thumbnail's own path
+    /// (a listing whose cover photo is also its gallery's first); the others are full-size photos of their own.
+    /// Draws of their own (salts 13, 14, 20...27), so the list, its thumbnails and their bytes do not depend on them.
+    private func carouselPaths(id: Int, day: String, thumbnailPath: String?) -> [String] {
+        var draw = Int(hash(id, 13) % 100)
+        var count = 1
+        for percent in Self.carouselPhotoPercents.dropLast() {
+            if draw < percent { break }
+            draw -= percent
+            count += 1
+        }
+        var paths: [String] = []
+        if let thumbnailPath, chance(id, 14, configuration.carouselOpensWithThumbnailFraction) {
+            paths.append(thumbnailPath)
+        }
+        for index in 0..<(count - paths.count) {
+            paths.append("thumbnails/\(day)/\(key(id, 20 + UInt64(index)))_origin")
+        }
+        return paths
     }
 
     /// A hash of seed and path, or with a pool, one of the pool's keys.
@@ -102,6 +126,6 @@ struct CatalogEntry: Sendable {
     var product: Product
     var thumbnailPath: String?
     var missingThumbnail: MissingThumbnail
-    /// `images[].url`.
+    /// `images[].url`, in carousel order; the first may be `thumbnailPath`.
     var imagePaths: [String]
 }
