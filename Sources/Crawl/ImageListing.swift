@@ -23,6 +23,7 @@ public struct ImageListing: Sendable {
         let read: Result<Data, URLListError> = await BlockingWork.run {
             let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path)
             guard let handle else { return .failure(.unreadable(list: name, reason: "no such readable file")) }
+            defer { if path != "-" { try? handle.close() } }
             do {
                 return .success(try handle.read(upToCount: limits.maxBytes + 1) ?? Data())
             } catch {
