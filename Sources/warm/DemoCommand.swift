@@ -24,6 +24,8 @@ struct DemoCommand: AsyncParsableCommand, WarmCommand {
 
     @OptionGroup(title: "Thumbnails") var thumbnails: ThumbnailOptions
 
+    @OptionGroup(title: "Detail images") var details: DetailOptions
+
     @OptionGroup(title: "Freshness and pruning") var freshness: FreshnessOptions
 
     @OptionGroup(title: "Fetching") var fetch: FetchOptions
@@ -55,6 +57,10 @@ struct DemoCommand: AsyncParsableCommand, WarmCommand {
     /// The default sample: one image in this many.
     static let sampleOneIn = 5
 
+    /// The demo reads the carousels of its newest this many products: each shows about four photos, each cached at
+    /// 1080 px in three formats, and all 1,336 would make the demo several times longer.
+    static let detailProducts = 100
+
     /// The demo writes the formats a phone app would serve, so its report compares them; `warm run` writes JPEG only.
     static let defaultFormats: [OutputFormat] = [.jpeg, .webp, .avif]
 
@@ -67,7 +73,8 @@ struct DemoCommand: AsyncParsableCommand, WarmCommand {
         let configuration = try configuration(
             source: .openMarket(api: server.baseURL), cacheDirectory: cacheDirectory, compare: selection, shard: nil,
             defaultMetricsPath: URL(fileURLWithPath: demo.dir).appendingPathComponent("metrics.jsonl").path,
-            defaultFormats: Self.defaultFormats)
+            defaultFormats: Self.defaultFormats,
+            defaultDetails: WarmConfiguration.Details(enabled: true, productLimit: Self.detailProducts))
         let pool = measurement.pool()
         do {
             _ = try await warm(configuration, measuringPool: pool, logger: logger)

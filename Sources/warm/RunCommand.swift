@@ -20,6 +20,8 @@ struct RunCommand: AsyncParsableCommand, WarmCommand {
 
     @OptionGroup(title: "Thumbnails") var thumbnails: ThumbnailOptions
 
+    @OptionGroup(title: "Detail images") var details: DetailOptions
+
     @OptionGroup(title: "Freshness and pruning") var freshness: FreshnessOptions
 
     @OptionGroup(title: "Fetching") var fetch: FetchOptions
@@ -41,6 +43,9 @@ struct RunCommand: AsyncParsableCommand, WarmCommand {
     @OptionGroup(title: "Sharding") var sharding: ShardOptions
 
     func validate() throws {
+        if details.detailImages == true, target.api == nil {
+            throw ValidationError("--detail-images reads OpenMarket product details: it needs --api, not --urls or --sitemap.")
+        }
         if (try? sharding.resolved()) != nil, freshness.maxCacheSize != nil {
             throw ValidationError("--max-cache-size cannot be combined with sharding: a shard sees only its share of the cache; "
                                   + "limit the merged tree instead with `warm cache merge DIR --max-cache-size SIZE`.")

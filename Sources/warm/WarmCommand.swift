@@ -15,6 +15,7 @@ import WarmSupport
 protocol WarmCommand {
     var control: RunControlOptions { get }
     var thumbnails: ThumbnailOptions { get }
+    var details: DetailOptions { get }
     var freshness: FreshnessOptions { get }
     var fetch: FetchOptions { get }
     var decoding: WarmDecodeOptions { get }
@@ -31,12 +32,14 @@ extension WarmCommand {
     /// share cannot be sized (the file system's size is read here, as the run starts).
     func configuration(source: CatalogSource, cacheDirectory: String, compare: CompareSelection, shard: CacheShard?,
                        defaultMetricsPath: String? = nil,
-                       defaultFormats: [OutputFormat] = WarmConfiguration.Thumbnails().formats) throws -> WarmConfiguration {
+                       defaultFormats: [OutputFormat] = WarmConfiguration.Thumbnails().formats,
+                       defaultDetails: WarmConfiguration.Details = WarmConfiguration.Details()) throws -> WarmConfiguration {
         // A shard's own state directory, so shards sharing one cache directory never write the same file.
         let state = { (file: String) in CacheLayout(root: cacheDirectory, shard: shard).stateDirectory + "/" + file }
         return WarmConfiguration(
             source: source, cacheDirectory: cacheDirectory,
             thumbnails: thumbnails.settings(defaultFormats: defaultFormats),
+            details: details.settings(defaults: defaultDetails),
             freshness: try freshness.policy(cacheDirectory: cacheDirectory),
             fetching: fetch.settings,
             decoding: decoding.settings(decoder),

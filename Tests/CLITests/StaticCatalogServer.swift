@@ -69,6 +69,18 @@ final class StaticCatalogServer {
             .write(to: directory.appendingPathComponent("site/list_answer.json"), options: .atomic)
     }
 
+    /// Each product's detail carousel from the next request on: `GET /api/products/<1000 + index>` answers
+    /// `{"id", "images": [{"id", "url", "thumbnail_url"}...]}` with the files `details[index]` names; a product not in
+    /// `details`, or nil there, answers 404.
+    func setDetails(_ details: [Int: [String]?]) throws {
+        var byID: [String: Any] = [:]
+        for (index, names) in details {
+            guard let names else { continue }
+            byID[String(1000 + index)] = names
+        }
+        try JSONSerialization.data(withJSONObject: byID).write(to: directory.appendingPathComponent("site/details.json"), options: .atomic)
+    }
+
     /// The thumbnail URL of the file called `name`.
     func url(of name: String) -> String {
         baseURL.absoluteString + "/img/" + name
@@ -93,6 +105,23 @@ final class StaticCatalogServer {
         def log_message(self, *a): pass
         def do_GET(self):
             url = urllib.parse.urlparse(self.path)
+            if url.path.startswith("/api/products/"):
+                names = load("details.json", {}).get(url.path.rsplit("/", 1)[1])
+                host = "http://127.0.0.1:%d" % self.server.server_port
+                if names is None:
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                body = json.dumps({"id": int(url.path.rsplit("/", 1)[1]), "name": "detail",
+                                   "images": [{"id": i, "url": "%s/img/%s" % (host, n), "thumbnail_url": "%s/img/%s" % (host, n),
+                                               "issued_at": "2023-03-23T10:15:00"} for i, n in enumerate(names)]}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
             if url.path != "/api/products": return super().do_GET()
             q = urllib.parse.parse_qs(url.query)
             page, per = int(q.get("page_no", ["1"])[0]), int(q.get("items_per_page", ["20"])[0])

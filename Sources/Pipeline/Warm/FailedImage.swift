@@ -1,4 +1,5 @@
-/// One failed image as the summary lists it (`failedImages`, the first `listLimit` of a run).
+/// One failed image as the summary lists it (`failedImages`, the first `listLimit` of a run), or a product detail that
+/// gave no carousel (its detail URL, reason code "detail-...").
 public struct FailedImage: Sendable, Codable, Hashable, CustomStringConvertible {
     /// Enough to act on a bad night without making a large catalog's summary large; the counts by reason cover the rest.
     static let listLimit = 100
@@ -11,10 +12,14 @@ public struct FailedImage: Sendable, Codable, Hashable, CustomStringConvertible 
     public var reason: String
 
     init(_ failure: ImageFailure) {
-        url = failure.url
-        productIds = failure.productIds
-        reasonCode = failure.reasonCode
-        reason = failure.reason
+        self.init(url: failure.url, productIds: failure.productIds, reasonCode: failure.reasonCode, reason: failure.reason)
+    }
+
+    init(url: String, productIds: [Int], reasonCode: String, reason: String) {
+        self.url = url
+        self.productIds = productIds
+        self.reasonCode = reasonCode
+        self.reason = reason
     }
 
     /// As `ImageFailure` says it.

@@ -17,13 +17,13 @@ struct ImageWarmer: Sendable {
     /// When a worker stops the run (disk full), the fetches that stop cancels are no image's failure.
     let halt: StopRequest
 
-    /// Each size in each format, a repeated format once; images are matched to them by format and size
-    /// (`VariantImage`), whatever order the decoder returns them in.
-    var variants: [CacheVariant] { configuration.thumbnails.variants }
+    /// Each size the job's roles need in each format (`WarmConfiguration.variants(for:)`); images are matched to them
+    /// by format and size (`VariantImage`), whatever order the decoder returns them in.
+    func variants(_ job: ImageJob) -> [CacheVariant] { configuration.variants(for: job.roles) }
 
     /// Throws only `CacheError.diskFull`, which stops the run.
     func warm(_ job: ImageJob) async throws(CacheError) -> ImageOutcome {
-        let measuring = metrics != nil && configuration.measuring.compare.includes(job.canonicalURL)
+        let measuring = metrics != nil && job.isSelected(by: configuration.measuring.compare)
         let warmed: Warmed
         do throws(ImageFailure.Cause) {
             warmed = try await attempt(job, measuring: measuring)
@@ -42,13 +42,13 @@ struct ImageWarmer: Sendable {
 
     /// Returns what was done for the measuring stage too; the downloaded bytes are measured after the shared section.
     private func attempt(_ job: ImageJob, measuring: Bool) async throws(ImageFailure.Cause) -> Warmed {
-        let url = job.canonicalURL
+        let (url, variants) = (job.canonicalURL, variants(job))
         let cached: [CacheEntry]
         // Admission read them with the rest of the crawl page; read here when it could not.
         if let admitted = job.cached {
-            cached = usable(admitted)
+            cached = usable(admitted, variants)
         } else {
-            cached = usable(try await cacheCall { cache throws(CacheError) in try cache.entries(forURL: url) })
+            cached = usable(try await cacheCall { cache throws(CacheError) in try cache.entries(forURL: url) }, variants)
         }
         let complete = cached.count == variants.count && !measuring
         if complete && isFresh(cached) {
@@ -75,7 +75,9 @@ struct ImageWarmer: Sendable {
     /// Built only when a measuring stage takes it.
     private func warmedImage(_ job: ImageJob, _ work: WarmedImage.Work) -> WarmedImage? {
         guard metrics != nil else { return nil }
-        return WarmedImage(productId: job.productIds.first, url: job.fetchURL.absoluteString, variants: variants, work: work)
+        // The records and the report are of thumbnails: a carousel image's larger variants are left out of them.
+        return WarmedImage(productId: job.productIds.first, url: job.fetchURL.absoluteString,
+                           variants: configuration.variants(for: job.roles.intersection(.thumbnail)), work: work)
     }
 
     /// A cache call whose error fails the image (and a full disk, the run).
@@ -87,8 +89,8 @@ struct ImageWarmer: Sendable {
         return try result.mapError(ImageFailure.Cause.cache).get()
     }
 
-    /// This run's variants that have a file, in `variants`' order.
-    private func usable(_ entries: [CacheEntry]) -> [CacheEntry] {
+    /// The job's variants that have a file, in `variants`' order.
+    private func usable(_ entries: [CacheEntry], _ variants: [CacheVariant]) -> [CacheEntry] {
         let byName = Dictionary(entries.map { ($0.variant.name, $0) }, uniquingKeysWith: { first, _ in first })
         return variants.compactMap { byName[$0.name] }.filter(\.fileIsPresent)
     }
@@ -102,7 +104,8 @@ struct ImageWarmer: Sendable {
     private func decodeAndStore(_ resource: FetchedResource, _ job: ImageJob,
                                 measuring: Bool) async throws(ImageFailure.Cause) -> Warmed {
         let started = ContinuousClock.now
-        let decoded = await decoder.thumbnails(of: .bytes(resource.body), request)
+        let variants = variants(job)
+        let decoded = await decoder.thumbnails(of: .bytes(resource.body), request(variants))
         let decodeSeconds = (ContinuousClock.now - started).inSeconds
         let thumbnails: Thumbnails, matched: [VariantImage]
         do throws(DownsampleError) {
@@ -132,10 +135,10 @@ struct ImageWarmer: Sendable {
             source: resource.body, header: header, thumbnails: matched, encoder: configuration.thumbnails.encoder)))
     }
 
-    private var request: ThumbnailRequest {
-        ThumbnailRequest(targets: configuration.thumbnails.longestSides.map(DecodeTarget.init(longestSide:)), formats: configuration.thumbnails.formats,
-                         settings: configuration.thumbnails.encoder,
-                         limits: configuration.limits, placeholder: true)
+    private func request(_ variants: [CacheVariant]) -> ThumbnailRequest {
+        let sizes = Array(Set(variants.map(\.longestSide))).sorted()
+        return ThumbnailRequest(targets: sizes.map(DecodeTarget.init(longestSide:)), formats: configuration.thumbnails.formats,
+                                settings: configuration.thumbnails.encoder, limits: configuration.limits, placeholder: true)
     }
 
     /// A full disk is rethrown to stop the run. A fetch cancelled by a halt is left for the next run; one cancelled
@@ -144,7 +147,7 @@ struct ImageWarmer: Sendable {
         if case .cache(let error) = cause, case .diskFull = error { throw error }
         if case .fetch(.cancelled) = cause, halt.reason != nil { return .abandoned }
         let failure = job.failure(cause)
-        let (url, productIds, variants, reason) = (job.canonicalURL, job.productIds, variants, failure.reason)
+        let (url, productIds, variants, reason) = (job.canonicalURL, job.productIds, variants(job), failure.reason)
         try await cache.run { cache throws(CacheError) in
             for variant in variants {
                 do throws(CacheError) {

@@ -4,21 +4,29 @@ import Crawl
 import Fetch
 import Foundation
 
-/// Products (or a source's listed images) to image jobs: one per distinct canonical URL, this shard's only, page 1's
-/// hosts allowed before its first job, each page's cache rows read together. One task; memory: the listed URLs and
-/// one page's jobs.
+/// Products (or a source's listed images) to image jobs: one per distinct canonical URL and role, this shard's only,
+/// page 1's hosts allowed before its first job, each page's cache rows read together. With `details`, each page's
+/// products' carousels are read before the page is admitted, so that a page's thumbnails and carousel images are one
+/// batch (a cover photo that is also its carousel's first is one job at both sizes). One task; memory: the listed
+/// URLs and one page's jobs and details.
 struct JobAdmission: Sendable {
     let progress: SummaryRecorder
     let hostGate: HostGate?
     let shard: CacheShard?
     let compare: CompareSelection
     let cache: CacheIO
+    /// Reads each product's carousel; nil: thumbnails only.
+    var details: DetailReader? = nil
+    /// Products whose detail is read, the first ones the list gives; nil: all.
+    var detailLimit: Int? = nil
 
     /// Each `send` waits for a free worker: back-pressure up to the crawl. Returns the product ids naming each listed
     /// URL, the only state of a run that grows with the catalog.
     func run(from events: AsyncChannel<CrawlEvent>, onto jobs: AsyncChannel<ImageJob>) async -> [CanonicalURL: [Int]] {
         defer { jobs.finish() }
         var listed: [CanonicalURL: [Int]] = [:]
+        var roles: [CanonicalURL: ImageRoles] = [:]
+        var detailsLeft = detailLimit ?? Int.max
         for await event in events {
             switch event {
             case .progress(let report):
@@ -26,23 +34,60 @@ struct JobAdmission: Sendable {
             case .finished(let report):
                 await progress.crawlFinished(report)
             case .products(let products):
-                await admit(products.map { ($0.thumbnailURL, [$0.id]) }, listed: &listed, onto: jobs)
+                var images = products.map { Listing(url: $0.thumbnailURL, productIds: [$0.id], roles: .thumbnail) }
+                if let details, detailsLeft > 0 {
+                    let read = products.prefix(detailsLeft).map(\.id)
+                    detailsLeft -= read.count
+                    images += await carousels(of: read, with: details)
+                }
+                await admit(images, listed: &listed, roles: &roles, onto: jobs)
             case .images(let images):
                 // The manifest keeps integer product ids (the API's); a source's other ids (a sitemap's page) are not kept.
-                await admit(images.map { ($0.url, $0.productID.flatMap { Int($0) }.map { [$0] } ?? []) }, listed: &listed, onto: jobs)
+                let listings = images.map {
+                    Listing(url: $0.url, productIds: $0.productID.flatMap { Int($0) }.map { [$0] } ?? [], roles: .thumbnail)
+                }
+                await admit(listings, listed: &listed, roles: &roles, onto: jobs)
             }
         }
         return listed
     }
 
-    /// One page (or a whole source) of listed images, each with the product ids naming it.
-    private func admit(_ images: [(url: URL?, productIds: [Int])], listed: inout [CanonicalURL: [Int]],
+    /// The carousel images of `productIds`, in the page's order; a product whose detail failed is counted and named,
+    /// and gives none.
+    private func carousels(of productIds: [Int], with details: DetailReader) async -> [Listing] {
+        var carousels: [Int: ProductCarousel] = [:]
+        await details.read(productIds) { result in
+            switch result {
+            case .success(let carousel): carousels[carousel.productID] = carousel
+            case .failure(let failure): await progress.detailFailed(failure)
+            }
+        }
+        await progress.detailsRead(productIds.count, failed: productIds.count - carousels.count,
+                                   images: carousels.values.reduce(0) { $0 + $1.images.count })
+        return productIds.compactMap { carousels[$0] }.flatMap { carousel in
+            carousel.images.map { Listing(url: $0.url, productIds: [carousel.productID], roles: .carousel) }
+        }
+    }
+
+    /// One page (or a whole source) of listed images, each with the product ids naming it and the roles it is shown in.
+    private func admit(_ images: [Listing], listed: inout [CanonicalURL: [Int]], roles: inout [CanonicalURL: ImageRoles],
                        onto jobs: AsyncChannel<ImageJob>) async {
         // Page 1 comes first: its hosts join the allow-list (HostGate takes them once).
         await hostGate?.learnFirstPage(images.compactMap(\.url))
         var admitted: [ImageJob] = []
+        var pageJobs: [CanonicalURL: Int] = [:]
         for image in images {
-            if let job = await admit(image.url, productIds: image.productIds, listed: &listed) { admitted.append(job) }
+            let known = image.url.flatMap { try? CanonicalURL($0.absoluteString) }
+            // A role added to a job of this page is that job's; one added to an earlier page's job is a job of its own.
+            if let known, let index = pageJobs[known], !admitted[index].roles.contains(image.roles) {
+                admitted[index].roles.formUnion(image.roles)
+                roles[known, default: []].formUnion(image.roles)
+                listed[known, default: []].append(contentsOf: image.productIds)
+                continue
+            }
+            guard let job = await admit(image, listed: &listed, roles: &roles) else { continue }
+            pageJobs[job.canonicalURL] = admitted.count
+            admitted.append(job)
         }
         for job in await withCachedEntries(admitted) { await jobs.send(job) }
     }
@@ -62,8 +107,10 @@ struct JobAdmission: Sendable {
         }
     }
 
-    private func admit(_ url: URL?, productIds: [Int], listed: inout [CanonicalURL: [Int]]) async -> ImageJob? {
-        guard let url else { return await setAside() }
+    private func admit(_ image: Listing, listed: inout [CanonicalURL: [Int]],
+                       roles: inout [CanonicalURL: ImageRoles]) async -> ImageJob? {
+        let productIds = image.productIds
+        guard let url = image.url else { return await setAside() }
         let canonical: CanonicalURL
         do {
             canonical = try CanonicalURL(url.absoluteString)
@@ -75,14 +122,17 @@ struct JobAdmission: Sendable {
             await progress.record(.failed(failure))
             return nil
         }
-        // The first product naming a URL schedules it; later ones add their ids.
-        let seen = listed[canonical] != nil
+        // The first product naming a URL schedules it; later ones add their ids, and a job for a role it lacked.
+        let (seen, shownAs) = (listed[canonical] != nil, roles[canonical] ?? [])
         listed[canonical, default: []].append(contentsOf: productIds)
-        guard !seen else { return await setAside() }
+        guard !shownAs.contains(image.roles) else { return await setAside() }
+        roles[canonical] = shownAs.union(image.roles)
         // Every shard crawls the whole list and keeps only its own images.
         guard shard?.owns(canonical) ?? true else { return await setAside(forOtherShard: true) }
-        await progress.scheduled(selectedForMeasuring: compare.includes(canonical))
-        return ImageJob(canonicalURL: canonical, fetchURL: url, productIds: productIds)
+        let job = ImageJob(canonicalURL: canonical, fetchURL: url, productIds: seen ? listed[canonical] ?? productIds : productIds,
+                           roles: image.roles.subtracting(shownAs))
+        await progress.scheduled(selectedForMeasuring: job.isSelected(by: compare))
+        return job
     }
 
     /// No job for this product: its thumbnail is missing, seen before or another shard's.
@@ -92,13 +142,28 @@ struct JobAdmission: Sendable {
     }
 }
 
+/// One image a page or source names, before admission.
+private struct Listing {
+    var url: URL?
+    var productIds: [Int]
+    var roles: ImageRoles
+}
+
 struct ImageJob: Sendable {
     /// The cache key; `fetchURL` is what the API gave.
     var canonicalURL: CanonicalURL
     var fetchURL: URL
     var productIds: [Int]
+    /// Which sizes it is cached at (`WarmConfiguration.variants(for:)`): a second job for a URL has only the roles the
+    /// first lacked.
+    var roles: ImageRoles = .thumbnail
     /// Read when its crawl page was admitted; nil: the warm reads them itself.
     var cached: [CacheEntry]? = nil
+
+    /// Measured three ways: in the `--compare` sample and shown as a thumbnail (the records are of thumbnails).
+    func isSelected(by compare: CompareSelection) -> Bool {
+        roles.contains(.thumbnail) && compare.includes(canonicalURL)
+    }
 
     func failure(_ cause: ImageFailure.Cause) -> ImageFailure {
         ImageFailure(url: fetchURL.absoluteString, productIds: productIds, cause: cause)

@@ -55,8 +55,9 @@ final class MetricsRecorder: Sendable {
 
     /// What the warm did with one image: measured when `measure` (the image is in the sample and was downloaded),
     /// else recorded with the sizes the warm knows (none known: no record). Throws when the metrics file can no longer
-    /// be written.
+    /// be written. An image shown in a carousel only has no record.
     func record(_ image: WarmedImage, measure: Bool) async throws(MetricsFileError) {
+        guard !image.variants.isEmpty else { return }
         if measure {
             guard let source = image.source else { return }
             try await submit(source, productId: image.productId, url: image.url, variants: image.variantMetrics)

@@ -4,7 +4,7 @@ public enum RunOutcome: String, Codable, Sendable, CaseIterable {
     case ok
     /// The manifest was broken and rebuilt; the run itself did everything (exit 5).
     case manifestRebuilt = "manifest-rebuilt"
-    /// More images failed than `--max-failed` allows (exit 2).
+    /// More images (and product details) failed than `--max-failed` allows (exit 2).
     case overFailureBudget = "over-failure-budget"
     /// The product-id merge or the eviction to `--max-cache-size` failed (exit 2).
     case finishStepFailed = "finish-step-failed"
@@ -39,8 +39,9 @@ public enum RunOutcome: String, Codable, Sendable, CaseIterable {
         if summary.stoppedBySignal != nil { return (.stoppedBySignal, summary.stopReason) }
         if summary.stoppedEarly { return (.stoppedEarly, summary.stopReason) }
         if let listFailure { return (listFailure.outcome, listFailure.reason) }
-        if summary.imagesFailed > summary.maxFailedImages {
-            return (.overFailureBudget, "\(summary.imagesFailed) of \(summary.imagesScheduled) images failed, more than "
+        if summary.failuresCounted > summary.maxFailedImages {
+            let details = summary.detailsFailed > 0 ? " and \(summary.detailsFailed) of \(summary.detailsRead) product details" : ""
+            return (.overFailureBudget, "\(summary.imagesFailed) of \(summary.imagesScheduled) images\(details) failed, more than "
                     + "--max-failed \(summary.maxFailed) allows (\(summary.maxFailedImages)); each is listed in failedImages.")
         }
         if !summary.finishStepsFailed.isEmpty { return (.finishStepFailed, summary.finishStepsFailed.joined(separator: "; ")) }

@@ -120,6 +120,26 @@ actor SummaryRecorder {
         showProgress()
     }
 
+    /// A product's detail gave no carousel: a failure of that product, listed with the images under its detail URL.
+    func detailFailed(_ failure: DetailFailure) {
+        let code = "detail-" + failure.reasonCode
+        summary.failedByReason[code, default: 0] += 1
+        if summary.failedImages.count < FailedImage.listLimit {
+            summary.failedImages.append(FailedImage(url: failure.url.absoluteString, productIds: [failure.productID],
+                                                    reasonCode: code, reason: failure.description))
+        } else {
+            summary.failedImagesNotListed += 1
+        }
+        progress.failure(failure.description)
+    }
+
+    /// One page's details: asked for, failed, and the carousel entries the others listed.
+    func detailsRead(_ count: Int, failed: Int, images: Int) {
+        summary.detailsRead += count
+        summary.detailsFailed += failed
+        summary.carouselImages += images
+    }
+
     func crawlFinished(_ report: CrawlReport) {
         crawl = report
         crawlDone = true

@@ -14,6 +14,8 @@ public struct WarmConfiguration: Sendable {
     public var source: CatalogSource
     public var cacheDirectory: String
     public var thumbnails = Thumbnails()
+    /// Off by default: only the list's thumbnails.
+    public var details = Details()
     public var freshness = Freshness()
     public var fetching = Fetching()
     public var decoding = Decoding()
@@ -24,12 +26,13 @@ public struct WarmConfiguration: Sendable {
     /// Image failures a run tolerates before it fails (exit 2).
     public var maxFailed = FailureBudget.default
 
-    public init(source: CatalogSource, cacheDirectory: String, thumbnails: Thumbnails = Thumbnails(), freshness: Freshness = Freshness(),
-                fetching: Fetching = Fetching(), decoding: Decoding = Decoding(), measuring: Measuring = Measuring(),
+    public init(source: CatalogSource, cacheDirectory: String, thumbnails: Thumbnails = Thumbnails(), details: Details = Details(),
+                freshness: Freshness = Freshness(), fetching: Fetching = Fetching(), decoding: Decoding = Decoding(), measuring: Measuring = Measuring(),
                 output: Output = Output(), shard: CacheShard? = nil, maxFailed: FailureBudget = .default) {
         self.source = source
         self.cacheDirectory = cacheDirectory
         self.thumbnails = thumbnails
+        self.details = details
         self.freshness = freshness
         self.fetching = fetching
         self.decoding = decoding
@@ -57,11 +60,23 @@ public struct WarmConfiguration: Sendable {
 
         /// The sizes ascending, each once.
         public var longestSides: [Int] { Array(Set(sizes)).sorted() }
+    }
 
-        /// Each size in each format, the smallest size first, a repeated size or format once.
-        var variants: [CacheVariant] {
-            let formats = OutputFormat.distinct(formats)
-            return longestSides.flatMap { size in formats.map { CacheVariant(longestSide: size, format: $0) } }
+    /// Each product's detail carousel (`--detail-images`, `--detail-size`, `--detail-limit`): the `images[].url`s of
+    /// `GET /api/products/{id}`, cached at `longestSide` in each of the thumbnails' formats. An OpenMarket source only.
+    public struct Details: Sendable {
+        public var enabled: Bool
+        /// A phone's full-screen width: what a carousel shows.
+        public var longestSide: Int
+        /// Read the details of the first this many products the list gives (newest first); nil: every product's.
+        public var productLimit: Int?
+
+        public static let defaultLongestSide = 1080
+
+        public init(enabled: Bool = false, longestSide: Int = Self.defaultLongestSide, productLimit: Int? = nil) {
+            self.enabled = enabled
+            self.longestSide = longestSide
+            self.productLimit = productLimit
         }
     }
 
@@ -149,6 +164,15 @@ public struct WarmConfiguration: Sendable {
     }
 
     public var measures: Bool { measuring.compare != .none && measuring.metricsPath != nil }
+
+    /// What is cached of an image shown as `roles`: each of their sizes in each format, the smallest size first, a size
+    /// both roles use once.
+    func variants(for roles: ImageRoles) -> [CacheVariant] {
+        var sizes = roles.contains(.thumbnail) ? thumbnails.longestSides : []
+        if roles.contains(.carousel), !sizes.contains(details.longestSide) { sizes.append(details.longestSide) }
+        let formats = OutputFormat.distinct(thumbnails.formats)
+        return sizes.sorted().flatMap { size in formats.map { CacheVariant(longestSide: size, format: $0) } }
+    }
 
     /// Images are measured at the smallest size.
     var measuredLongestSide: Int { thumbnails.longestSides.first ?? DecodeTarget.defaultLongestSide }

@@ -50,11 +50,13 @@ extension WarmPipeline {
     }
 
     /// Marks listed URLs as seen, then prunes rows unseen for `--prune-after`, but only after a complete list: an
-    /// image is not gone because its page failed. With 0 the cutoff is the run's start: what it did not see goes.
+    /// image is not gone because its page, or its product's detail, failed. With 0 the cutoff is the run's start: what it did not see goes.
     private func prune(after end: StageEnd, startedAt: Date) async {
-        let stoppedEarly = await progress.summary.stoppedEarly
+        let (stoppedEarly, detailsFailed) = await (progress.summary.stoppedEarly, progress.summary.detailsFailed)
+        // A product whose detail failed still shows its carousel: its images were not listed tonight, yet not gone.
         let listIncomplete = Task.isCancelled ? "the run was cancelled"
-            : end.listIncompleteReason ?? (stoppedEarly ? "the run stopped early" : nil)
+            : end.listIncompleteReason ?? (stoppedEarly ? "the run stopped early"
+                                           : detailsFailed > 0 ? "\(detailsFailed) product details could not be read" : nil)
         let listed = end.listed.keys.filter { owns($0) }
         let (runStartedAt, pruneAfter) = (startedAt.timeIntervalSince1970, configuration.freshness.pruneAfterSeconds)
         let logger = logger

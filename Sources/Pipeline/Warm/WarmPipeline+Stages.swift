@@ -30,7 +30,8 @@ extension WarmPipeline {
         let events = AsyncChannel<CrawlEvent>()
         let jobs = AsyncChannel<ImageJob>()
         let admission = JobAdmission(progress: progress, hostGate: dependencies.hostGate,
-                                     shard: configuration.shard, compare: measured, cache: dependencies.cache)
+                                     shard: configuration.shard, compare: measured, cache: dependencies.cache,
+                                     details: detailReader, detailLimit: configuration.details.productLimit)
         let halt = StopRequest()
         let warmer = ImageWarmer(configuration: configuration, cache: dependencies.cache, fetcher: dependencies.fetcher,
                                  decoder: dependencies.decoder, metrics: metrics, halt: halt)
@@ -60,6 +61,13 @@ extension WarmPipeline {
             end.listIncompleteReason = end.listIncompleteReason ?? "the run was asked to stop"
         }
         return end
+    }
+
+    /// `--detail-images` on an OpenMarket source: the run's fetcher, so the list's retries, deadlines, allow-list and
+    /// body limit apply to each detail.
+    private var detailReader: DetailReader? {
+        guard configuration.details.enabled, case .openMarket(let api) = configuration.source else { return nil }
+        return DetailReader(apiBaseURL: api, fetcher: dependencies.fetcher)
     }
 
     private func crawl(onto events: AsyncChannel<CrawlEvent>) async -> StageEnd {
@@ -107,7 +115,7 @@ extension WarmPipeline {
         for await job in jobs {
             if stop.reason != nil { break }
             do {
-                await progress.record(try await warmer.warm(job), selectedForMeasuring: measured.includes(job.canonicalURL))
+                await progress.record(try await warmer.warm(job), selectedForMeasuring: job.isSelected(by: measured))
             } catch {
                 // Before the group cancels the other workers, so their cancelled fetches are not failures.
                 warmer.halt.request(reason: "\(error)")

@@ -30,6 +30,11 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     var productsUnique = 0
     var productsWithoutThumbnail = 0
     var productsSharingAThumbnail = 0
+    /// `--detail-images`: products whose detail was asked for, those that gave no carousel (each listed in
+    /// `failedImages` under its detail URL, reason "detail-..."), and the carousel entries the others listed.
+    var detailsRead = 0
+    var detailsFailed = 0
+    var carouselImages = 0
 
     /// Distinct URLs (in a sharded run: this shard's).
     var imagesScheduled = 0
@@ -87,10 +92,16 @@ public struct WarmSummary: Sendable, Codable, Hashable {
         maxFailed = configuration.maxFailed.description
     }
 
+    /// What `--max-failed` is held against: failed images and failed product details.
+    var failuresCounted: Int { imagesFailed + detailsFailed }
+
     public var oneLine: String {
-        var text = "warm: \(productsUnique) products, \(imagesScheduled) thumbnails: \(imagesDownloaded) downloaded, "
+        var text = "warm: \(productsUnique) products, \(imagesScheduled) \(detailsRead > 0 ? "images" : "thumbnails"): \(imagesDownloaded) downloaded, "
             + "\(imagesNotModified) not modified, \(imagesFresh) fresh, \(imagesFailed) failed"
-        if imagesFailed > 0 { text += " (\(imagesFailed > maxFailedImages ? "over" : "within") --max-failed \(maxFailed))" }
+        if detailsRead > 0 { text += ", \(detailsRead) details read (\(carouselImages) carousel images, \(detailsFailed) failed)" }
+        if failuresCounted > 0 {
+            text += " (\(failuresCounted > maxFailedImages ? "over" : "within") --max-failed \(maxFailed))"
+        }
         if pagesFailed > 0 { text += ", \(pagesFailed) pages failed" }
         if let shard { text += ", \(imagesOtherShards) left to other shards (shard \(shard))" }
         if imagesMeasured > 0 { text += ", \(imagesMeasured) measured" }

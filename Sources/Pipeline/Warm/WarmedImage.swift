@@ -9,15 +9,16 @@ import WarmSupport
 struct WarmedImage: Sendable {
     var productId: Int?
     var url: String
-    /// This run's variants.
+    /// The variants its metrics record covers: its thumbnail variants (none for an image shown in a carousel only, which
+    /// then has no record).
     var variants: [CacheVariant]
     var work: Work
 
     enum Work: Sendable {
         /// Downloaded and thumbnailed by this run (every variant written): the source, its header, each variant with its
-        /// image, the smallest first.
+        /// image, the smallest first (carousel sizes included).
         case thumbnailed(source: Data, header: ImageHeader, thumbnails: [VariantImage], encoder: EncoderSettings)
-        /// Fresh or revalidated: this run's variants' cache rows, the first the smallest.
+        /// Fresh or revalidated: the job's variants' cache rows, the first the smallest (carousel sizes included).
         case cached([CacheEntry])
     }
 
@@ -32,7 +33,7 @@ struct WarmedImage: Sendable {
     func unmeasuredRecord(targetLongestSide: Int) -> ImageMetricsRecord? {
         switch work {
         case .thumbnailed(let source, let header, let thumbnails, let encoder):
-            guard let smallest = thumbnails.first?.image else { return nil }
+            guard let smallest = thumbnails.first(where: { isRecorded($0.variant) })?.image else { return nil }
             var record = ImageMetricsRecord.unmeasured(
                 productId: productId, url: url, format: header.format, sourceBytes: source.count, width: header.width,
                 height: header.height, orientation: header.orientation, targetLongestSide: targetLongestSide,
@@ -46,7 +47,7 @@ struct WarmedImage: Sendable {
             record.variants = variantMetrics
             return record
         case .cached(let entries):
-            guard let entry = entries.first, let sourceBytes = entry.sourceBytes, let width = entry.sourceWidth,
+            guard let entry = entries.first(where: { isRecorded($0.variant) }), let sourceBytes = entry.sourceBytes, let width = entry.sourceWidth,
                   let height = entry.sourceHeight, let outputWidth = entry.outputWidth,
                   let outputHeight = entry.outputHeight else { return nil }
             var record = ImageMetricsRecord.unmeasured(
@@ -58,17 +59,21 @@ struct WarmedImage: Sendable {
         }
     }
 
-    /// Each variant's size and bytes, as the report's variant table reads them.
+    private func isRecorded(_ variant: CacheVariant) -> Bool {
+        variants.contains { $0.name == variant.name }
+    }
+
+    /// Each recorded variant's size and bytes, as the report's variant table reads them.
     var variantMetrics: [VariantMetrics] {
         switch work {
         case .thumbnailed(_, _, let thumbnails, _):
-            return thumbnails.map { matched in
+            return thumbnails.filter { isRecorded($0.variant) }.map { matched in
                 let image = matched.image
                 return VariantMetrics(format: image.format.rawValue, size: matched.variant.longestSide, width: image.size.width,
                                       height: image.size.height, bytes: image.data.count, encodeCPUSeconds: image.encodeCPUSeconds)
             }
         case .cached(let entries):
-            return entries.compactMap { entry -> VariantMetrics? in
+            return entries.filter { isRecorded($0.variant) }.compactMap { entry -> VariantMetrics? in
                 guard let width = entry.outputWidth, let height = entry.outputHeight, let bytes = entry.outputBytes else { return nil }
                 return VariantMetrics(format: entry.variant.format.rawValue, size: entry.variant.longestSide, width: width,
                                       height: height, bytes: bytes, encodeCPUSeconds: nil)
