@@ -150,6 +150,7 @@ public final class DiskCache: Sendable {
                             try files.failIfInjected(.manifestWrite, path: files.layout.manifestPath)
                             let previous = try ManifestRow.fetchOne(db, url: canonical, variant: variant)
                             row.productIds = Self.merged(previous?.productIds ?? [], productIds)
+                            row.carousel = previous?.carousel ?? []
                             row.lastListedAt = max(previous?.lastListedAt ?? 0, metadata.fetchedAt)
                             try row.upsert(db)
                             try PrunedKey.delete(db, url: canonical, variant: variant)
@@ -215,6 +216,25 @@ public final class DiskCache: Sendable {
                 row.productIds = merged
                 try row.update(db)
                 updated += 1
+            }
+            return updated
+        }
+    }
+
+    /// Replaces where product details show each of `placements`' URLs (an empty list: in no carousel), in one
+    /// transaction. Returns the rows changed.
+    @discardableResult
+    public func setCarousels(_ placements: [CanonicalURL: [CarouselPlacement]]) throws(CacheError) -> Int {
+        try write { db in
+            var updated = 0
+            try db.inTransaction {
+                let statement = try db.cachedStatement(sql: "UPDATE entry SET carousel = ? WHERE url = ? AND carousel != ?")
+                for (url, list) in placements {
+                    let json = CarouselPlacement.json(Array(Set(list)).sorted())
+                    try statement.execute(arguments: [json, url.text, json])
+                    updated += db.changesCount
+                }
+                return .commit
             }
             return updated
         }

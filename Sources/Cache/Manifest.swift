@@ -60,6 +60,12 @@ enum Manifest {
                 table.add(column: "fileModifiedAtNanoseconds", .integer)
             }
         }
+        migrator.registerMigration("v5: carousel placements") { db in
+            // Empty in old rows until a run reads the products' details.
+            try db.alter(table: ManifestRow.databaseTableName) { table in
+                table.add(column: "carousel", .text).notNull().defaults(to: "[]")
+            }
+        }
         return migrator
     }
 

@@ -33,11 +33,13 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
     public var sha256: String? = nil
     public var fileInode: Int? = nil
     public var fileModifiedAtNanoseconds: Int? = nil
+    /// Where product details show the image, as the last run that read them saw it (v5; empty: no carousel).
+    public var carousel: [CarouselPlacement] = []
 
     public enum Columns: String, ColumnExpression, CaseIterable {
         case url, variant, productIds, path, etag, lastModified, sourceBytes, sourceFormat, sourceWidth,
              sourceHeight, outputBytes, outputWidth, outputHeight, fetchedAt, expiresAt, lastAccessAt,
-             lastError, failedAt, lastListedAt, thumbHash, averageColor, sha256, fileInode, fileModifiedAtNanoseconds
+             lastError, failedAt, lastListedAt, thumbHash, averageColor, sha256, fileInode, fileModifiedAtNanoseconds, carousel
     }
 
     /// Sets the validator columns.
@@ -89,7 +91,7 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
         [url, variant, "[" + productIds.map(String.init).joined(separator: ",") + "]", path, etag, lastModified,
          sourceBytes, sourceFormat, sourceWidth, sourceHeight, outputBytes, outputWidth, outputHeight, fetchedAt,
          expiresAt, lastAccessAt, lastError, failedAt, lastListedAt, thumbHash, averageColor, sha256, fileInode,
-         fileModifiedAtNanoseconds]
+         fileModifiedAtNanoseconds, CarouselPlacement.json(carousel)]
     }
 }
 

@@ -10,9 +10,13 @@ public struct CrawlConfiguration: Sendable, Hashable {
     public var pageConcurrency: Int
     /// The first, then re-fetches of pages whose products may have shifted while the list grew (`Crawler`).
     var maxPasses: Int
+    /// Hand over products without a thumbnail too (their detail may still show photos); default: only those with one.
+    public var deliversProductsWithoutThumbnail: Bool
 
-    public init(apiBaseURL: URL, itemsPerPage: Int = 100, pageConcurrency: Int = 4, maxPasses: Int = 4) {
+    public init(apiBaseURL: URL, itemsPerPage: Int = 100, pageConcurrency: Int = 4, maxPasses: Int = 4,
+                deliversProductsWithoutThumbnail: Bool = false) {
         self.apiBaseURL = apiBaseURL
+        self.deliversProductsWithoutThumbnail = deliversProductsWithoutThumbnail
         self.itemsPerPage = max(1, itemsPerPage)
         self.pageConcurrency = max(1, pageConcurrency)
         self.maxPasses = max(1, maxPasses)

@@ -4,7 +4,8 @@ import AsyncAlgorithms
 public enum CrawlEvent: Sendable {
     /// The counts so far, after each parsed page (page 1's `totalCount` first, for a progress display).
     case progress(CrawlReport)
-    /// A page's products not seen before, each with a thumbnail URL (never empty).
+    /// A page's products not seen before (never empty), each with a thumbnail URL unless the crawl delivers products
+    /// without one (`CrawlConfiguration.deliversProductsWithoutThumbnail`).
     case products([Product])
     /// A source other than the API (a URL list, a sitemap), read whole: its images, each once, with its product.
     case images([ListedImage])

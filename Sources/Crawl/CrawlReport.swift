@@ -11,8 +11,9 @@ public struct CrawlReport: Sendable, Hashable, CustomStringConvertible {
     public var productsSeen: Int = 0
     public var uniqueProducts: Int = 0
     var duplicates: Int = 0
-    /// Distinct products without a usable thumbnail (not delivered).
+    /// Distinct products without a usable thumbnail (not delivered, unless `deliversProductsWithoutThumbnail`).
     public var withoutThumbnail: Int = 0
+    /// Products handed over.
     public var delivered: Int = 0
     var rejectedEntries: Int = 0
     public var passes: Int = 0
@@ -41,7 +42,7 @@ public struct CrawlReport: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var text = "Crawled \(pagesFetched) pages in \(passes) pass\(passes == 1 ? "" : "es") in "
             + String(format: "%.1f s", durationSeconds)
-            + ": \(uniqueProducts) products (\(delivered) with a thumbnail, \(withoutThumbnail) without), "
+            + ": \(uniqueProducts) products (\(uniqueProducts - withoutThumbnail) with a thumbnail, \(withoutThumbnail) without), "
             + "\(duplicates) duplicates"
         if rejectedEntries > 0 { text += ", \(rejectedEntries) entries without an id" }
         if totalCountAtEnd != totalCountAtStart { text += "; the list went from \(totalCountAtStart) to \(totalCountAtEnd)" }

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import WarmSupport
 
-/// Hands each new product with a thumbnail to `consume` once; a slow consumer bounds the pages in flight. The list
+/// Hands each new product with a thumbnail (or each new product, `deliversProductsWithoutThumbnail`) to `consume` once; a slow consumer bounds the pages in flight. The list
 /// grows while crawled, so unseen positions are re-fetched (`ListCoverage`, docs/running-nightly.md).
 public struct Crawler: Sendable {
     public let configuration: CrawlConfiguration
@@ -95,7 +95,8 @@ public struct Crawler: Sendable {
         case .success(let page):
             let entryCount = page.products.count + page.rejectedProductCount
             let positions = coverage.positions(pageNo: result.pageNo, entryCount: entryCount, totalCount: page.totalCount)
-            let (fresh, misplaced) = progress.absorb(page, firstPosition: positions.lowerBound)
+            let (fresh, misplaced) = progress.absorb(page, firstPosition: positions.lowerBound,
+                                                     withoutThumbnail: configuration.deliversProductsWithoutThumbnail)
             let repeatsAnother = !misplaced.isEmpty && misplaced.count == page.products.count
             // Positions whose product was seen elsewhere are not covered: their page is fetched again.
             coverage.record(pageNo: result.pageNo, entryCount: entryCount, totalCount: page.totalCount,
@@ -145,9 +146,11 @@ private struct Progress {
     var positionByID: [Int: Int] = [:]
     var failures: [(failure: CrawlError, positions: Range<Int>)] = []
 
-    /// Counts a page; returns its new products with a thumbnail, and `misplaced`: positions whose product was
-    /// first seen at another position (in a list that grows only at the front, a product keeps its position).
-    mutating func absorb(_ page: ProductPage, firstPosition: Int) -> (fresh: [Product], misplaced: [Int: Int]) {
+    /// Counts a page; returns its new products with a thumbnail (all new ones `withoutThumbnail`), and `misplaced`:
+    /// positions whose product was first seen at another position (in a list that grows only at the front, a product
+    /// keeps its position).
+    mutating func absorb(_ page: ProductPage, firstPosition: Int,
+                         withoutThumbnail: Bool) -> (fresh: [Product], misplaced: [Int: Int]) {
         var misplaced: [Int: Int] = [:]
         // Entries without an id leave gaps that make positions uncertain; trust such a page as it is.
         if page.rejectedProductCount == 0 {
@@ -173,6 +176,7 @@ private struct Progress {
             report.uniqueProducts += 1
             if product.thumbnailURL == nil {
                 report.withoutThumbnail += 1
+                if withoutThumbnail { fresh.append(product) }
             } else {
                 fresh.append(product)
             }

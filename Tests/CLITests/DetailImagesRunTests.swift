@@ -13,15 +13,17 @@ import XCTest
 /// of its product that prunes nothing.
 final class DetailImagesRunTests: XCTestCase {
     func testTheDemoCatalogsCarouselsAreCachedAtTheDetailSizeOnceAndASecondRunDownloadsNone() async throws {
-        try await withCatalog(TestCatalog.configuration(products: 24)) { server, fetcher in
+        try await withCatalog(TestCatalog.configuration(products: 24, without: 0.15)) { server, fetcher in
             let cache = try makeTemporaryDirectory().appendingPathComponent("cache").path
             let arguments = ["run", "--api", server.baseURL.absoluteString, "--cache-dir", cache, "--size", "64",
                              "--detail-images", "--detail-size", "160", "--no-progress", "--items-per-page", "10"]
             let first = try WarmBinary.run(arguments)
             XCTAssertEqual(first.status, 0, first.stderr)
 
-            // What the app shows: each listed product's thumbnail, and every image of its detail's carousel.
-            let products = await server.products().filter { $0.thumbnailURL != nil }
+            // What the app shows: each listed product's thumbnail, and every image of its detail's carousel (a product
+            // without a list thumbnail has one too).
+            let products = await server.products()
+            XCTAssertTrue(products.contains { $0.thumbnailURL == nil }, "the catalog must hold products without a thumbnail")
             let thumbnails = Set(products.compactMap { $0.thumbnailURL?.absoluteString })
             var carousel = Set<String>()
             try await DetailReader(apiBaseURL: server.baseURL, fetcher: fetcher).read(products.map(\.id)) { result in
@@ -65,12 +67,21 @@ final class DetailImagesRunTests: XCTestCase {
         XCTAssertEqual(Set(try cachedSizes(cache).keys), Set((0..<6).map { server.url(of: "p\($0)") }))
         XCTAssertEqual(try cachedSizes(cache)[server.url(of: "p0")], [64, 100], "a cover photo that opens its carousel: both sizes")
         XCTAssertEqual(try productIds(cache)[server.url(of: "p3")], [1000, 1002], "both carousels showing it")
+        let carousels = try placements(cache)
+        XCTAssertEqual(carousels[server.url(of: "p3")], [.init(productId: 1000, position: 1), .init(productId: 1002, position: 1)])
+        XCTAssertEqual(carousels[server.url(of: "p0")], [.init(productId: 1000, position: 0)])
+        XCTAssertEqual(carousels[server.url(of: "p1")], [], "a list thumbnail only")
 
         // Product 1001 took its photo down: p4 goes (--prune-after 0s); p1, still its list thumbnail, stays.
         try server.setDetails([0: ["p0", "p3"], 1: [], 2: ["p5", "p3"]])
         let removed = try WarmBinary.run(arguments)
         XCTAssertEqual(removed.status, 0, removed.stderr)
         XCTAssertEqual(Set(try cachedSizes(cache).keys), Set([0, 1, 2, 3, 5].map { server.url(of: "p\($0)") }))
+        // Product 1000 reorders its photos.
+        try server.setDetails([0: ["p3", "p0"], 1: [], 2: ["p5", "p3"]])
+        XCTAssertEqual(try WarmBinary.run(arguments).status, 0)
+        XCTAssertEqual(try placements(cache)[server.url(of: "p0")], [.init(productId: 1000, position: 1)])
+        XCTAssertEqual(try placements(cache)[server.url(of: "p3")], [.init(productId: 1000, position: 0), .init(productId: 1002, position: 1)])
 
         // Product 1002's detail answers 404: a failure of that product, named; its carousel is not pruned.
         try server.setDetails([0: ["p0"], 1: [], 2: nil])
@@ -83,6 +94,8 @@ final class DetailImagesRunTests: XCTestCase {
         XCTAssertTrue(summary.failedImages.first?.reasonCode.hasPrefix("detail-") == true, "\(summary.failedImages)")
         XCTAssertNotNil(summary.pruneSkippedReason)
         XCTAssertEqual(Set(try cachedSizes(cache).keys), Set([0, 1, 2, 3, 5].map { server.url(of: "p\($0)") }), "nothing pruned")
+        XCTAssertEqual(try placements(cache)[server.url(of: "p5")], [.init(productId: 1002, position: 0)],
+                       "the failed product's carousel is kept as last seen")
 
         // Over the budget, the run fails (exit 2) and says how many details failed.
         let strict = try WarmBinary.run(arguments.dropLast(4) + ["--max-failed", "0", "--max-attempts", "1"])
@@ -113,6 +126,12 @@ final class DetailImagesRunTests: XCTestCase {
         var ids: [String: [Int]] = [:]
         try export(cache) { ids[$0.url] = $0.productIds.sorted() }
         return ids
+    }
+
+    private func placements(_ cache: String) throws -> [String: [CarouselPlacement]] {
+        var placements: [String: [CarouselPlacement]] = [:]
+        try export(cache) { placements[$0.url] = $0.carousel }
+        return placements
     }
 
     private func export(_ cache: String, _ each: (AppManifestImage) -> Void) throws {

@@ -52,6 +52,21 @@ final class AppManifestExportTests: CacheTestCase {
         }
     }
 
+    func testCarouselPlacementsAreExportedReplacedByTheNextRunAndKeptWhenTheImageIsStoredAgain() throws {
+        let cache = try openCache()
+        let url = try CanonicalURL("https://img.test/a.jpg")
+        let variant = CacheVariant(longestSide: 64, format: .jpeg)
+        try cache.store(url: url, productIds: [1], variant: variant, data: try jpeg(), metadata: metadata())
+        XCTAssertEqual(try cache.setCarousels([url: [.init(productId: 2, position: 3), .init(productId: 1, position: 0)]]), 1)
+        XCTAssertEqual(try XCTUnwrap(exported(cache).first).carousel, [.init(productId: 1, position: 0), .init(productId: 2, position: 3)])
+        // Downloaded again (a changed image): where the details show it has not changed.
+        try cache.store(url: url, productIds: [1], variant: variant, data: try jpeg(), metadata: metadata())
+        XCTAssertEqual(try XCTUnwrap(exported(cache).first).carousel.count, 2)
+        XCTAssertEqual(try cache.setCarousels([url: [.init(productId: 1, position: 1)]]), 1, "tonight's details replace last night's")
+        XCTAssertEqual(try XCTUnwrap(exported(cache).first).carousel, [.init(productId: 1, position: 1)])
+        XCTAssertEqual(try cache.setCarousels([url: [.init(productId: 1, position: 1)]]), 0, "unchanged: nothing written")
+    }
+
     func testExportWritesJSONLinesWithEveryKeyAtomically() throws {
         let cache = try openCache()
         try cache.store(url: try CanonicalURL("https://img.test/a.jpg"), productIds: [1],
@@ -61,7 +76,8 @@ final class AppManifestExportTests: CacheTestCase {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.count, 1)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["url", "productIds", "thumbHash", "averageColor", "variants"])
+        XCTAssertEqual(Set(object.keys), ["url", "productIds", "carousel", "thumbHash", "averageColor", "variants"])
+        XCTAssertEqual((object["carousel"] as? [Any])?.count, 0, "no carousel: an empty list")
         XCTAssertTrue(object["thumbHash"] is NSNull, "a missing placeholder is an explicit null")
         let variant = try XCTUnwrap((object["variants"] as? [[String: Any]])?.first)
         XCTAssertEqual(Set(variant.keys), ["size", "format", "width", "height", "bytes", "etag", "decodedBytes"])

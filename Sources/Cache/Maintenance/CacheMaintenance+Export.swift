@@ -69,6 +69,7 @@ extension AppManifestImage {
                 current = AppManifestImage(url: row.url, productIds: [], variants: [])
             }
             current!.productIds = DiskCache.merged(current!.productIds, row.productIds)
+            current!.carousel = Array(Set(current!.carousel).union(row.carousel)).sorted()
             if current!.thumbHash == nil, let hash = row.thumbHash {
                 current!.thumbHash = hash.base64EncodedString()
                 current!.averageColor = row.averageColor

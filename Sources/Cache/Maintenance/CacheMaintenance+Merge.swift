@@ -136,7 +136,8 @@ extension CacheMaintenance {
     }
 
     /// The merge rule of `mergeShards` for one key: the row with the later `fetchedAt`, then
-    /// `expiresAt` (a 304 extended it), then `failedAt` wins; ids united, the later access and listing kept.
+    /// `expiresAt` (a 304 extended it), then `failedAt` wins; ids united, the later access and listing kept, and the
+    /// carousel of the later listing.
     static func mergedRow(existing: ManifestRow?, incoming: ManifestRow) -> ManifestRow {
         guard let existing else { return incoming }
         func recency(_ row: ManifestRow) -> (Double, Double, Double) {
@@ -144,6 +145,8 @@ extension CacheMaintenance {
         }
         var winner = recency(incoming) >= recency(existing) ? incoming : existing
         winner.productIds = DiskCache.merged(existing.productIds, incoming.productIds)
+        // The carousel as the run that listed the image last saw it.
+        winner.carousel = incoming.lastListedAt >= existing.lastListedAt ? incoming.carousel : existing.carousel
         winner.lastAccessAt = max(existing.lastAccessAt, incoming.lastAccessAt)
         winner.lastListedAt = max(existing.lastListedAt, incoming.lastListedAt)
         return winner

@@ -28,14 +28,14 @@ public enum DetailFailure: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A short stable code for reports and metrics.
+    /// A short stable code for reports and metrics; the run's summary counts it as `detail-` + this.
     public var reasonCode: String {
         switch self {
         case .fetchFailed(_, _, let error): return error.reasonCode
         case .notModified: return "unexpected-304"
         case .notADetail: return "unparseable-detail"
-        case .wrongID: return "detail-wrong-id"
-        case .tooManyImages: return "detail-too-many-images"
+        case .wrongID: return "wrong-id"
+        case .tooManyImages: return "too-many-images"
         }
     }
 

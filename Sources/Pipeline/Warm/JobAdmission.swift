@@ -21,10 +21,10 @@ struct JobAdmission: Sendable {
     var detailLimit: Int? = nil
 
     /// Each `send` waits for a free worker: back-pressure up to the crawl. Returns the product ids naming each listed
-    /// URL, the only state of a run that grows with the catalog.
-    func run(from events: AsyncChannel<CrawlEvent>, onto jobs: AsyncChannel<ImageJob>) async -> [CanonicalURL: [Int]] {
+    /// URL and where carousels show it, the only state of a run that grows with the catalog.
+    func run(from events: AsyncChannel<CrawlEvent>, onto jobs: AsyncChannel<ImageJob>) async -> StageEnd {
         defer { jobs.finish() }
-        var listed: [CanonicalURL: [Int]] = [:]
+        var end = StageEnd()
         var roles: [CanonicalURL: ImageRoles] = [:]
         var detailsLeft = detailLimit ?? Int.max
         for await event in events {
@@ -40,16 +40,16 @@ struct JobAdmission: Sendable {
                     detailsLeft -= read.count
                     images += await carousels(of: read, with: details)
                 }
-                await admit(images, listed: &listed, roles: &roles, onto: jobs)
+                await admit(images, into: &end, roles: &roles, onto: jobs)
             case .images(let images):
                 // The manifest keeps integer product ids (the API's); a source's other ids (a sitemap's page) are not kept.
                 let listings = images.map {
                     Listing(url: $0.url, productIds: $0.productID.flatMap { Int($0) }.map { [$0] } ?? [], roles: .thumbnail)
                 }
-                await admit(listings, listed: &listed, roles: &roles, onto: jobs)
+                await admit(listings, into: &end, roles: &roles, onto: jobs)
             }
         }
-        return listed
+        return end
     }
 
     /// The carousel images of `productIds`, in the page's order; a product whose detail failed is counted and named,
@@ -65,12 +65,15 @@ struct JobAdmission: Sendable {
         await progress.detailsRead(productIds.count, failed: productIds.count - carousels.count,
                                    images: carousels.values.reduce(0) { $0 + $1.images.count })
         return productIds.compactMap { carousels[$0] }.flatMap { carousel in
-            carousel.images.map { Listing(url: $0.url, productIds: [carousel.productID], roles: .carousel) }
+            carousel.images.map { image in
+                Listing(url: image.url, productIds: [carousel.productID], roles: .carousel,
+                        placement: image.position.map { CarouselPlacement(productId: carousel.productID, position: $0) })
+            }
         }
     }
 
     /// One page (or a whole source) of listed images, each with the product ids naming it and the roles it is shown in.
-    private func admit(_ images: [Listing], listed: inout [CanonicalURL: [Int]], roles: inout [CanonicalURL: ImageRoles],
+    private func admit(_ images: [Listing], into end: inout StageEnd, roles: inout [CanonicalURL: ImageRoles],
                        onto jobs: AsyncChannel<ImageJob>) async {
         // Page 1 comes first: its hosts join the allow-list (HostGate takes them once).
         await hostGate?.learnFirstPage(images.compactMap(\.url))
@@ -78,14 +81,15 @@ struct JobAdmission: Sendable {
         var pageJobs: [CanonicalURL: Int] = [:]
         for image in images {
             let known = image.url.flatMap { try? CanonicalURL($0.absoluteString) }
+            if let known, let placement = image.placement { end.carousels[known, default: []].append(placement) }
             // A role added to a job of this page is that job's; one added to an earlier page's job is a job of its own.
             if let known, let index = pageJobs[known], !admitted[index].roles.contains(image.roles) {
                 admitted[index].roles.formUnion(image.roles)
                 roles[known, default: []].formUnion(image.roles)
-                listed[known, default: []].append(contentsOf: image.productIds)
+                end.listed[known, default: []].append(contentsOf: image.productIds)
                 continue
             }
-            guard let job = await admit(image, listed: &listed, roles: &roles) else { continue }
+            guard let job = await admit(image, listed: &end.listed, roles: &roles) else { continue }
             pageJobs[job.canonicalURL] = admitted.count
             admitted.append(job)
         }
@@ -147,6 +151,7 @@ private struct Listing {
     var url: URL?
     var productIds: [Int]
     var roles: ImageRoles
+    var placement: CarouselPlacement? = nil
 }
 
 struct ImageJob: Sendable {

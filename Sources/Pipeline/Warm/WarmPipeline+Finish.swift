@@ -20,6 +20,7 @@ extension WarmPipeline {
             return nil
         }
         if let mergeFailure { await stepFailed(mergeFailure) }
+        await recordCarousels(end)
         await prune(after: end, startedAt: startedAt)
         await evictToLimit(keepingListedSince: startedAt)
         await exportAppManifest()
@@ -43,6 +44,24 @@ extension WarmPipeline {
             return Result { () throws(WarmRunError) in try SummaryFile.write(finished, configuration: settings, faults: faults) }
         }.get()
         return finished
+    }
+
+    /// Where tonight's details show each image, for the app manifest. When every detail was read, each listed image's
+    /// placements are replaced (none: it left every carousel); after a failed detail, only the images a carousel showed
+    /// tonight are updated, since the failed product's images were not seen.
+    private func recordCarousels(_ end: StageEnd) async {
+        guard configuration.details.enabled else { return }
+        let detailsFailed = await progress.summary.detailsFailed
+        var placements = end.carousels.filter { owns($0.key) }
+        if detailsFailed == 0 {
+            for url in end.listed.keys where placements[url] == nil && owns(url) { placements[url] = [] }
+        }
+        let recorded = placements
+        do {
+            try await dependencies.cache.run { cache throws(CacheError) in try cache.setCarousels(recorded) }
+        } catch {
+            await stepFailed("the carousel positions could not be recorded: \(error)")
+        }
     }
 
     private func owns(_ url: CanonicalURL) -> Bool {

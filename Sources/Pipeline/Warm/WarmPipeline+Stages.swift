@@ -8,12 +8,15 @@ struct StageEnd: Sendable {
     var listIncompleteReason: String?
     /// The product ids naming each URL of the list.
     var listed: [CanonicalURL: [Int]] = [:]
+    /// Where tonight's product details show each carousel image (`--detail-images`).
+    var carousels: [CanonicalURL: [CarouselPlacement]] = [:]
 
     /// Keeps the first of each.
     mutating func merge(_ other: StageEnd) {
         stopReason = stopReason ?? other.stopReason
         listIncompleteReason = listIncompleteReason ?? other.listIncompleteReason
         listed = listed.isEmpty ? other.listed : listed
+        carousels = carousels.isEmpty ? other.carousels : carousels
     }
 
     static func incompleteness(of report: CrawlReport) -> String? {
@@ -41,7 +44,7 @@ extension WarmPipeline {
                 jobs.finish()
             }
             group.addTask { await crawl(onto: events) }
-            group.addTask { StageEnd(listed: await admission.run(from: events, onto: jobs)) }
+            group.addTask { await admission.run(from: events, onto: jobs) }
             for _ in 0..<configuration.fetching.concurrency {
                 group.addTask { await work(on: jobs, with: warmer) }
             }
@@ -78,7 +81,8 @@ extension WarmPipeline {
             case .openMarket(let api):
                 let crawler = Crawler(
                     configuration: CrawlConfiguration(apiBaseURL: api, itemsPerPage: configuration.fetching.itemsPerPage,
-                                                      pageConcurrency: configuration.fetching.pageConcurrency),
+                                                      pageConcurrency: configuration.fetching.pageConcurrency,
+                                                      deliversProductsWithoutThumbnail: configuration.details.enabled),
                     fetcher: dependencies.fetcher, logger: logger)
                 let report = try await crawler.run(into: events)
                 if let failure = ListFailure(report: report, source: source) { await progress.listFailed(failure) }
