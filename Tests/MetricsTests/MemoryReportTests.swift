@@ -20,6 +20,27 @@ final class MemoryReportTests: XCTestCase {
                      context: .init(metricsPaths: ["run.jsonl"], generatedAt: Date(timeIntervalSince1970: 0)))
     }
 
+    func testCarouselRecordsGetTheirOwnTableAndLeaveTheThumbnailTablesAsTheyWere() {
+        var carousel = MetricsFixtures.record(url: "u1", naive: 48_000_000, renderer: 3_000_000, thumbnail: 3_000_000,
+                                              thumbnailSize: PixelSize(width: 1080, height: 810), target: 1080)
+        carousel.role = ImageMetricsRecord.carouselRole
+        carousel.variants = [VariantMetrics(format: "jpeg", size: 1080, width: 1080, height: 810, bytes: 150_000, encodeCPUSeconds: nil)]
+        var thumbnails = records
+        thumbnails[0].variants = [VariantMetrics(format: "jpeg", size: 300, width: 300, height: 225, bytes: 10_000, encodeCPUSeconds: nil)]
+        let withCarousel = MemoryReport(records: thumbnails + [carousel], cacheLimitBytes: 100_000_000,
+                                        context: .init(metricsPaths: ["run.jsonl"], generatedAt: Date(timeIntervalSince1970: 0)))
+        XCTAssertEqual(withCarousel.comparison.imageCount, 5, "the thumbnail tables are of the thumbnails only")
+        XCTAssertEqual(withCarousel.comparison.column(.naive).statistics.totalRetainedBytes, 108_000_000)
+        XCTAssertEqual(withCarousel.carouselComparison?.comparedCount, 1)
+        let markdown = withCarousel.markdown()
+        XCTAssertTrue(markdown.contains("## Detail carousel at 1080 px (N = 1)"), markdown)
+        XCTAssertTrue(markdown.contains("| Total memory-cache use for all N images (sum of retained bytes) | 48 MB | 3 MB | 3 MB |"), markdown)
+        XCTAssertTrue(markdown.contains("| carousel images | 1 | 1 | 0.150 MB | 3.50 MB |"), markdown)
+        XCTAssertTrue(withCarousel.summary.contains("carousel: 1 of 1 at 1080 px"), withCarousel.summary)
+        XCTAssertFalse(report().markdown().contains("Detail carousel"), "no carousel records, no carousel section")
+        XCTAssertEqual(ShardedRecords.inCatalogOrder(thumbnails + [carousel]).count, 6, "one image, two roles: two records")
+    }
+
     func testReportTableMatchesHandComputedTotals() {
         let comparison = report().comparison
         XCTAssertEqual(comparison.imageCount, 5)

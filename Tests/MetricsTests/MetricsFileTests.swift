@@ -15,7 +15,7 @@ final class MetricsFileTests: XCTestCase {
         XCTAssertEqual(line.filter { $0 == UInt8(ascii: "\n") }.count, 1, "one object per line")
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: line) as? [String: Any])
         XCTAssertEqual(Set(object.keys), ["productId", "url", "shard", "format", "sourceBytes", "sourceSHA256", "width", "height",
-                                          "orientation", "targetLongestSide", "outputFormat", "outputQuality", "peakMethod",
+                                          "orientation", "targetLongestSide", "role", "outputFormat", "outputQuality", "peakMethod",
                                           "build", "decoders", "measured", "error", "errorReason", "strategies"])
         XCTAssertEqual(object["format"] as? String, "jpeg")
         XCTAssertTrue(object["error"] is NSNull, "a missing error is an explicit null")
@@ -64,7 +64,7 @@ final class MetricsFileTests: XCTestCase {
         let lines = CSVWriter.csv(records).components(separatedBy: "\r\n").filter { !$0.isEmpty }
         XCTAssertEqual(lines.count, 3)
         let header = lines[0].components(separatedBy: ",")
-        XCTAssertEqual(header.count, 13 + 3 * 8)
+        XCTAssertEqual(header.count, 14 + 3 * 8)
         for column in ["naive_retainedBytes", "renderer_peakBytes", "thumbnail_ssim", "thumbnail_outputWidth"] {
             XCTAssertTrue(header.contains(column), column)
         }

@@ -111,6 +111,22 @@ final class RegressionCheckTests: XCTestCase {
                       over.lines().joined(separator: "\n"))
     }
 
+    func testCarouselRecordsAreNeitherInTheBaselineNorChecked() {
+        var carousel = MetricsFixtures.record(url: "j", naive: 1, renderer: 1, thumbnail: 3_000_000, target: 1080,
+                                              decodedPixels: 3_048_192)
+        carousel.role = ImageMetricsRecord.carouselRole
+        let thumbnail = MetricsFixtures.record(url: "j", naive: 1, renderer: 1, thumbnail: 270_000, decodedPixels: 762_048)
+        let baseline = MetricsBaseline(records: [thumbnail, carousel])
+        XCTAssertEqual(baseline.targetLongestSide, 300)
+        XCTAssertEqual(baseline.images.map(\.decodedPixels), [762_048])
+        let outcome = RegressionCheck().run(records: [carousel, thumbnail], against: baseline)
+        XCTAssertTrue(outcome.passed, outcome.lines().joined(separator: "\n"))
+        XCTAssertTrue(outcome.shortfalls.isEmpty, "a carousel record's other target size is not a setting that differs")
+        var worse = thumbnail
+        worse.strategies.thumbnail?.decodedPixels = 3_048_192
+        XCTAssertFalse(RegressionCheck().run(records: [carousel, worse], against: baseline).passed, "the thumbnail is still checked")
+    }
+
     func testMorePixelsDecodedFromTheSameSourceBytesIsARegressionAndFewerIsNot() {
         let baseline = MetricsBaseline(records: [
             MetricsFixtures.record(url: "j", naive: 1, renderer: 1, thumbnail: 270_000, decodedPixels: 762_048),

@@ -48,9 +48,11 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
     public var decoders: String?
     public var images: [Image]
 
-    /// The thumbnail figures of `records`. A URL measured twice keeps its last record.
+    /// The thumbnail figures of `records`' list thumbnails (carousel records are not checked). A URL measured twice
+    /// keeps its last record.
     /// - Precondition: `records` is not empty and shares one target size (the caller checks).
     public init(records: [ImageMetricsRecord]) {
+        let records = records.filter(\.isThumbnail)
         version = Self.currentVersion
         targetLongestSide = records.last?.targetLongestSide ?? 0
         outputFormat = records.last { $0.outputFormat != nil }?.outputFormat

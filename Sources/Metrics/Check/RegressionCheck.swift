@@ -65,7 +65,9 @@ public struct RegressionCheck: Sendable {
         self.sizesOnly = sizesOnly
     }
 
+    /// Of `records`, the list thumbnails' (carousel records are reported, not checked).
     public func run(records: [ImageMetricsRecord], against baseline: MetricsBaseline) -> CheckOutcome {
+        let records = records.filter(\.isThumbnail)
         let matching = ImageMatching(baseline: baseline.images, records: records)
         let comparePeaks = !sizesOnly && Set(records.compactMap(\.peakMethod)) == [baseline.peakMethod]
         let builds = Set(records.compactMap(\.build))

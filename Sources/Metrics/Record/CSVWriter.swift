@@ -9,7 +9,7 @@ public enum CSVWriter {
 
     public static var header: [String] {
         ["productId", "url", "shard", "format", "sourceBytes", "width", "height", "orientation",
-         "targetLongestSide", "peakMethod", "measured", "error", "errorReason"]
+         "targetLongestSide", "role", "peakMethod", "measured", "error", "errorReason"]
             + StrategyKind.allCases.flatMap { kind in strategyFields.map { "\(kind.rawValue)_\($0)" } }
     }
 
@@ -17,7 +17,7 @@ public enum CSVWriter {
         func text<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "" }
         var cells = [text(r.productId), r.url, text(r.shard), text(r.format?.rawValue), "\(r.sourceBytes)",
                      text(r.width), text(r.height), text(r.orientation), "\(r.targetLongestSide)",
-                     text(r.peakMethod?.rawValue), "\(r.measured)", text(r.error), text(r.errorReason)]
+                     text(r.role), text(r.peakMethod?.rawValue), "\(r.measured)", text(r.error), text(r.errorReason)]
         for kind in StrategyKind.allCases {
             let s = r.strategies[kind]
             cells += [text(s?.retainedBytes), text(s?.peakBytes), text(s?.cpuSeconds), text(s?.wallSeconds),

@@ -22,6 +22,9 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     @NullEncoded public var orientation: Int? = nil
     /// The display size the strategies decoded for (longest upright side, pixels).
     public var targetLongestSide: Int
+    /// Where the app shows it at that size: "carousel" for a product detail's carousel image (at `--detail-size`);
+    /// nil for a list thumbnail. An image shown both ways has a record of each.
+    @NullEncoded public var role: String? = nil
     /// The thumbnail engine's output format and quality for this run; nil in a record made from a cache entry
     /// (encoded by an earlier run) and in older files.
     @NullEncoded public var outputFormat: OutputFormat? = nil
@@ -41,6 +44,11 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     public var strategies = Strategies()
     /// Every size in every format the run cached; nil from `warm report --measure` and older files.
     public var variants: [VariantMetrics]?
+
+    public static let carouselRole = "carousel"
+
+    /// A list thumbnail's record: what `warm check` and the report's main tables cover.
+    public var isThumbnail: Bool { role == nil }
 
     var isComplete: Bool {
         error == nil && StrategyKind.allCases.allSatisfy { strategies[$0] != nil }

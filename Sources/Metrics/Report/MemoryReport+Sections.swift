@@ -17,10 +17,11 @@ extension MemoryReport {
             """
     }
 
-    var seedsTable: ReportDocument.Table {
-        let limit = ReportFormat.megabytes(comparison.cacheLimitBytes)
+    /// The seeds' table, of the thumbnails or (`of`) the carousel's images.
+    func seedsTable(of other: MemoryComparison? = nil) -> ReportDocument.Table {
+        let limit = ReportFormat.megabytes((other ?? comparison).cacheLimitBytes)
         let names = ["naive (`UIImage(data:)`)", "renderer (`UIGraphicsImageRenderer`)", "thumbnail (ImageIO thumbnail-at-decode)"]
-        return strategyTable("", strategyNames: names, [
+        return strategyTable("", strategyNames: names, of: other, [
             ("Total memory-cache use for all N images (sum of retained bytes)",
              { ReportFormat.megabytes($0.statistics.totalRetainedBytes) }),
             ("Average per image", { ReportFormat.megabytes($0.statistics.averageRetainedBytes) }),
@@ -59,11 +60,13 @@ extension MemoryReport {
     }
 
     /// A table with one column per strategy: each row is a label and how to show that strategy's figure.
-    func strategyTable(_ title: String, strategyNames: [String]? = nil,
+    /// `of`: another comparison's columns (the carousel's); default the thumbnails'.
+    func strategyTable(_ title: String, strategyNames: [String]? = nil, of other: MemoryComparison? = nil,
                        _ rows: [(String, (MemoryComparison.Column) -> String)]) -> ReportDocument.Table {
-        ReportDocument.Table(header: [title] + (strategyNames ?? comparison.columns.map(\.kind.rawValue)),
-                             rows: rows.map { label, figure in [label] + comparison.columns.map(figure) },
-                             numericColumns: [1, 2, 3])
+        let comparison = other ?? comparison
+        return ReportDocument.Table(header: [title] + (strategyNames ?? comparison.columns.map(\.kind.rawValue)),
+                                    rows: rows.map { label, figure in [label] + comparison.columns.map(figure) },
+                                    numericColumns: [1, 2, 3])
     }
 
     var formatTable: ReportDocument.Table {

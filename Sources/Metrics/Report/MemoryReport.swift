@@ -13,21 +13,36 @@ struct MemoryReport: Sendable {
         var noise: PeakNoise?
     }
 
+    /// The list thumbnails' records: every section but the carousel's is of them.
     let records: [ImageMetricsRecord]
     let comparison: MemoryComparison
+    /// Product details' carousel images (`warm run --detail-images`), at their own size; empty without.
+    let carouselRecords: [ImageMetricsRecord]
+    /// Nil without carousel records.
+    let carouselComparison: MemoryComparison?
     let context: Context
 
     init(records: [ImageMetricsRecord], cacheLimitBytes: Int, context: Context) {
-        self.records = records
-        self.comparison = MemoryComparison(records: records, cacheLimitBytes: cacheLimitBytes)
+        self.records = records.filter(\.isThumbnail)
+        self.comparison = MemoryComparison(records: self.records, cacheLimitBytes: cacheLimitBytes)
+        carouselRecords = records.filter { !$0.isThumbnail }
+        carouselComparison = carouselRecords.isEmpty ? nil
+            : MemoryComparison(records: carouselRecords, cacheLimitBytes: cacheLimitBytes)
         self.context = context
     }
 
     /// One line for a terminal: how many images were compared and each strategy's total.
     var summary: String {
-        "\(comparison.comparedCount) of \(comparison.imageCount) images compared; "
+        var text = "\(comparison.comparedCount) of \(comparison.imageCount) images compared; "
             + comparison.columns.map { "\($0.kind.rawValue) \(ReportFormat.megabytes($0.statistics.totalRetainedBytes))" }
             .joined(separator: ", ")
+        if let carousel = carouselComparison {
+            text += "; carousel: \(carousel.comparedCount) of \(carousel.imageCount) at "
+                + carousel.targetLongestSides.map { "\($0) px" }.joined(separator: ", ") + ", "
+                + carousel.columns.map { "\($0.kind.rawValue) \(ReportFormat.megabytes($0.statistics.totalRetainedBytes))" }
+                .joined(separator: ", ")
+        }
+        return text
     }
 
     func markdown() -> String { MarkdownRenderer.render(document) }
@@ -51,13 +66,13 @@ struct MemoryReport: Sendable {
     var document: ReportDocument {
         ReportDocument(title: "Memory comparison: naive decode, renderer resize, thumbnail-at-decode",
                        sections: [ReportDocument.Section(title: "Summary", blocks: [.paragraph(introText)]), catalogSection]
-                           + [variantSection].compactMap { $0 } + laterSections)
+                           + [carouselSection, cacheBytesSection, variantSection].compactMap { $0 } + laterSections)
     }
 
     private var catalogSection: ReportDocument.Section {
         ReportDocument.Section(title: "Memory-cache use for the catalog (N = \(ReportFormat.count(comparison.comparedCount)))", blocks: [
             .paragraph("What a memory cache holding every decoded image would use: the sum, over the catalog, of the bytes of the bitmap each strategy keeps (retained bytes = output width x height x 4, read from the bitmap libvips really allocated)."),
-            .table(seedsTable),
+            .table(seedsTable()),
             .paragraph("Both ways the seeds state an improvement: \"times smaller\" is naive / strategy; \"less memory\" is (naive - strategy) / naive, the seeds' \"96.42% less\". The seeds' own improvement row (112%, 2,422%) is naive / strategy - 1."),
             .table(Self.seedsReference),
             .chart(.retainedDistribution, caption: "Retained bytes per image, by strategy (log axis; box: p25-p75, line: median, dots: images)"),

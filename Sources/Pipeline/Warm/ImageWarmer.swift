@@ -30,9 +30,9 @@ struct ImageWarmer: Sendable {
         } catch {
             return try await fail(error, job)
         }
-        guard let metrics, let image = warmed.image else { return warmed.outcome }
+        guard let metrics else { return warmed.outcome }
         do throws(MetricsFileError) {
-            try await metrics.record(image, measure: measuring)
+            for image in warmed.images { try await metrics.record(image, measure: measuring) }
         } catch {
             // The metrics file is unusable: the image is warmed, its record is missing.
             return .failed(job.failure(.metrics(reason: "\(error)")))
@@ -53,7 +53,7 @@ struct ImageWarmer: Sendable {
         let complete = cached.count == variants.count && !measuring
         if complete && isFresh(cached) {
             await fillMissingPlaceholder(job, cached)
-            return Warmed(outcome: .fresh, image: warmedImage(job, .cached(cached)))
+            return Warmed(outcome: .fresh, images: warmedImages(job, .cached(cached)))
         }
         // Revalidate only when every variant is there; a missing one needs the bytes.
         let validators = complete ? cached.first.map { Validators(etag: $0.etag, lastModified: $0.lastModified) } : nil
@@ -67,17 +67,20 @@ struct ImageWarmer: Sendable {
         guard case .fetched(let resource) = outcome else {
             try await cacheCall { cache throws(CacheError) in try cache.markRevalidated(url: url) }
             await fillMissingPlaceholder(job, cached)
-            return Warmed(outcome: .notModified, image: warmedImage(job, .cached(cached)))
+            return Warmed(outcome: .notModified, images: warmedImages(job, .cached(cached)))
         }
         return try await decodeAndStore(resource, job, measuring: measuring)
     }
 
-    /// Built only when a measuring stage takes it.
-    private func warmedImage(_ job: ImageJob, _ work: WarmedImage.Work) -> WarmedImage? {
-        guard metrics != nil else { return nil }
-        // The records and the report are of thumbnails: a carousel image's larger variants are left out of them.
-        return WarmedImage(productId: job.productIds.first, url: job.fetchURL.absoluteString,
-                           variants: configuration.variants(for: job.roles.intersection(.thumbnail)), work: work)
+    /// One for each role the job is shown in (each has a record of its own); built only when a measuring stage takes them.
+    private func warmedImages(_ job: ImageJob, _ work: WarmedImage.Work) -> [WarmedImage] {
+        guard metrics != nil else { return [] }
+        let roles: [(ImageRoles, String?, Int)] = [(.thumbnail, nil, configuration.measuredLongestSide),
+                                                   (.carousel, ImageMetricsRecord.carouselRole, configuration.details.longestSide)]
+        return roles.filter { job.roles.contains($0.0) }.map { role, name, target in
+            WarmedImage(productId: job.productIds.first, url: job.fetchURL.absoluteString, role: name,
+                        targetLongestSide: target, variants: configuration.variants(for: role), work: work)
+        }
     }
 
     /// A cache call whose error fails the image (and a full disk, the run).
@@ -131,7 +134,7 @@ struct ImageWarmer: Sendable {
         }
         let outcome = ImageOutcome.written(sourceBytes: resource.body.count, variants: matched.count,
                                            outputBytes: written, decodeSeconds: decodeSeconds, measured: measuring)
-        return Warmed(outcome: outcome, image: warmedImage(job, .thumbnailed(
+        return Warmed(outcome: outcome, images: warmedImages(job, .thumbnailed(
             source: resource.body, header: header, thumbnails: matched, encoder: configuration.thumbnails.encoder)))
     }
 
@@ -163,6 +166,6 @@ struct ImageWarmer: Sendable {
 
 private struct Warmed {
     var outcome: ImageOutcome
-    /// For the measuring stage; nil without one.
-    var image: WarmedImage?
+    /// For the measuring stage; none without one.
+    var images: [WarmedImage]
 }

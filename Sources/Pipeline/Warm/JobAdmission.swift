@@ -165,9 +165,9 @@ struct ImageJob: Sendable {
     /// Read when its crawl page was admitted; nil: the warm reads them itself.
     var cached: [CacheEntry]? = nil
 
-    /// Measured three ways: in the `--compare` sample and shown as a thumbnail (the records are of thumbnails).
+    /// Measured three ways (at each role's size): in the `--compare` sample.
     func isSelected(by compare: CompareSelection) -> Bool {
-        roles.contains(.thumbnail) && compare.includes(canonicalURL)
+        compare.includes(canonicalURL)
     }
 
     func failure(_ cause: ImageFailure.Cause) -> ImageFailure {

@@ -9,8 +9,6 @@ final class MetricsRecorder: Sendable {
     let path: String
     private let writer: JSONLinesWriter
     private let shard: String?
-    /// The smallest `--size`: what the records' thumbnail figures are of.
-    private let targetLongestSide: Int
     private let queue: MeasuringQueue
     private let measurers: Task<Void, Never>
 
@@ -19,26 +17,30 @@ final class MetricsRecorder: Sendable {
         self.path = path
         let shard = configuration.shard?.description
         self.shard = shard
-        targetLongestSide = configuration.measuredLongestSide
         let writer = try JSONLinesWriter(path: path)
         self.writer = writer
         let pool = pool ?? MeasuringPool(executablePath: ChildProcess.currentExecutablePath(), processes: 1)
-        let measurer = StrategyMeasurer(configuration: .init(
-            target: DecodeTarget(longestSide: configuration.measuredLongestSide), limits: configuration.limits,
-            // The app's decode of one thumbnail: the engine in the run's first format.
-            encoder: ThumbnailEncoder(format: configuration.thumbnails.formats[0], settings: configuration.thumbnails.encoder),
-            repeats: configuration.measuring.repeats, pool: pool))
+        // The app's decode of one image as it shows it: the engine in the run's first format, at the smallest `--size`
+        // for a list thumbnail, at `--detail-size` for a carousel image.
+        let measurer = { (longestSide: Int) in
+            StrategyMeasurer(configuration: .init(
+                target: DecodeTarget(longestSide: longestSide), limits: configuration.limits,
+                encoder: ThumbnailEncoder(format: configuration.thumbnails.formats[0], settings: configuration.thumbnails.encoder),
+                repeats: configuration.measuring.repeats, pool: pool))
+        }
+        let measurers = [nil: measurer(configuration.measuredLongestSide),
+                         ImageMetricsRecord.carouselRole: measurer(configuration.details.longestSide)]
         let queue = MeasuringQueue(limitBytes: 256 << 20)
         self.queue = queue
         let width = pool.processes
-        measurers = Task {
+        self.measurers = Task {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<width {
                     group.addTask {
                         while let item = await queue.take() {
-                            var record = await measurer.measure(data: item.data, productId: item.productId, url: item.url,
-                                                                variants: item.variants)
-                            record.shard = shard
+                            var record = await measurers[item.role]!.measure(data: item.data, productId: item.productId,
+                                                                             url: item.url, variants: item.variants)
+                            (record.shard, record.role) = (shard, item.role)
                             do {
                                 try await writer.append(record)
                             } catch {
@@ -55,20 +57,20 @@ final class MetricsRecorder: Sendable {
 
     /// What the warm did with one image: measured when `measure` (the image is in the sample and was downloaded),
     /// else recorded with the sizes the warm knows (none known: no record). Throws when the metrics file can no longer
-    /// be written. An image shown in a carousel only has no record.
+    /// be written.
     func record(_ image: WarmedImage, measure: Bool) async throws(MetricsFileError) {
-        guard !image.variants.isEmpty else { return }
         if measure {
             guard let source = image.source else { return }
-            try await submit(source, productId: image.productId, url: image.url, variants: image.variantMetrics)
-        } else if let unmeasured = image.unmeasuredRecord(targetLongestSide: targetLongestSide) {
+            try await submit(MeasuringQueue.Item(data: source, productId: image.productId, url: image.url, role: image.role,
+                                                 variants: image.variantMetrics))
+        } else if let unmeasured = image.unmeasuredRecord() {
             try await record(unmeasured: unmeasured)
         }
     }
 
     /// Throws when the metrics file can no longer be written.
-    private func submit(_ data: Data, productId: Int?, url: String, variants: [VariantMetrics]?) async throws(MetricsFileError) {
-        if let failure = await queue.put(MeasuringQueue.Item(data: data, productId: productId, url: url, variants: variants)) {
+    private func submit(_ item: MeasuringQueue.Item) async throws(MetricsFileError) {
+        if let failure = await queue.put(item) {
             throw .unwritable(path: path, reason: failure)
         }
     }
@@ -106,6 +108,8 @@ actor MeasuringQueue {
         var data: Data
         var productId: Int?
         var url: String
+        /// `ImageMetricsRecord.role`: which measurer takes it.
+        var role: String?
         var variants: [VariantMetrics]?
     }
 

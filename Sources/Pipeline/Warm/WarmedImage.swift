@@ -9,8 +9,12 @@ import WarmSupport
 struct WarmedImage: Sendable {
     var productId: Int?
     var url: String
-    /// The variants its metrics record covers: its thumbnail variants (none for an image shown in a carousel only, which
-    /// then has no record).
+    /// `ImageMetricsRecord.role`: nil for a list thumbnail, "carousel" for a detail's carousel image. An image shown
+    /// both ways is handed over twice, once as each.
+    var role: String?
+    /// The size its record's strategies decode for: the smallest `--size`, or `--detail-size`.
+    var targetLongestSide: Int
+    /// The variants its record covers: the role's (`WarmConfiguration.variants(for:)`).
     var variants: [CacheVariant]
     var work: Work
 
@@ -30,7 +34,13 @@ struct WarmedImage: Sendable {
 
     /// The record of an image outside the sample, with what the warm knows; nil when it knows no size. From the cache
     /// rows, no orientation (the manifest keeps none) and no encode CPU (known only for variants this run encoded).
-    func unmeasuredRecord(targetLongestSide: Int) -> ImageMetricsRecord? {
+    func unmeasuredRecord() -> ImageMetricsRecord? {
+        var record = unmeasuredSizes()
+        record?.role = role
+        return record
+    }
+
+    private func unmeasuredSizes() -> ImageMetricsRecord? {
         switch work {
         case .thumbnailed(let source, let header, let thumbnails, let encoder):
             guard let smallest = thumbnails.first(where: { isRecorded($0.variant) })?.image else { return nil }
