@@ -781,6 +781,86 @@ def write_formats_section(results, add):
         add("")
 
 
+# --- the detail carousel -----------------------------------------------------------
+
+def bench_details(args, warm, work, results):
+    """`warm run` against `warm run --detail-images --detail-limit L`, fresh caches, alternating, against one
+    `warm serve`: what reading the first L products' details and warming their carousels at 1080 px adds, per
+    carousel image and per product."""
+    server = CatalogServer(warm, args.products)
+    try:
+        log(f"warm serve --products {args.products}: {server.url} after {server.start_seconds:.1f} s")
+        cache, summary = os.path.join(work, "cache-details"), os.path.join(work, "summary-details.json")
+        details = ["--detail-images", "--detail-limit", str(args.detail_products)]
+        # Untimed: the server makes and keeps every image (the carousels' too), the binary is loaded.
+        warm_run(warm, server.url, cache, summary, server.process.pid, extra_args=details)
+        results["details_load_before"] = wait_for_quiet(args.max_load, args.max_wait)
+        runs = {"thumbnails": [], "details": []}
+        for repeat in range(args.details_repeats):
+            order = ["thumbnails", "details"] if repeat % 2 == 0 else ["details", "thumbnails"]
+            for what in order:
+                run = warm_run(warm, server.url, cache, summary, server.process.pid,
+                               extra_args=details if what == "details" else ())
+                if run["failed"]:
+                    continue
+                s = run["summary"]
+                log(f"details repeat {repeat + 1} {what}: {run['wall']:.2f} s wall, {run['cpu']:.2f} s CPU, "
+                    f"{s['imagesDownloaded']} images, {s.get('detailsRead', 0)} details, {s.get('carouselImages', 0)} carousel "
+                    f"entries, {s['bytesWritten'] / 1e6:.1f} MB written, server CPU {run['extra_cpu']:.2f} s")
+                runs[what].append(run)
+        results["details_runs"] = runs
+        results["details_products"] = args.products
+        results["details_limit"] = args.detail_products
+    finally:
+        server.stop()
+        empty_trash()
+
+
+def write_details_section(results, add):
+    """The report's "The detail carousel" section."""
+    runs = results.get("details_runs") or {}
+    base, details = runs.get("thumbnails"), runs.get("details")
+    if not base or not details:
+        return
+    add("## The detail carousel")
+    add("")
+    add(f"`warm run --api URL --cache-dir FRESH --size {SIZE} --no-progress` against the same with `--detail-images "
+        f"--detail-limit {results['details_limit']}` (each of the newest {results['details_limit']} products' detail read, "
+        f"every carousel image cached at 1080 px), JPEG, against `warm serve --products {results['details_products']:,}`, "
+        f"{min(len(base), len(details))} run(s) each, alternating, after an untimed detail run that made the server make "
+        "every image. The added cost is the difference of the medians, divided by the added images (the summary's "
+        "imagesDownloaded) and by the details read. CPU is warm's and its workers' (the server's is apart).")
+    add("")
+    add("| run | runs | images | details read | median wall | min - max | median CPU | bytes written | server CPU |")
+    add("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    medians = {}
+    for name, rs in (("thumbnails only", base), ("`--detail-images`", details)):
+        wall, cpu = stats([r["wall"] for r in rs]), stats([r["cpu"] for r in rs])
+        images = statistics.median(r["summary"]["imagesDownloaded"] for r in rs)
+        read = statistics.median(r["summary"].get("detailsRead", 0) for r in rs)
+        written = statistics.median(r["summary"]["bytesWritten"] for r in rs)
+        medians[name] = {"wall": wall["median"], "cpu": cpu["median"], "images": images, "details": read, "bytes": written}
+        add(f"| {name} | {len(rs)} | {images:,.0f} | {read:,.0f} | {fmt_s(wall['median'])} | {wall['min']:.2f} - {wall['max']:.2f} | "
+            f"{fmt_s(cpu['median'])} | {written / 1e6:.1f} MB | {statistics.median(r['extra_cpu'] for r in rs):.1f} s |")
+    add("")
+    a, b = medians["`--detail-images`"], medians["thumbnails only"]
+    added_images, products = a["images"] - b["images"], a["details"]
+    if added_images <= 0 or products <= 0:
+        add("Warning: the detail runs downloaded no more images than the thumbnail runs: no cost per carousel image.")
+        add("")
+        return
+    per = {"image_wall_ms": (a["wall"] - b["wall"]) / added_images * 1000, "image_cpu_ms": (a["cpu"] - b["cpu"]) / added_images * 1000,
+           "product_wall_ms": (a["wall"] - b["wall"]) / products * 1000, "product_cpu_ms": (a["cpu"] - b["cpu"]) / products * 1000,
+           "image_bytes": (a["bytes"] - b["bytes"]) / added_images}
+    results["details_cost"] = per
+    add(f"A detail-enabled night adds, per carousel image downloaded, **{per['image_cpu_ms']:.1f} ms of CPU** and "
+        f"{per['image_wall_ms']:.1f} ms of wall, and {per['image_bytes'] / 1000:.1f} KB on disk; per product whose detail "
+        f"was read, **{per['product_cpu_ms']:.1f} ms of CPU** and {per['product_wall_ms']:.1f} ms of wall "
+        f"({added_images / products:.2f} new images a product: the demo's carousels hold 1 to 8 photos, a third open with the "
+        "list thumbnail, which is then one download at both sizes).")
+    add("")
+
+
 # --- the three strategies ----------------------------------------------------------
 
 def bench_strategies(args, warm, manifest, work, results):
@@ -1015,6 +1095,7 @@ def write_report(args, results, path):
         add("")
 
     write_formats_section(results, add)
+    write_details_section(results, add)
 
     if "strategy_records" in results:
         records = [r for r in results["strategy_records"] if not r.get("error")]
@@ -1193,7 +1274,9 @@ def main():
                              "spaced; default 0: every image (the catalog median, about 0.35 s of CPU per image)")
     parser.add_argument("--formats-repeats", type=int,
                         help="warm run --format jpeg / jpeg,webp,avif pairs (default 5; --quick 2)")
-    parser.add_argument("--sections", nargs="*", default=["thumbnails", "e2e", "rss", "formats", "strategies"],
+    parser.add_argument("--detail-products", type=int, help="products whose details the detail runs read (default 300; --quick 100)")
+    parser.add_argument("--details-repeats", type=int, help="thumbnail / detail run pairs (default 3; --quick 2)")
+    parser.add_argument("--sections", nargs="*", default=["thumbnails", "e2e", "rss", "formats", "details", "strategies"],
                         help="what to run (default: all)")
     parser.add_argument("--no-install", action="store_true", help="do not apt-get/pip install missing peers")
     parser.add_argument("--report-only", action="store_true",
@@ -1205,6 +1288,8 @@ def main():
     args.slow_repeats = min(args.repeats, args.slow_repeats or 3)
     args.e2e_repeats = args.e2e_repeats or (2 if q else 5)
     args.formats_repeats = args.formats_repeats or (2 if q else 5)
+    args.detail_products = args.detail_products or (100 if q else 300)
+    args.details_repeats = args.details_repeats or (2 if q else 3)
     args.products = args.products or (400 if q else 1336)
     args.large_products = args.large_products or (4000 if q else 13360)
 
@@ -1258,6 +1343,9 @@ def main():
         save()
     if "formats" in args.sections:
         bench_formats(args, warm, args.work_dir, results)
+        save()
+    if "details" in args.sections:
+        bench_details(args, warm, args.work_dir, results)
         save()
     if "strategies" in args.sections:
         bench_strategies(args, warm, manifest, args.work_dir, results)

@@ -57,7 +57,7 @@ final class BaselineCheckTests: XCTestCase {
         let raised = directory.appendingPathComponent("raised")
         let port = try Socket.ephemeralPort()
         let bigger = try WarmBinary.run(["demo"] + WarmBinary.patient + ["--products", "24", "--no-progress", "--port", "\(port)", "--dir", raised.path,
-                                         "--size", "360"])
+                                         "--size", "360", "--no-detail-images"])
         XCTAssertEqual(bigger.status, 0, bigger.stderr)
         let failing = try WarmBinary.run(["check", "--metrics", raised.appendingPathComponent("metrics.jsonl").path,
                                           "--baseline", Self.baseline, "--sizes-only"])
@@ -72,7 +72,8 @@ final class BaselineCheckTests: XCTestCase {
         // The demo's default: peaks measured for about one image in five, the others recorded unmeasured, every one
         // with the pixels the warm's own decode counted.
         let port = try Socket.ephemeralPort()
-        let run = try WarmBinary.run(["demo", "--products", "24", "--port", "\(port)", "--no-progress", "--dir", dir.path] + WarmBinary.patient)
+        let run = try WarmBinary.run(["demo", "--products", "24", "--port", "\(port)", "--no-progress", "--dir", dir.path,
+                                      "--no-detail-images"] + WarmBinary.patient)
         XCTAssertEqual(run.status, 0, run.stderr)
         let metrics = try String(contentsOf: dir.appendingPathComponent("metrics.jsonl"), encoding: .utf8)
         let lines = metrics.split(separator: "\n")

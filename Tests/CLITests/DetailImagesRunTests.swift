@@ -103,6 +103,24 @@ final class DetailImagesRunTests: XCTestCase {
         XCTAssertTrue(strict.stderr.contains("1 of 3 product details"), strict.stderr)
     }
 
+    func testTheDemoWarmsAndReportsItsCarouselsWithNoOptionsOfItsOwn() throws {
+        let directory = try makeTemporaryDirectory()
+        let port = try Socket.ephemeralPort()
+        let demo = try WarmBinary.run(["demo", "--products", "4", "--port", "\(port)", "--dir", directory.path, "--no-progress"]
+                                      + WarmBinary.patient)
+        XCTAssertEqual(demo.status, 0, demo.stderr)
+        let summary = try decodeSummary(directory.appendingPathComponent("cache").path)
+        XCTAssertEqual(summary.detailsRead, 4)
+        XCTAssertGreaterThan(summary.carouselImages, 4, "the demo's carousels hold several photos")
+        let metrics = try String(contentsOf: directory.appendingPathComponent("metrics.jsonl"), encoding: .utf8)
+        XCTAssertTrue(metrics.contains(#""role":"carousel""#) && metrics.contains(#""targetLongestSide":1080"#))
+        let report = try String(contentsOf: directory.appendingPathComponent("report/memory-comparison.md"), encoding: .utf8)
+        XCTAssertTrue(report.contains("## Memory-cache use for the catalog"), report)
+        XCTAssertTrue(report.contains("## Detail carousel at 1080 px"), report)
+        XCTAssertTrue(report.contains("| carousel images |"), report)
+        XCTAssertTrue(demo.stdout.contains("carousel: "), demo.stdout)
+    }
+
     func testDetailImagesNeedAnAPI() throws {
         let run = try WarmBinary.run(["run", "--urls", "-", "--cache-dir", "/nonexistent", "--detail-images"])
         XCTAssertEqual(run.status, 64, run.stderr)

@@ -23,7 +23,7 @@ enum SampleCatalog {
         let port = try Socket.ephemeralPort()
         XCTAssertNotEqual(port, 18543, "not the port the baseline was made on", file: file, line: line)
         let demo = try WarmBinary.run(["demo"] + WarmBinary.patient + ["--products", "24", "--port", "\(port)", "--dir", directory.path,
-                                       "--no-progress", "--compare", "all"], environment: environment)
+                                       "--no-progress", "--compare", "all", "--no-detail-images"], environment: environment)
         XCTAssertEqual(demo.status, 0, demo.stderr, file: file, line: line)
         return directory.appendingPathComponent("metrics.jsonl").path
     }
