@@ -121,6 +121,30 @@ final class DetailImagesRunTests: XCTestCase {
         XCTAssertTrue(demo.stdout.contains("carousel: "), demo.stdout)
     }
 
+    func testACarouselImageOnAHostTheAllowListDoesNotNameFailsAndTheOthersAreWarmed() throws {
+        let directory = try makeTemporaryDirectory()
+        let files = try (0..<2).map { index in
+            ("p\(index)", try ImageComposer.encode(pixels: ImageComposer.pattern(width: 96, height: 72, seed: UInt64(index + 1)),
+                                                   width: 96, height: 72, bands: 3, as: CompositionEncoding(format: .jpeg)))
+        }
+        let server = try StaticCatalogServer(files: files, products: ["p0"], directory: directory)
+        addTeardownBlock { server.stop() }
+        // The same server under another name: "localhost" is not the API's host and resolves to a loopback address.
+        let elsewhere = "localhost:\(server.baseURL.port ?? 80)"
+        try server.setDetails([0: ["p0", "http://\(elsewhere)/img/p1"]])
+        let cache = directory.appendingPathComponent("cache").path
+        let arguments = ["run", "--api", server.baseURL.absoluteString, "--cache-dir", cache, "--size", "64", "--detail-images",
+                         "--detail-size", "80", "--no-progress", "--max-failed", "5", "--max-attempts", "1"]
+        let refused = try WarmBinary.run(arguments)
+        XCTAssertEqual(refused.status, 0, refused.stderr)
+        XCTAssertEqual(try decodeSummary(cache).failedByReason, ["host-not-allowed": 1])
+        XCTAssertEqual(Set(try cachedSizes(cache).keys), [server.url(of: "p0")])
+
+        let allowed = try WarmBinary.run(arguments + ["--allow-host", elsewhere])
+        XCTAssertEqual(allowed.status, 0, allowed.stderr)
+        XCTAssertEqual(try cachedSizes(cache)["http://\(elsewhere)/img/p1"], [80], "allowed by name, it is warmed")
+    }
+
     func testDetailImagesNeedAnAPI() throws {
         let run = try WarmBinary.run(["run", "--urls", "-", "--cache-dir", "/nonexistent", "--detail-images"])
         XCTAssertEqual(run.status, 64, run.stderr)

@@ -70,8 +70,8 @@ final class StaticCatalogServer {
     }
 
     /// Each product's detail carousel from the next request on: `GET /api/products/<1000 + index>` answers
-    /// `{"id", "images": [{"id", "url", "thumbnail_url"}...]}` with the files `details[index]` names; a product not in
-    /// `details`, or nil there, answers 404.
+    /// `{"id", "images": [{"id", "url", "thumbnail_url", "issued_at"}...]}` with the files `details[index]` names (a name
+    /// with "://" is a URL as it is); a product not in `details`, or nil there, answers 404.
     func setDetails(_ details: [Int: [String]?]) throws {
         var byID: [String: Any] = [:]
         for (index, names) in details {
@@ -114,7 +114,7 @@ final class StaticCatalogServer {
                     self.end_headers()
                     return
                 body = json.dumps({"id": int(url.path.rsplit("/", 1)[1]), "name": "detail",
-                                   "images": [{"id": i, "url": "%s/img/%s" % (host, n), "thumbnail_url": "%s/img/%s" % (host, n),
+                                   "images": [{"id": i, "url": n if "://" in n else "%s/img/%s" % (host, n), "thumbnail_url": None,
                                                "issued_at": "2023-03-23T10:15:00"} for i, n in enumerate(names)]}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
