@@ -640,6 +640,24 @@ def accepts_three_formats(warm):
     return True, ""
 
 
+def alternating_runs(warm, server, cache, summary, repeats, variants, describe):
+    """`warm run` with each of `variants` (name -> extra arguments), fresh caches, the order alternating each repeat;
+    returns name -> the runs that did not fail. `describe` adds to each run's log line from its summary."""
+    names = list(variants)
+    runs = {name: [] for name in names}
+    for repeat in range(repeats):
+        for name in names if repeat % 2 == 0 else reversed(names):
+            run = warm_run(warm, server.url, cache, summary, server.process.pid, extra_args=variants[name])
+            if run["failed"]:
+                continue
+            s = run["summary"]
+            log(f"repeat {repeat + 1} {name}: {run['wall']:.2f} s wall, {run['cpu']:.2f} s CPU, {s['imagesDownloaded']} images, "
+                f"{describe(s)}, {s['bytesWritten'] / 1e6:.1f} MB written, server CPU {run['extra_cpu']:.2f} s, "
+                f"other {run['other_cpu']:.2f} s")
+            runs[name].append(run)
+    return runs
+
+
 def bench_formats(args, warm, work, results):
     """`warm run --format jpeg` against `warm run --format jpeg,webp,avif`, fresh caches, alternating,
     against one `warm serve`: what writing WebP and AVIF beside JPEG costs per image."""
@@ -656,19 +674,9 @@ def bench_formats(args, warm, work, results):
         # Untimed: the server makes and keeps every image, the binary and libheif are loaded.
         warm_run(warm, server.url, cache, summary, server.process.pid, extra_args=["--format", THREE_FORMATS])
         results["formats_load_before"] = wait_for_quiet(args.max_load, args.max_wait)
-        runs = {"jpeg": [], THREE_FORMATS: []}
-        for repeat in range(args.formats_repeats):
-            order = ["jpeg", THREE_FORMATS] if repeat % 2 == 0 else [THREE_FORMATS, "jpeg"]
-            for formats in order:
-                run = warm_run(warm, server.url, cache, summary, server.process.pid, extra_args=["--format", formats])
-                if run["failed"]:
-                    continue
-                s = run["summary"]
-                log(f"formats repeat {repeat + 1} --format {formats}: {run['wall']:.2f} s wall, {run['cpu']:.2f} s CPU, "
-                    f"{s['imagesDownloaded']} images, {s['variantsWritten']} variants, {s['bytesWritten'] / 1e6:.1f} MB written, "
-                    f"server CPU {run['extra_cpu']:.2f} s, other {run['other_cpu']:.2f} s")
-                runs[formats].append(run)
-        results["formats_runs"] = runs
+        results["formats_runs"] = alternating_runs(
+            warm, server, cache, summary, args.formats_repeats, {f: ["--format", f] for f in ("jpeg", THREE_FORMATS)},
+            lambda s: f"{s['variantsWritten']} variants")
         results["formats_products"] = args.products
         results["formats_quality"] = score_formats(warm, server, os.path.join(work, "cache-formats-scored"), args)
     finally:
@@ -795,20 +803,9 @@ def bench_details(args, warm, work, results):
         # Untimed: the server makes and keeps every image (the carousels' too), the binary is loaded.
         warm_run(warm, server.url, cache, summary, server.process.pid, extra_args=details)
         results["details_load_before"] = wait_for_quiet(args.max_load, args.max_wait)
-        runs = {"thumbnails": [], "details": []}
-        for repeat in range(args.details_repeats):
-            order = ["thumbnails", "details"] if repeat % 2 == 0 else ["details", "thumbnails"]
-            for what in order:
-                run = warm_run(warm, server.url, cache, summary, server.process.pid,
-                               extra_args=details if what == "details" else ())
-                if run["failed"]:
-                    continue
-                s = run["summary"]
-                log(f"details repeat {repeat + 1} {what}: {run['wall']:.2f} s wall, {run['cpu']:.2f} s CPU, "
-                    f"{s['imagesDownloaded']} images, {s.get('detailsRead', 0)} details, {s.get('carouselImages', 0)} carousel "
-                    f"entries, {s['bytesWritten'] / 1e6:.1f} MB written, server CPU {run['extra_cpu']:.2f} s")
-                runs[what].append(run)
-        results["details_runs"] = runs
+        results["details_runs"] = alternating_runs(
+            warm, server, cache, summary, args.details_repeats, {"thumbnails": [], "details": details},
+            lambda s: f"{s.get('detailsRead', 0)} details, {s.get('carouselImages', 0)} carousel entries")
         results["details_products"] = args.products
         results["details_limit"] = args.detail_products
     finally:

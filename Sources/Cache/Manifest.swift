@@ -60,13 +60,15 @@ enum Manifest {
                 table.add(column: "fileModifiedAtNanoseconds", .integer)
             }
         }
-        migrator.registerMigration("v5: carousel placements") { db in
-            // Empty in old rows until a run reads the products' details.
-            try db.alter(table: ManifestRow.databaseTableName) { table in
-                table.add(column: "carousel", .text).notNull().defaults(to: "[]")
-            }
-        }
+        migrator.registerMigration("v5: carousel placements", migrate: addCarouselColumn)
         return migrator
+    }
+
+    /// Empty in old rows until a run reads the products' details.
+    private static func addCarouselColumn(_ db: Database) throws {
+        try db.alter(table: ManifestRow.databaseTableName) { table in
+            table.add(column: "carousel", .text).notNull().defaults(to: "[]")
+        }
     }
 
     /// Persistent WAL (`SQLITE_FCNTL_PERSIST_WAL`) on every connection: the last one to close leaves `-wal` (emptied by
