@@ -75,12 +75,14 @@ struct CatalogGenerator: Sendable {
         return paths
     }
 
-    /// A hash of seed and path, or with a pool, one of the pool's keys.
+    /// A hash of seed and path, or with a pool, one of the pool's keys; a carousel original's (`_origin`) has
+    /// `CatalogImageMix.uploadBit` set, so that it is made as the seller's upload it stands for.
     func imageKey(forPath path: String) -> UInt64 {
         var value = configuration.seed
         for byte in path.utf8 { value = Self.mix(value ^ UInt64(byte)) }
-        guard let poolSize = configuration.imagePoolSize else { return value }
-        return Self.mix(configuration.seed ^ (value % UInt64(poolSize)))
+        if let poolSize = configuration.imagePoolSize { value = Self.mix(configuration.seed ^ (value % UInt64(poolSize))) }
+        let upload = path.hasSuffix("_origin")
+        return upload ? value | CatalogImageMix.uploadBit : value & ~CatalogImageMix.uploadBit
     }
 
     private func chance(_ id: Int, _ salt: UInt64, _ fraction: Double) -> Bool {

@@ -21,8 +21,14 @@ public enum CatalogImageMix: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Set in the key of a product detail's carousel photo: a seller's upload (a phone photo, 4032x3024 or
+    /// EXIF-rotated, at the mix's scale), whatever the list's thumbnails are; a phone's full-width carousel decodes
+    /// such an original, which is what the report's carousel table is about.
+    static let uploadBit: UInt64 = 1 << 63
+
     func spec(forKey key: UInt64) -> CatalogImageSpec {
         var draws = KeyDraws(key: key)
+        if key & Self.uploadBit != 0 { return uploadSpec(&draws, divisor: self == .miniature ? 8 : 1) }
         switch self {
         case .seeds: return seedsSpec(&draws)
         case .phone, .miniature: return phoneSpec(&draws, divisor: self == .phone ? 1 : 8)
@@ -48,21 +54,32 @@ public enum CatalogImageMix: String, Sendable, Hashable, CaseIterable {
         return CatalogImageSpec(kind: kind, uprightSize: size, encoding: encoding, cut: draws.cut(size: size))
     }
 
+    /// A phone's photo as a seller uploads it (kind, upright width and height, encoding).
+    private static let phonePhotos: [(String, Int, Int, CompositionEncoding)] = [
+        ("phone-photo", 4032, 3024, CompositionEncoding(format: .jpeg, quality: 85)),
+        // Sensor-shaped 4032x3024 pixels tagged with orientation 6: viewers show 3024x4032.
+        ("phone-photo-exif6", 3024, 4032, CompositionEncoding(format: .jpeg, quality: 85, orientationTag: 6)),
+        ("phone-photo-progressive", 4032, 3024, CompositionEncoding(format: .jpeg, quality: 82, progressive: true)),
+    ]
+
+    /// The phone mix's three photo kinds, equally.
+    private func uploadSpec(_ draws: inout KeyDraws, divisor: Int) -> CatalogImageSpec {
+        let (kind, width, height, encoding) = Self.phonePhotos[draws.below(Self.phonePhotos.count)]
+        let upright = PixelSize(width: width / divisor, height: height / divisor)
+        return CatalogImageSpec(kind: kind, uprightSize: upright, encoding: encoding, cut: draws.cut(size: upright))
+    }
+
     private func phoneSpec(_ draws: inout KeyDraws, divisor: Int) -> CatalogImageSpec {
         let step = draws.below(8) // varies some sizes
         let thumbnailSide = 640 + (step * 160) % 640, progressiveSide = 800 + (step * 96) % 480
-        let (kind, width, height, encoding) = [
-            ("phone-photo", 4032, 3024, CompositionEncoding(format: .jpeg, quality: 85)),
-            // Sensor-shaped 4032x3024 pixels tagged with orientation 6: viewers show 3024x4032.
-            ("phone-photo-exif6", 3024, 4032, CompositionEncoding(format: .jpeg, quality: 85, orientationTag: 6)),
-            ("phone-photo-progressive", 4032, 3024, CompositionEncoding(format: .jpeg, quality: 82, progressive: true)),
+        let (kind, width, height, encoding) = (Self.phonePhotos + [
             ("server-thumbnail", thumbnailSide, thumbnailSide, CompositionEncoding(format: .jpeg, quality: 80)),
             ("server-thumbnail", 1280, 960, CompositionEncoding(format: .jpeg, quality: 85)),
             ("screenshot-png", 1170, 2532, CompositionEncoding(format: .png)),
             ("webp", 1600, 1200, CompositionEncoding(format: .webp, quality: 80)),
             ("server-thumbnail-progressive", progressiveSide, progressiveSide,
              CompositionEncoding(format: .jpeg, quality: 80, progressive: true)),
-        ][draws.below(8)]
+        ])[draws.below(8)]
         let upright = PixelSize(width: max(8, width / divisor), height: max(8, height / divisor))
         return CatalogImageSpec(kind: kind, uprightSize: upright, encoding: encoding, cut: draws.cut(size: upright))
     }
