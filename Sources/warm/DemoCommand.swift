@@ -58,7 +58,7 @@ struct DemoCommand: AsyncParsableCommand, WarmCommand {
     static let sampleOneIn = 5
 
     /// The demo reads the carousels of its newest this many products: each shows about four photos, each a phone's
-    /// 4032x3024 upload the catalog server makes and the warm caches at 1080 px in three formats; about 210 images, and
+    /// 2016x1512 upload the catalog server makes and the warm caches at 1080 px in three formats; about 210 images, and
     /// all 1,336 products' would make the demo several times longer.
     static let detailProducts = 50
 

@@ -64,13 +64,13 @@ final class CatalogCarouselTests: XCTestCase {
                 XCTAssertTrue(resource.contentType?.hasPrefix("image/") == true, "\(url): \(resource.contentType ?? "none")")
                 XCTAssertGreaterThan(resource.body.count, 0)
             }
-            // A photo of its own is a seller's upload: a phone photo (an eighth of 4032x3024 in the miniature mix), what
-            // a full-width carousel decodes.
+            // A photo of its own is a seller's upload: a phone photo halved (2016x1512; an eighth of that in the
+            // miniature mix), what a full-width carousel decodes.
             for url in own.prefix(3) + own.suffix(2) {
                 let made = try await server.image(atPath: url.path)
                 let image = try XCTUnwrap(made)
                 XCTAssertTrue(image.spec.kind.hasPrefix("phone-photo"), "\(url): \(image.spec.kind)")
-                XCTAssertEqual(Set([image.spec.uprightSize.width, image.spec.uprightSize.height]), [504, 378], "\(url)")
+                XCTAssertEqual(Set([image.spec.uprightSize.width, image.spec.uprightSize.height]), [252, 189], "\(url)")
             }
         }
     }
