@@ -7,10 +7,10 @@ public struct AppManifestImage: Sendable, Equatable, Codable {
     public var url: String
     public var productIds: [Int]
     /// Base64 of the ThumbHash bytes; nil when no run has made it yet.
-    public var thumbHash: String?
+    var thumbHash: String?
     /// `#rrggbb`; nil with `thumbHash`.
-    public var averageColor: String?
-    public var variants: [Variant]
+    var averageColor: String?
+    var variants: [Variant]
 
     public struct Variant: Sendable, Equatable, Codable {
         /// The requested longest side (`--size`).
@@ -23,7 +23,7 @@ public struct AppManifestImage: Sendable, Equatable, Codable {
         /// The ETag `warm cache serve` sends for the file (`FileValidators.etag`), recorded when the file was stored.
         public var etag: String
         /// width x height x 4: what the variant takes once decoded to RGBA.
-        public var decodedBytes: Int
+        var decodedBytes: Int
     }
 
     enum CodingKeys: String, CodingKey { case url, productIds, thumbHash, averageColor, variants }

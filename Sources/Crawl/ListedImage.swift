@@ -11,11 +11,11 @@ public struct ListedImage: Sendable, Hashable, CustomStringConvertible {
     public var productID: String?
     /// 0-based place among the images of its product (a sitemap page's carousel, or a URL list's lines naming the
     /// same product id, in order); nil when the source has no product to place it in.
-    public var position: Int?
+    var position: Int?
     /// Where the source names it, for messages.
-    public var source: String
+    var source: String
 
-    public init(url: URL, productID: String? = nil, position: Int? = nil, source: String) {
+    init(url: URL, productID: String? = nil, position: Int? = nil, source: String) {
         self.url = url
         self.productID = productID
         self.position = position
