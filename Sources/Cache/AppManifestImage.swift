@@ -10,10 +10,10 @@ public struct AppManifestImage: Sendable, Equatable, Codable {
     /// carousel; empty for an image no detail read showed.
     public var carousel: [CarouselPlacement] = []
     /// Base64 of the ThumbHash bytes; nil when no run has made it yet.
-    public var thumbHash: String?
+    var thumbHash: String?
     /// `#rrggbb`; nil with `thumbHash`.
-    public var averageColor: String?
-    public var variants: [Variant]
+    var averageColor: String?
+    var variants: [Variant]
 
     public struct Variant: Sendable, Equatable, Codable {
         /// The requested longest side (`--size`).
@@ -26,7 +26,7 @@ public struct AppManifestImage: Sendable, Equatable, Codable {
         /// The ETag `warm cache serve` sends for the file (`FileValidators.etag`), recorded when the file was stored.
         public var etag: String
         /// width x height x 4: what the variant takes once decoded to RGBA.
-        public var decodedBytes: Int
+        var decodedBytes: Int
     }
 
     enum CodingKeys: String, CodingKey { case url, productIds, carousel, thumbHash, averageColor, variants }

@@ -8,7 +8,7 @@ public struct CacheLayout: Sendable, Hashable {
     public let root: String
 
     /// The shard whose manifest, lock and `tmp/` this names (nil: the tree's); thumbnails share `v1/` either way.
-    public let shard: CacheShard?
+    let shard: CacheShard?
 
     static let versionDirectory = "v1"
     static let shardsDirectory = "shards"
@@ -35,7 +35,7 @@ public struct CacheLayout: Sendable, Hashable {
     var filesDirectory: String { root + "/" + Self.versionDirectory }
 
     /// `v1/ab/cd/abcd....jpg`, as stored in the manifest.
-    public static func relativePath(url: CanonicalURL, variant: CacheVariant) -> String {
+    static func relativePath(url: CanonicalURL, variant: CacheVariant) -> String {
         let hash = SHA256Hex.digest(of: url.text + "\n" + variant.name)
         return "\(versionDirectory)/\(hash.prefix(2))/\(hash.dropFirst(2).prefix(2))/\(hash).\(variant.format.fileExtension)"
     }

@@ -6,7 +6,7 @@ import Synchronization
 public final class CacheLock: Sendable {
     /// nil once released, so a second release() never touches a descriptor number since reused.
     private let fd: Mutex<Int32?>
-    public let path: String
+    let path: String
 
     private init(path: String, fd: Int32) {
         self.path = path

@@ -4,19 +4,19 @@ import Foundation
 public struct CacheMetadata: Sendable, Hashable {
     public var etag: String?
     public var lastModified: String?
-    public var sourceBytes: Int
+    var sourceBytes: Int
     /// As sniffed: "jpeg", "png", ...
-    public var sourceFormat: String
-    public var sourceWidth: Int
-    public var sourceHeight: Int
-    public var outputWidth: Int
-    public var outputHeight: Int
+    var sourceFormat: String
+    var sourceWidth: Int
+    var sourceHeight: Int
+    var outputWidth: Int
+    var outputHeight: Int
     /// Seconds since 1970.
-    public var fetchedAt: Double
+    var fetchedAt: Double
     /// nil means `fetchedAt + DiskCache.maxAgeSeconds`.
     public var expiresAt: Double?
-    public var thumbHash: Data?
-    public var averageColor: String?
+    var thumbHash: Data?
+    var averageColor: String?
 
     public init(etag: String? = nil, lastModified: String? = nil, sourceBytes: Int, sourceFormat: String,
                 sourceWidth: Int, sourceHeight: Int, outputWidth: Int, outputHeight: Int,

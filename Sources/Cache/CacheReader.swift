@@ -8,7 +8,7 @@ import WarmSupport
 public final class CacheReader: Sendable {
     public var layout: CacheLayout { files.layout }
     /// The SQLite file read: the tree's `manifest.sqlite`, or a snapshot's own name (never the link to it).
-    public let manifestPath: String
+    let manifestPath: String
     private let pool: DatabasePool
     /// nil for a snapshot, which never changes.
     private let versionQueue: DatabaseQueue?

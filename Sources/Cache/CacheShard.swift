@@ -4,11 +4,11 @@ import WarmSupport
 /// SHA-256), so each shard decides alone from the URL, whatever page it was found on (LAYOUT.md, "Shards").
 public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
     public let index: Int
-    public let count: Int
+    let count: Int
 
     static let completionIndexVariable = "JOB_COMPLETION_INDEX"
 
-    public init(index: Int, count: Int) throws(ShardError) {
+    init(index: Int, count: Int) throws(ShardError) {
         guard count >= 1 else { throw .badCount(count) }
         guard (0..<count).contains(index) else { throw .indexOutOfRange(index: index, count: count) }
         self.index = index
@@ -16,7 +16,7 @@ public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses `I/N` (`--shard 2/8`).
-    public init(parsing text: String) throws(ShardError) {
+    init(parsing text: String) throws(ShardError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
             throw .malformed(text)
@@ -55,7 +55,7 @@ public struct CacheShard: Sendable, Hashable, CustomStringConvertible {
     /// `I-of-N`: the name of this shard's state directory under `shards/`.
     var directoryName: String { "\(index)-of-\(count)" }
 
-    public init?(directoryName: String) {
+    init?(directoryName: String) {
         guard let shard = try? CacheShard(parsing: directoryName.replacing("-of-", with: "/")),
               shard.directoryName == directoryName else { return nil }
         self = shard

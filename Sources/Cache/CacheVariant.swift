@@ -14,7 +14,7 @@ public struct CacheVariant: Sendable, Hashable, CustomStringConvertible {
 
     /// The variant a manifest row names; nil for a name no version of `warm` writes (an extension it does not know,
     /// a side that is not a positive number): readers skip such a row rather than guess what its file holds.
-    public init?(name: String) {
+    init?(name: String) {
         guard let dot = name.firstIndex(of: "."), let side = Int(name[..<dot]), side > 0,
               let format = OutputFormat(fileExtension: String(name[name.index(after: dot)...])) else { return nil }
         self.init(longestSide: side, format: format)

@@ -5,8 +5,8 @@ import Foundation
 /// installed. Files are never written in place, so an open descriptor whose `fstat` matches holds exactly those bytes.
 public struct FileValidators: Sendable, Hashable {
     public var sha256Hex: String
-    public var byteCount: Int
-    public var inode: UInt64
+    var byteCount: Int
+    var inode: UInt64
     /// `st_mtim` in nanoseconds since 1970.
     var modifiedAtNanoseconds: Int64
 
@@ -42,7 +42,7 @@ public struct FileValidators: Sendable, Hashable {
     /// A strong ETag of 128 bits of the SHA-256.
     public static func etag(sha256Hex: String) -> String { "\"" + sha256Hex.prefix(32) + "\"" }
 
-    public var modifiedAtSeconds: Int { Int(modifiedAtNanoseconds / 1_000_000_000) }
+    var modifiedAtSeconds: Int { Int(modifiedAtNanoseconds / 1_000_000_000) }
 
     static func nanoseconds(_ time: timespec) -> Int64 {
         Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)

@@ -10,7 +10,7 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
     public var variant: String
     /// A JSON array in the table (GRDB's encoding of nested Codable values).
     public var productIds: [Int]
-    public var path: String?
+    var path: String?
     public var etag: String?
     public var lastModified: String?
     public var sourceBytes: Int?
@@ -20,21 +20,21 @@ public struct ManifestRow: Codable, Sendable, Hashable, FetchableRecord, Persist
     public var outputBytes: Int?
     public var outputWidth: Int?
     public var outputHeight: Int?
-    public var fetchedAt: Double?
+    var fetchedAt: Double?
     public var expiresAt: Double?
-    public var lastAccessAt: Double
-    public var lastError: String?
+    var lastAccessAt: Double
+    var lastError: String?
     var failedAt: Double?
     var lastListedAt: Double = 0
     public var thumbHash: Data? = nil
-    public var averageColor: String? = nil
+    var averageColor: String? = nil
     /// The file's validators (`FileValidators`), written with the row that names the file; the byte count is
     /// `outputBytes`. NULL in rows from before v4 until `DiskCache.open` fills them.
-    public var sha256: String? = nil
-    public var fileInode: Int? = nil
-    public var fileModifiedAtNanoseconds: Int? = nil
+    var sha256: String? = nil
+    var fileInode: Int? = nil
+    var fileModifiedAtNanoseconds: Int? = nil
     /// Where product details show the image, as the last run that read them saw it (v5; empty: no carousel).
-    public var carousel: [CarouselPlacement] = []
+    var carousel: [CarouselPlacement] = []
 
     public enum Columns: String, ColumnExpression, CaseIterable {
         case url, variant, productIds, path, etag, lastModified, sourceBytes, sourceFormat, sourceWidth,

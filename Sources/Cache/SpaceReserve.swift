@@ -11,7 +11,7 @@ public final class SpaceReserve: Sendable {
     /// before the rename; when even that does not fit, `SummaryFile` removes the stale summary instead.
     public static let defaultBytes = 256 * 1024
 
-    public let path: String
+    let path: String
     /// false once released, so a second release never removes a file another run reserved since.
     private let held: Mutex<Bool>
 

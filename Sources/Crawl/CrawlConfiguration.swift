@@ -3,11 +3,11 @@ import Foundation
 /// What to crawl and how hard.
 public struct CrawlConfiguration: Sendable, Hashable {
     /// A path prefix is kept.
-    public var apiBaseURL: URL
+    var apiBaseURL: URL
     /// Products asked for per page (the server may cap it; its answer wins).
-    public var itemsPerPage: Int
+    var itemsPerPage: Int
     /// Pages fetched at once; also how far the crawler may run ahead of a slow consumer.
-    public var pageConcurrency: Int
+    var pageConcurrency: Int
     /// The first, then re-fetches of pages whose products may have shifted while the list grew (`Crawler`).
     var maxPasses: Int
     /// Hand over products without a thumbnail too (their detail may still show photos); default: only those with one.

@@ -16,18 +16,18 @@ public struct CrawlReport: Sendable, Hashable, CustomStringConvertible {
     /// Products handed over.
     public var delivered: Int = 0
     var rejectedEntries: Int = 0
-    public var passes: Int = 0
+    var passes: Int = 0
     public var totalCountAtStart: Int = 0
     public var totalCountAtEnd: Int = 0
     /// Products possibly missed (failed pages, or a list still moving after `maxPasses`).
     public var uncoveredPositions: Int = 0
     public var durationSeconds: Double = 0
 
-    public init() {}
+    init() {}
 
     /// A source read whole (`ImageListing`): `documents` files read, `entries` image entries (repeats included),
     /// `images` distinct images; each image counts as a product with a thumbnail.
-    public init(documents: Int, entries: Int, images: Int, durationSeconds: Double) {
+    init(documents: Int, entries: Int, images: Int, durationSeconds: Double) {
         pagesFetched = documents
         passes = 1
         productsSeen = entries

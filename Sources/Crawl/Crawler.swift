@@ -6,7 +6,7 @@ import WarmSupport
 /// Hands each new product with a thumbnail (or each new product, `deliversProductsWithoutThumbnail`) to `consume` once; a slow consumer bounds the pages in flight. The list
 /// grows while crawled, so unseen positions are re-fetched (`ListCoverage`, docs/running-nightly.md).
 public struct Crawler: Sendable {
-    public let configuration: CrawlConfiguration
+    let configuration: CrawlConfiguration
     private let fetcher: any Fetching
     private let logger: Logger
     /// Called after each parsed page is counted, before its products are handed over.
@@ -24,7 +24,7 @@ public struct Crawler: Sendable {
     }
 
     /// Calls `consume` serially, never with an empty batch. Throws `CrawlError` when page 1 cannot be used.
-    public func run(_ consume: @Sendable ([Product]) async throws -> Void) async throws -> CrawlReport {
+    func run(_ consume: @Sendable ([Product]) async throws -> Void) async throws -> CrawlReport {
         let clock = ContinuousClock()
         let started = clock.now
         var progress = Progress()

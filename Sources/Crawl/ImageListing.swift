@@ -11,7 +11,7 @@ public struct ImageListing: Sendable {
     /// Entries skipped (a line or a `<loc>` that is not an http(s) URL): the list was not read whole, so the caller
     /// prunes nothing.
     public var problems: ListingProblems
-    public var report: CrawlReport
+    var report: CrawlReport
     /// One line for the log.
     public var summary: String
 

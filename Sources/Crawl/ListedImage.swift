@@ -13,9 +13,9 @@ public struct ListedImage: Sendable, Hashable, CustomStringConvertible {
     /// same product id, in order); nil when the source has no product to place it in.
     public var position: Int?
     /// Where the source names it, for messages.
-    public var source: String
+    var source: String
 
-    public init(url: URL, productID: String? = nil, position: Int? = nil, source: String) {
+    init(url: URL, productID: String? = nil, position: Int? = nil, source: String) {
         self.url = url
         self.productID = productID
         self.position = position

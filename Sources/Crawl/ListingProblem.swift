@@ -4,7 +4,7 @@ import Foundation
 /// not an absolute http(s) URL, and the like. The rest of the source is still used; the caller treats a source with
 /// problems as not read whole (it warms the rest and prunes nothing), as the API crawl treats a failed page.
 public struct ListingProblem: Sendable, Hashable, CustomStringConvertible {
-    public enum Reason: Sendable, Hashable {
+    enum Reason: Sendable, Hashable {
         case notHTTPURL
         /// A URL-list line with more than a URL and a product id.
         case extraFields
@@ -16,15 +16,15 @@ public struct ListingProblem: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// "urls.txt line 3", "https://shop.test/sitemap.xml line 12".
-    public var place: String
+    var place: String
     /// The offending text, cut to `maxExcerptCharacters`.
-    public var excerpt: String
-    public var reason: Reason
+    var excerpt: String
+    var reason: Reason
 
     /// Enough to recognise a line, short enough for a log line.
-    public static let maxExcerptCharacters = 120
+    static let maxExcerptCharacters = 120
 
-    public init(place: String, text: some StringProtocol, reason: Reason) {
+    init(place: String, text: some StringProtocol, reason: Reason) {
         self.place = place
         self.excerpt = Self.excerpt(of: text)
         self.reason = reason
@@ -46,7 +46,7 @@ public struct ListingProblem: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A stable code for reports and metrics.
-    public var reasonCode: String {
+    var reasonCode: String {
         switch reason {
         case .notHTTPURL: return "not-http-url"
         case .extraFields: return "extra-fields"

@@ -1,13 +1,13 @@
 /// The problems of a source: all counted, the first `keptLimit` kept, so that a file of a million bad lines costs
 /// a counter, not a million messages.
 public struct ListingProblems: Sendable, Hashable {
-    public static let keptLimit = 100
+    static let keptLimit = 100
 
     /// In the order they were found.
     public private(set) var kept: [ListingProblem] = []
     public private(set) var count = 0
 
-    public init() {}
+    init() {}
 
     public var isEmpty: Bool { count == 0 }
 

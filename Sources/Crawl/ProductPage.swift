@@ -1,20 +1,20 @@
 import Foundation
 
 /// One page of `GET /api/products` in either page shape; the derived fields (`lastPage`, `hasNext`...) are unused.
-public struct ProductPage: Sendable, Hashable, Decodable {
-    public var pageNo: Int
-    public var itemsPerPage: Int
-    public var totalCount: Int
+struct ProductPage: Sendable, Hashable, Decodable {
+    var pageNo: Int
+    var itemsPerPage: Int
+    var totalCount: Int
     public var products: [Product]
     /// Entries of `pages` that were not products with an id (dropped).
-    public var rejectedProductCount: Int
+    var rejectedProductCount: Int
     public var shape: PageShape
 
-    public static func decode(from body: Data) throws -> ProductPage {
+    static func decode(from body: Data) throws -> ProductPage {
         try JSONDecoder().decode(ProductPage.self, from: body)
     }
 
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         let detected = PageShape.allCases.first { container.contains(AnyCodingKey($0.key("pageNo"))) }
         guard let detected else {
@@ -60,7 +60,7 @@ public struct ProductPage: Sendable, Hashable, Decodable {
 
     /// The crawler plans pages and tracks positions from `totalCount`, so a larger (or negative) count,
     /// a server bug or hostile, is refused as a page that does not parse.
-    public static let maxTotalCount = 10_000_000
+    static let maxTotalCount = 10_000_000
 
     struct ImplausibleCount: Error, CustomStringConvertible {
         var field: String

@@ -8,14 +8,14 @@ public struct CatalogConfiguration: Sendable, Hashable {
     public var seed: UInt64
     public var pageShape: PageShape
     /// Products whose thumbnail URL is another product's (re-listed items).
-    public var sharedThumbnailFraction: Double
-    public var withoutThumbnailFraction: Double
+    var sharedThumbnailFraction: Double
+    var withoutThumbnailFraction: Double
     /// Products (with a thumbnail) whose detail carousel opens with the list thumbnail, the same URL.
-    public var carouselOpensWithThumbnailFraction: Double
+    var carouselOpensWithThumbnailFraction: Double
     /// Photos to cut images from (its `nature/` subfolder when present); nil or no JPEGs: synthetic images.
     public var photoDirectory: String?
     /// N: the paths share N images (fewer encodings, for quick tests); nil, each has its own.
-    public var imagePoolSize: Int?
+    var imagePoolSize: Int?
     public var imageMix: CatalogImageMix
     /// Encoded images kept in memory; older ones are made again when asked for.
     var imageCacheBytes: Int

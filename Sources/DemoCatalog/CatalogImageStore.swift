@@ -109,14 +109,14 @@ actor CatalogImageStore {
 }
 
 /// One encoded image of the catalog, with its HTTP validators.
-public struct CatalogImage: Sendable {
+struct CatalogImage: Sendable {
     var spec: CatalogImageSpec
-    public var bytes: ByteBuffer
+    var bytes: ByteBuffer
     /// Strong, from the content's SHA-256 (its first 64 bits in hex), quotes included.
-    public var etag: String
+    var etag: String
     /// Fixed per image key, so revalidation is stable across runs.
-    public var lastModified: String
+    var lastModified: String
 
-    public var byteCount: Int { bytes.readableBytes }
+    var byteCount: Int { bytes.readableBytes }
     public var contentType: String { "image/\(spec.encoding.format.rawValue)" }
 }

@@ -6,7 +6,7 @@ import Foundation
 extension CatalogServer {
     /// The server's `CatalogTestHooks`: what it answered (`snapshot()`), and the faults tests inject. A server
     /// started by `TestCatalog` or `withCatalog` has them; others pass `hooks: CatalogTestHooks()`.
-    public var stats: CatalogTestHooks {
+    var stats: CatalogTestHooks {
         guard let hooks = hooks as? CatalogTestHooks else {
             preconditionFailure("start the catalog server with `hooks: CatalogTestHooks()` to reach its test hooks")
         }
@@ -19,7 +19,7 @@ extension CatalogServer {
     }
 
     /// `totalCount`.
-    public func productCount() async -> Int {
+    func productCount() async -> Int {
         await store.products().count
     }
 
@@ -37,7 +37,7 @@ extension CatalogServer {
 
     /// Serves `fault` to the next `count` requests for `path` whose query contains `query` (e.g.
     /// `["page_no": "3"]`), before any of the plan's.
-    public func injectFault(_ fault: CatalogFault, path: String, query: [String: String] = [:], count: Int = 1) async {
+    func injectFault(_ fault: CatalogFault, path: String, query: [String: String] = [:], count: Int = 1) async {
         await stats.add(fault, path: path, query: query, count: count)
     }
 
@@ -52,7 +52,7 @@ extension CatalogServer {
     }
 
     /// The image a path such as `thumbnails/20230323/<key>_thumb` shows (made now if need be), or nil.
-    public func image(atPath path: String) async throws -> CatalogImage? {
+    func image(atPath path: String) async throws -> CatalogImage? {
         try await store.image(atPath: path.hasPrefix("/") ? String(path.dropFirst()) : path)
     }
 }

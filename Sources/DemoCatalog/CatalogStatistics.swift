@@ -1,5 +1,5 @@
 /// What a catalog server started with `CatalogTestHooks` answered, counted.
-public struct CatalogStatistics: Sendable, Hashable {
+struct CatalogStatistics: Sendable, Hashable {
     /// "products", "product", "health", "thumbnail", "other".
     var requestsByRoute: [String: Int] = [:]
     /// Query left out.
@@ -10,6 +10,6 @@ public struct CatalogStatistics: Sendable, Hashable {
     var faultsServed = 0
     var bytesSent = 0
 
-    public func requests(route: String) -> Int { requestsByRoute[route, default: 0] }
-    public func requests(path: String) -> Int { requestsByPath[path, default: 0] }
+    func requests(route: String) -> Int { requestsByRoute[route, default: 0] }
+    func requests(path: String) -> Int { requestsByPath[path, default: 0] }
 }

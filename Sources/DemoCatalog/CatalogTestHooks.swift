@@ -56,8 +56,8 @@ public actor CatalogTestHooks: CatalogHooks {
         statistics.bytesSent += bodyBytes
     }
 
-    public func snapshot() -> CatalogStatistics { statistics }
+    func snapshot() -> CatalogStatistics { statistics }
 
     /// Starts the counts again from zero (between phases of a test).
-    public func reset() { statistics = CatalogStatistics() }
+    func reset() { statistics = CatalogStatistics() }
 }

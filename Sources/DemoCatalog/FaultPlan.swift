@@ -47,7 +47,7 @@ public indirect enum CatalogFault: Sendable, Hashable {
     }
 
     /// The `--faults` KIND; test-only faults have none.
-    public var name: String? {
+    var name: String? {
         if case .status(let code, _) = self { return String(code) }
         return Self.names.first { $0.fault == self }?.name
     }
@@ -62,8 +62,8 @@ enum FaultScope: String, Sendable, Hashable, CaseIterable {
 /// `warm serve --faults SPEC` (syntax in docs/faults-and-hostile-input.md). The URLs chosen depend only on
 /// the seed, scope, kind and URL: a re-run meets the same faults, and a larger share contains a smaller one.
 public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
-    public var rules: [FaultRule]
-    public var seed: UInt64
+    var rules: [FaultRule]
+    var seed: UInt64
 
     /// `warm serve --fault-seed`'s default.
     public static let defaultSeed: UInt64 = 1
@@ -86,19 +86,19 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     public var description: String { rules.map(\.description).joined(separator: ",") }
 
     /// The rule that chooses image `path` (a test's view of `rule(for:key:)`).
-    public func rule(forImagePath path: String) -> FaultRule? { rule(for: .image, key: path) }
+    func rule(forImagePath path: String) -> FaultRule? { rule(for: .image, key: path) }
     /// The rule that chooses list page `pageNo`.
-    public func rule(forPage pageNo: Int) -> FaultRule? { rule(for: .page, key: "page_no=\(pageNo)") }
+    func rule(forPage pageNo: Int) -> FaultRule? { rule(for: .page, key: "page_no=\(pageNo)") }
 }
 
 /// One `SCOPE-KIND=SHARE[xN]` item of a `FaultPlan`.
-public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
+struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     var scope: FaultScope
-    public var kind: CatalogFault
+    var kind: CatalogFault
     /// 0...1.
-    public var share: Double = 1
+    var share: Double = 1
     /// nil: every request of a chosen URL fails.
-    public var times: Int?
+    var times: Int?
 
     init(parsing item: String) throws(FaultSpecError) {
         let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
@@ -130,7 +130,7 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         return Double(value >> 11) / Double(1 << 53) < share
     }
 
-    public var description: String {
+    var description: String {
         let percent = share * 100
         let shareText = percent == percent.rounded() ? "\(Int(percent))%" : "\(percent)%"
         return "\(scope.rawValue)-\(kind.name ?? "")=\(shareText)" + (times.map { "x\($0)" } ?? "")

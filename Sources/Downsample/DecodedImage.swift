@@ -2,7 +2,7 @@ import Foundation
 
 /// An upright 8-bit sRGB RGBA bitmap as a memory cache would hold it; its size is what libvips allocated.
 public struct DecodedImage: Sendable {
-    public let strategy: StrategyKind
+    let strategy: StrategyKind
     let image: VipsImageHandle
     /// Pixels decoded from the source to make it (`EncodedImage.decodedPixels`); the full stored size for naive and
     /// renderer, whose loaders decode every pixel.

@@ -25,9 +25,9 @@ public struct EncoderSettings: Sendable, Hashable, Codable {
 
     public var jpegQuality: Int
     public var webpQuality: Int
-    public var webpEffort: Int
-    public var avifQuality: Int
-    public var avifEffort: Int
+    var webpEffort: Int
+    var avifQuality: Int
+    var avifEffort: Int
 
     public init(jpegQuality: Int = defaultJPEGQuality, webpQuality: Int = defaultWebPQuality, webpEffort: Int = defaultWebPEffort,
                 avifQuality: Int = defaultAVIFQuality, avifEffort: Int = defaultAVIFEffort) {

@@ -6,7 +6,7 @@ public struct ImagePlaceholder: Sendable, Hashable, Codable {
     public var thumbHash: [UInt8]
     public var averageColor: String
 
-    public init(thumbHash: [UInt8], averageColor: String) {
+    init(thumbHash: [UInt8], averageColor: String) {
         self.thumbHash = thumbHash
         self.averageColor = averageColor
     }

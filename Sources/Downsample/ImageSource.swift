@@ -2,9 +2,9 @@ import Foundation
 
 /// Encoded bytes whose format was sniffed and header checked against the limits; no pixel is decoded.
 public struct ImageSource: Sendable {
-    public let data: Data
+    let data: Data
     public let header: ImageHeader
-    public let limits: DecodeLimits
+    let limits: DecodeLimits
 
     public var format: ImageFormat { header.format }
 

@@ -1,8 +1,8 @@
 /// Thumbnail-at-decode as shipped (`ThumbnailEncoder`); the bitmap is what an app holds once it decodes the bytes.
 public struct ThumbnailAtDecode: DecodeStrategy {
-    public var encoder: ThumbnailEncoder
+    var encoder: ThumbnailEncoder
 
-    public init(encoder: ThumbnailEncoder = ThumbnailEncoder()) {
+    init(encoder: ThumbnailEncoder = ThumbnailEncoder()) {
         self.encoder = encoder
     }
 

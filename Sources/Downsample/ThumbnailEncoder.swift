@@ -34,7 +34,7 @@ public struct ThumbnailEncoder: Sendable, Hashable {
     }
 
     /// `encode(_:targets:)`, and with `placeholder` the placeholder from the first target's bitmap.
-    public func thumbnails(_ source: ImageSource, targets: [DecodeTarget], placeholder: Bool) throws(DownsampleError) -> Thumbnails {
+    func thumbnails(_ source: ImageSource, targets: [DecodeTarget], placeholder: Bool) throws(DownsampleError) -> Thumbnails {
         let made: Result<Thumbnails, DownsampleError> = source.data.withUnsafeBytes { memory in
             Result { () throws(DownsampleError) in
                 var made = Thumbnails(header: source.header, images: [])

@@ -3,12 +3,12 @@ import WarmSupport
 
 /// What to make of one image: a thumbnail per target in each format, and optionally its placeholder.
 public struct ThumbnailRequest: Sendable, Hashable, Codable {
-    public var targets: [DecodeTarget]
+    var targets: [DecodeTarget]
     public var formats: [OutputFormat]
     /// Every format's quality, and WebP's and AVIF's effort.
-    public var settings: EncoderSettings
-    public var limits: DecodeLimits
-    public var placeholder: Bool
+    var settings: EncoderSettings
+    var limits: DecodeLimits
+    var placeholder: Bool
 
     public init(targets: [DecodeTarget], formats: [OutputFormat] = [.jpeg], settings: EncoderSettings = .default,
                 limits: DecodeLimits = .default, placeholder: Bool = false) {
@@ -54,14 +54,14 @@ public struct Thumbnails: Sendable, Codable {
     public var images: [EncodedImage]
     public var placeholder: ImagePlaceholder?
 
-    public init(header: ImageHeader, images: [EncodedImage], placeholder: ImagePlaceholder? = nil) {
+    init(header: ImageHeader, images: [EncodedImage], placeholder: ImagePlaceholder? = nil) {
         self.header = header
         self.images = images
         self.placeholder = placeholder
     }
 
     /// Sniffs, checks the limits, decodes and encodes. Blocking: the decoders call it from their own threads.
-    public static func make(from input: ThumbnailInput, _ request: ThumbnailRequest) throws(DownsampleError) -> Thumbnails {
+    static func make(from input: ThumbnailInput, _ request: ThumbnailRequest) throws(DownsampleError) -> Thumbnails {
         let source = try ImageSource(data: try input.load(limits: request.limits), limits: request.limits)
         return try request.encoder.thumbnails(source, targets: request.targets, placeholder: request.placeholder)
     }

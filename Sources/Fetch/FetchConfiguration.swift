@@ -12,12 +12,12 @@ public struct FetchConfiguration: Sendable, Hashable {
     /// The first one included (1 disables retries).
     public var maxAttempts: Int
     /// Attempt n waits a random time in 0..<min(cap, base * 2^(n-1)) ("full jitter").
-    public var backoffBaseSeconds: Double
-    public var backoffCapSeconds: Double
+    var backoffBaseSeconds: Double
+    var backoffCapSeconds: Double
     /// A longer `Retry-After` is shortened to this.
-    public var maxRetryAfterSeconds: Double
+    var maxRetryAfterSeconds: Double
     /// 0 refuses every redirect.
-    public var maxRedirects: Int
+    var maxRedirects: Int
     /// A download stops as soon as it goes past this.
     public var maxBodyBytes: Int
     /// Sent with every request.

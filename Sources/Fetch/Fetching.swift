@@ -30,17 +30,17 @@ public struct FetchedResource: Sendable, Hashable {
     public var url: URL
     /// After redirects.
     var finalURL: URL
-    public var status: Int
+    var status: Int
     public var body: Data
     public var etag: String?
     public var lastModified: String?
     /// For reports only: Fetch decides nothing from it.
-    public var contentType: String?
-    public var attempts: Int
+    var contentType: String?
+    var attempts: Int
     /// On the successful attempt.
-    public var redirects: Int
+    var redirects: Int
 
-    public init(url: URL, finalURL: URL, status: Int, body: Data, etag: String?, lastModified: String?,
+    init(url: URL, finalURL: URL, status: Int, body: Data, etag: String?, lastModified: String?,
                 contentType: String?, attempts: Int, redirects: Int) {
         self.url = url
         self.finalURL = finalURL
@@ -66,7 +66,7 @@ public struct Validators: Sendable, Hashable, Codable {
         self.lastModified = lastModified
     }
 
-    public var isEmpty: Bool { etag == nil && lastModified == nil }
+    var isEmpty: Bool { etag == nil && lastModified == nil }
 }
 
 extension URL {

@@ -9,7 +9,7 @@ import WarmSupport
 /// within `deadlineSeconds`; redirects followed here so that `HostGate` checks and pins each target.
 public final class HTTPFetcher: Fetching {
     public let configuration: FetchConfiguration
-    public let hostGate: HostGate?
+    let hostGate: HostGate?
     private let client: HTTPClient
     private let pinnedClients: PinnedClients
     private let logger: Logger

@@ -27,7 +27,7 @@ public actor HostGate {
     /// `requested`: the URL the caller asked for (differs for a redirect). Returns the addresses the connection
     /// must go to when the verdict depended on them, nil when any address will do.
     @discardableResult
-    public func check(_ url: URL, requested: URL) async throws(FetchError) -> PinnedHost? {
+    func check(_ url: URL, requested: URL) async throws(FetchError) -> PinnedHost? {
         guard let host = url.host, let port = HostPattern.effectivePort(of: url) else {
             throw .invalidURL(url.absoluteString)
         }
@@ -62,20 +62,20 @@ public actor HostGate {
 }
 
 /// The addresses `HostGate` judged, so the connection cannot look the name up again and get another (DNS rebinding).
-public struct PinnedHost: Sendable, Hashable {
+struct PinnedHost: Sendable, Hashable {
     /// The host exactly as the URL spells it (async-http-client looks it up so in `dnsOverride`).
-    public let host: String
+    let host: String
     /// In the resolver's order, never empty.
-    public let addresses: [IPAddress]
+    let addresses: [IPAddress]
 
-    public init?(host: String, addresses: [IPAddress]) {
+    init?(host: String, addresses: [IPAddress]) {
         guard !addresses.isEmpty else { return nil }
         self.host = host
         self.addresses = addresses
     }
 
     /// Retries go round the addresses, so one dead address does not fail every attempt.
-    public func address(forAttempt attempt: Int) -> IPAddress {
+    func address(forAttempt attempt: Int) -> IPAddress {
         addresses[(max(1, attempt) - 1) % addresses.count]
     }
 }

@@ -3,10 +3,10 @@ import Foundation
 /// A host the policy names; a nil port matches any.
 public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     /// Lower-case, IPv6 without brackets.
-    public var host: String
-    public var port: Int?
+    var host: String
+    var port: Int?
 
-    public init(host: String, port: Int? = nil) {
+    init(host: String, port: Int? = nil) {
         self.host = HostPattern.normalise(host)
         self.port = port
     }
@@ -33,7 +33,7 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         self.init(host: host, port: port)
     }
 
-    public func matches(host: String, port: Int) -> Bool {
+    func matches(host: String, port: Int) -> Bool {
         self.host == HostPattern.normalise(host) && (self.port == nil || self.port == port)
     }
 

@@ -7,9 +7,9 @@ import Glibc
 /// How `HostGate` turns a host name into addresses: `getaddrinfo` in a run, a test's answers in tests.
 public struct HostResolver: Sendable {
     /// Every address of a name, most preferred first; empty when it does not resolve.
-    public let addresses: @Sendable (_ host: String) async -> [IPAddress]
+    let addresses: @Sendable (_ host: String) async -> [IPAddress]
 
-    public init(_ addresses: @escaping @Sendable (_ host: String) async -> [IPAddress]) {
+    init(_ addresses: @escaping @Sendable (_ host: String) async -> [IPAddress]) {
         self.addresses = addresses
     }
 

@@ -5,16 +5,16 @@ import Glibc
 #endif
 
 /// An IPv4 or IPv6 address: 4 or 16 bytes, network order.
-public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
-    public let bytes: [UInt8]
+struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+    let bytes: [UInt8]
 
-    public init?(bytes: [UInt8]) {
+    init?(bytes: [UInt8]) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
         self.bytes = bytes
     }
 
     /// A literal (`10.0.0.1`, `::1`, `[fe80::1]`); nil for a name.
-    public init?(_ text: String) {
+    init?(_ text: String) {
         let literal = HostPattern.normalise(text)
         // A zone index ("fe80::1%eth0") is not part of an IPv6 address.
         let withoutZone = literal.split(separator: "%", maxSplits: 1).first.map(String.init) ?? literal
@@ -28,12 +28,12 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    public var text: String {
+    var text: String {
         (try? SocketAddress(packedIPAddress: ByteBuffer(bytes: bytes), port: 0))?.ipAddress
             ?? bytes.map(String.init).joined(separator: ".")
     }
 
-    public var description: String { text }
+    var description: String { text }
 
     var addressClass: AddressClass {
         if bytes.count == 4 { return Self.classifyV4(bytes) }

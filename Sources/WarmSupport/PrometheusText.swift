@@ -30,7 +30,7 @@ public struct PrometheusText: Sendable {
     public var text: String { lines.joined(separator: "\n") + "\n" }
 
     /// A label value as the format wants it: backslash, double quote and newline escaped.
-    public static func escape(_ value: String) -> String {
+    static func escape(_ value: String) -> String {
         value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n")
     }

@@ -1,5 +1,6 @@
 @testable import Cache
 import CacheTestSupport
+@testable import DemoCatalog
 @testable import Servers
 import Foundation
 import WarmTestSupport

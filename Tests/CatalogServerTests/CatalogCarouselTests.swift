@@ -1,6 +1,6 @@
 @testable import DemoCatalog
 import Crawl
-import Fetch
+@testable import Fetch
 import Foundation
 import WarmTestSupport
 import XCTest

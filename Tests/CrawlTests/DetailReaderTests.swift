@@ -1,4 +1,4 @@
-import Crawl
+@testable import Crawl
 import Fetch
 import Foundation
 import XCTest

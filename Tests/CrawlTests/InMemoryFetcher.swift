@@ -1,4 +1,4 @@
-import Fetch
+@testable import Fetch
 import Foundation
 import Synchronization
 

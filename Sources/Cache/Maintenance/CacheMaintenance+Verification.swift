@@ -98,8 +98,8 @@ public struct VerificationReport: Sendable, Hashable {
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
         public var url: String
         public var variant: String
-        public var path: String
-        public var issue: Issue
+        var path: String
+        var issue: Issue
         public var description: String { "\(url) [\(variant)] \(path): \(issue)" }
     }
 

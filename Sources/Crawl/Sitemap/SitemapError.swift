@@ -27,7 +27,7 @@ public enum SitemapError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyImages(root: URL, limit: Int)
 
     /// The sitemap the error concerns (the root for the walk's totals).
-    public var sitemap: URL {
+    var sitemap: URL {
         switch self {
         case .fetchFailed(let url, _), .notModified(let url), .tooLarge(let url, _, _), .corruptGzip(let url),
              .notUTF8(let url), .unsupportedEncoding(let url, _), .doctype(let url, _), .malformed(let url, _, _),
@@ -38,7 +38,7 @@ public enum SitemapError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A short stable code for reports and metrics.
-    public var reasonCode: String {
+    var reasonCode: String {
         switch self {
         case .fetchFailed(_, let error): return error.reasonCode
         case .notModified: return "unexpected-304"

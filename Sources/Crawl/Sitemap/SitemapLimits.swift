@@ -2,20 +2,20 @@
 /// 50,000 URLs), so a sitemap any search engine accepts passes, and a gzip bomb or an endless index does not.
 public struct SitemapLimits: Sendable, Hashable {
     /// One document after gunzip: 52,428,800 bytes (sitemaps.org's 50 MB).
-    public var maxDocumentBytes: Int
+    var maxDocumentBytes: Int
     /// `<url>` entries of a urlset or `<sitemap>` entries of an index.
-    public var maxEntriesPerDocument: Int
+    var maxEntriesPerDocument: Int
     /// One `<loc>`; sitemaps.org allows 2,048 characters, a little more is tolerated.
-    public var maxLocBytes: Int
+    var maxLocBytes: Int
     /// Index levels followed: 2 follows a root index and the indexes it lists; an index listed by one of those is
     /// refused (`SitemapError.tooDeep`). At least 1. The protocol has no nested indexes; some generators write one level.
-    public var maxIndexLevels: Int
+    var maxIndexLevels: Int
     /// Sitemaps fetched at once.
-    public var concurrency: Int
+    var concurrency: Int
     /// Sitemaps read in one walk, the root included.
-    public var maxSitemaps: Int
+    var maxSitemaps: Int
     /// Distinct image URLs in one walk; each costs about 200 bytes in memory.
-    public var maxImages: Int
+    var maxImages: Int
 
     public init(maxDocumentBytes: Int = 50 * 1024 * 1024, maxEntriesPerDocument: Int = 50_000, maxLocBytes: Int = 8 * 1024,
                 maxIndexLevels: Int = 2, concurrency: Int = 4, maxSitemaps: Int = 10_000, maxImages: Int = 1_000_000) {

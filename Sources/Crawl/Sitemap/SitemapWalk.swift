@@ -2,26 +2,26 @@ import Foundation
 
 /// What a sitemap walk found: every image once, in document order (the root's pages first, then each listed sitemap
 /// in the order its index lists it, depth first), and the counts a summary needs.
-public struct SitemapWalk: Sendable, Hashable, CustomStringConvertible {
-    public var root: URL
+struct SitemapWalk: Sendable, Hashable, CustomStringConvertible {
+    var root: URL
     /// Each image URL once, at its first page and position.
     public var images: [ListedImage] = []
     /// Fetched and parsed, the root and indexes included.
-    public var sitemapsRead = 0
+    var sitemapsRead = 0
     /// Sitemaps an index listed again after another index (or itself earlier) had: read once.
-    public var sitemapsRepeated = 0
+    var sitemapsRepeated = 0
     public var pages = 0
     /// Pages with no usable `<image:loc>`: a sitemap without the image extension warms nothing.
-    public var pagesWithoutImages = 0
+    var pagesWithoutImages = 0
     /// `<image:loc>`s naming an image already listed (on another page, or twice on one).
-    public var duplicates = 0
-    public var problems = ListingProblems()
+    var duplicates = 0
+    var problems = ListingProblems()
 
-    public init(root: URL) {
+    init(root: URL) {
         self.root = root
     }
 
-    public var description: String {
+    var description: String {
         var text = "Read \(sitemapsRead) sitemap\(sitemapsRead == 1 ? "" : "s") from \(root.absoluteString): "
             + "\(pages) pages, \(images.count) images, \(duplicates) duplicates"
         if pagesWithoutImages > 0 { text += ", \(pagesWithoutImages) pages without images" }

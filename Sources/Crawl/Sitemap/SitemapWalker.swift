@@ -13,8 +13,8 @@ import Foundation
 /// Cost: the walk reads level by level (the root, then what it lists, then what those list) and keeps every parsed
 /// document until the end, to return images in document order: memory grows with the images listed (about 200
 /// bytes each, `limits.maxImages` at most), plus `limits.concurrency` bodies being parsed.
-public struct SitemapWalker: Sendable {
-    public let limits: SitemapLimits
+struct SitemapWalker: Sendable {
+    let limits: SitemapLimits
     private let fetcher: any Fetching
 
     public init(fetcher: any Fetching, limits: SitemapLimits = SitemapLimits()) {
@@ -31,7 +31,7 @@ public struct SitemapWalker: Sendable {
         var children: [Int] = []
     }
 
-    public func walk(_ root: URL) async throws(SitemapError) -> SitemapWalk {
+    func walk(_ root: URL) async throws(SitemapError) -> SitemapWalk {
         var nodes = [Node(url: root, depth: 0, parent: nil)]
         var listed: Set<String> = [root.absoluteString]
         var repeated = 0

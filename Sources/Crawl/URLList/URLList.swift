@@ -22,11 +22,11 @@ public struct URLList: Sendable, Hashable {
     /// Limits that refuse a file which is not a URL list before it costs much memory.
     public struct Limits: Sendable, Hashable {
         /// Distinct URLs.
-        public var maxEntries: Int
+        var maxEntries: Int
         /// Without its line ending.
-        public var maxLineBytes: Int
+        var maxLineBytes: Int
         /// The whole file; a reader should stop reading at `maxBytes + 1`.
-        public var maxBytes: Int
+        var maxBytes: Int
 
         public init(maxEntries: Int = 1_000_000, maxLineBytes: Int = 8 * 1024, maxBytes: Int = 256 * 1024 * 1024) {
             self.maxEntries = maxEntries
@@ -40,17 +40,17 @@ public struct URLList: Sendable, Hashable {
     /// In the list's order: each URL once, plus its later lines that name another product.
     public var images: [ListedImage] = []
     /// Lines naming a URL an earlier line named.
-    public var duplicates = 0
-    public var problems = ListingProblems()
+    var duplicates = 0
+    var problems = ListingProblems()
     /// Every line, blank and comment lines included.
-    public var lines = 0
+    var lines = 0
 
-    public init(name: String) {
+    init(name: String) {
         self.name = name
     }
 
     /// Parses a whole list held in memory.
-    public static func parse(_ data: Data, name: String, limits: Limits = Limits()) throws(URLListError) -> URLList {
+    static func parse(_ data: Data, name: String, limits: Limits = Limits()) throws(URLListError) -> URLList {
         guard data.count <= limits.maxBytes else { throw .tooLarge(list: name, limitBytes: limits.maxBytes) }
         var list = URLList(name: name)
         var seen: [String: Set<String>] = [:]

@@ -12,7 +12,7 @@ public enum URLListError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyEntries(list: String, line: Int, limit: Int)
 
     /// A short stable code for reports and metrics.
-    public var reasonCode: String {
+    var reasonCode: String {
         switch self {
         case .unreadable: return "list-unreadable"
         case .tooLarge: return "list-too-large"

@@ -4,9 +4,9 @@ import Foundation
 /// How `ImageComposer` encodes an image (CMYK, profiles, 16 bits and animations are made by Tests/Support).
 public struct CompositionEncoding: Sendable, Hashable {
     public var format: ImageFormat
-    public var quality: Int
+    var quality: Int
     public var orientationTag: Int?
-    public var progressive: Bool
+    var progressive: Bool
 
     public init(format: ImageFormat, quality: Int = 85, orientationTag: Int? = nil, progressive: Bool = false) {
         self.format = format

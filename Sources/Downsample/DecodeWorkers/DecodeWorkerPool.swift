@@ -9,11 +9,11 @@ import Glibc
 public final class DecodeWorkerPool: ThumbnailDecoding {
     public struct Configuration: Sendable {
         /// An executable that runs `DecodeWorkerProcess.serve()`, e.g. `[warm, "decode-worker"]`.
-        public var command: [String]
-        public var count: Int
-        public var memoryLimitBytes: Int?
+        var command: [String]
+        var count: Int
+        var memoryLimitBytes: Int?
         /// An image whose decode takes longer fails, and its worker is killed.
-        public var timeoutSeconds: Double
+        var timeoutSeconds: Double
 
         public static let defaultTimeoutSeconds: Double = 60
 

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Straight (not premultiplied) channels from 0 to 1, as the ThumbHash reference returns its average colour.
-public struct PlaceholderColor: Sendable, Equatable {
-    public var red: Double
-    public var green: Double
-    public var blue: Double
-    public var alpha: Double
+struct PlaceholderColor: Sendable, Equatable {
+    var red: Double
+    var green: Double
+    var blue: Double
+    var alpha: Double
 
     /// `#rrggbb` (lower case, alpha left out): the app manifest's `averageColor`.
     var hexRGB: String {

@@ -6,7 +6,7 @@ import Foundation
 /// An image placeholder of at most 25 bytes. Takes at most 100x100 pixels, as the reference does (the caller
 /// downsizes first); costs about terms x pixels cosine products and four Double planes of the input's size.
 public enum ThumbHash {
-    public static let maxSide = 100
+    static let maxSide = 100
 
     /// The ThumbHash of an image of 8-bit straight (not premultiplied) RGBA pixels, row by row.
     public static func encode(width: Int, height: Int, rgba: [UInt8]) throws(ThumbHashError) -> [UInt8] {

@@ -1,7 +1,7 @@
 // The rest of the reference's decoder, which only the tests need, is in Tests/Support and Tests/PlaceholderTests.
 extension ThumbHash {
     /// The average colour as the hash stores it: the reference's `thumbHashToAverageRGBA`.
-    public static func averageColor(_ hash: [UInt8]) throws(ThumbHashError) -> PlaceholderColor {
+    static func averageColor(_ hash: [UInt8]) throws(ThumbHashError) -> PlaceholderColor {
         guard hash.count >= 5 else { throw .truncatedHash(byteCount: hash.count, expectedByteCount: 5) }
         let constants = Int(hash[0]) | (Int(hash[1]) << 8) | (Int(hash[2]) << 16)
         let hasAlpha = constants >> 23 != 0

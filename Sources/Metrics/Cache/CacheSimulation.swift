@@ -10,7 +10,7 @@ enum CacheSimulation {
         Hit rate = hits / 2N; the first pass can only miss, so it is at most 50%.
         """
 
-    public struct Outcome: Sendable, Equatable {
+    struct Outcome: Sendable, Equatable {
         /// Images cached after the last request.
         var heldImages: Int
         /// Their total cost (never above the limit).

@@ -61,7 +61,7 @@ extension CheckOutcome {
 
     /// The outcome as JSON for `--json`: `passed`, every regression, advisory warning and shortfall with its sentence, the catalog
     /// figures, each baseline image's state, the counts and the notes.
-    public func json() -> Data {
+    func json() -> Data {
         struct Document: Encodable {
             var passed: Bool
             var regressions: [Regression]

@@ -1,60 +1,60 @@
 /// What `warm check` found: each baseline image's result, the catalog-level figures, and why the comparison was
 /// incomplete when it was. Encoded as is for `--json`.
 public struct CheckOutcome: Sendable, Equatable, Codable {
-    public struct Regression: Sendable, Equatable, Codable, CustomStringConvertible {
-        public enum Kind: String, Sendable, Codable {
+    struct Regression: Sendable, Equatable, Codable, CustomStringConvertible {
+        enum Kind: String, Sendable, Codable {
             case nowFails, outputSizeChanged, retainedGrew, decodedMorePixels, peakGrew, ssimBelowMinimum, ssimDropped,
                  catalogFigure
         }
-        public var kind: Kind
+        var kind: Kind
         /// Nil for a catalog-level figure.
-        public var url: String?
-        public var detail: String
+        var url: String?
+        var detail: String
 
-        public var description: String { (url.map { "\($0): " } ?? "") + detail }
+        var description: String { (url.map { "\($0): " } ?? "") + detail }
     }
 
     /// Why the metrics cannot stand for the baseline: the check fails without calling it a regression.
     public struct Shortfall: Sendable, Equatable, Codable, CustomStringConvertible {
-        public enum Kind: String, Sendable, Codable {
+        enum Kind: String, Sendable, Codable {
             case tooFewCompared, pixelsNotCounted, decodersDiffer, settingsDiffer
         }
-        public var kind: Kind
-        public var detail: String
+        var kind: Kind
+        var detail: String
 
         public var description: String { detail }
     }
 
-    public struct ImageResult: Sendable, Equatable, Codable {
-        public enum State: String, Sendable, Codable {
+    struct ImageResult: Sendable, Equatable, Codable {
+        enum State: String, Sendable, Codable {
             case compared
             /// No record of this image (by source SHA-256 or URL path).
             case missing
             /// A record at the same URL path with other source bytes: not compared.
             case changed
         }
-        public var url: String
-        public var state: State
+        var url: String
+        var state: State
         var regressions: [Regression]
         /// Advisory: a peak above its allowance. Reported, never failing the check (docs/measuring.md says why).
-        public var warnings: [Regression] = []
+        var warnings: [Regression] = []
     }
 
     /// A median or p90 of the per-image ratio now / baseline over the compared images.
-    public struct CatalogFigure: Sendable, Equatable, Codable {
-        public var name: String
+    struct CatalogFigure: Sendable, Equatable, Codable {
+        var name: String
         /// Nil when no image had both figures.
-        public var ratio: Double?
-        public var limit: Double
-        public var images: Int
+        var ratio: Double?
+        var limit: Double
+        var images: Int
         /// False over fewer images than `RegressionCheck.catalogMinimumImages`: shown, not judged.
-        public var judged: Bool
+        var judged: Bool
         /// True for a figure of time or peak memory: above its limit it warns, and the check still passes.
-        public var advisory: Bool = false
+        var advisory: Bool = false
         var exceeded: Bool { judged && ratio.map { $0 > limit } ?? false }
 
-        public var regression: Regression? { advisory ? nil : finding }
-        public var warning: Regression? { advisory ? finding : nil }
+        var regression: Regression? { advisory ? nil : finding }
+        var warning: Regression? { advisory ? finding : nil }
 
         private var finding: Regression? {
             guard exceeded, let ratio else { return nil }
@@ -63,7 +63,7 @@ public struct CheckOutcome: Sendable, Equatable, Codable {
         }
     }
 
-    public var images: [ImageResult]
+    var images: [ImageResult]
     var catalogFigures: [CatalogFigure]
     public var shortfalls: [Shortfall]
     var comparedImages: Int
@@ -73,10 +73,10 @@ public struct CheckOutcome: Sendable, Equatable, Codable {
 
     var regressions: [Regression] { images.flatMap(\.regressions) + catalogFigures.compactMap(\.regression) }
     /// Advisory findings (peaks, CPU time): printed, in the JUnit file's output, never a failure.
-    public var warnings: [Regression] { images.flatMap(\.warnings) + catalogFigures.compactMap(\.warning) }
+    var warnings: [Regression] { images.flatMap(\.warnings) + catalogFigures.compactMap(\.warning) }
     public var passed: Bool { shortfalls.isEmpty && regressions.isEmpty }
 
-    public func count(_ state: ImageResult.State) -> Int { images.filter { $0.state == state }.count }
+    func count(_ state: ImageResult.State) -> Int { images.filter { $0.state == state }.count }
 
     /// What `warm check` prints: regressions, shortfalls, advisory warnings, catalog figures, notes, then the counts.
     public func lines() -> [String] {

@@ -7,16 +7,16 @@ import WarmSupport
 /// Stable JSON (sorted keys and images), so a committed baseline changes only where the numbers do.
 public struct MetricsBaseline: Sendable, Equatable, Codable {
     public struct Image: Sendable, Equatable, Codable {
-        public var url: String
+        var url: String
         /// SHA-256 of the source bytes; nil in version 1 baselines and for images made from cache entries.
-        public var sourceSHA256: String?
+        var sourceSHA256: String?
         /// False when the image failed when the baseline was made.
         public var decoded: Bool
-        public var retainedBytes: Int?
+        var retainedBytes: Int?
         public var peakBytes: Int?
-        public var outputWidth: Int?
-        public var outputHeight: Int?
-        public var ssim: Double?
+        var outputWidth: Int?
+        var outputHeight: Int?
+        var ssim: Double?
         /// The thumbnail's CPU seconds (process user + system); nil when not measured, and in version 1 baselines.
         var cpuSeconds: Double?
         /// Pixels the thumbnail path decoded from these source bytes: the check's exact figure; nil before version 3.
@@ -24,9 +24,9 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         var errorReason: String?
 
         /// Where the image is in its catalog whatever serves it: the URL's path and query (no scheme, host or port).
-        public var location: String { Self.location(of: url) }
+        var location: String { Self.location(of: url) }
 
-        public static func location(of url: String) -> String {
+        static func location(of url: String) -> String {
             guard let components = URLComponents(string: url) else { return url }
             return components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
         }
@@ -36,16 +36,16 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
     /// `build` and `decoders`. Versions 1 and 2 still read, and the check refuses to stand on them (no pixel counts).
     static let currentVersion = 3
     static let readableVersions = 1...3
-    public var version: Int
+    var version: Int
     public var targetLongestSide: Int
     /// Nil in a version 1 baseline (not recorded then: not compared).
-    public var outputFormat: OutputFormat?
-    public var outputQuality: Int?
+    var outputFormat: OutputFormat?
+    var outputQuality: Int?
     var peakMethod: PeakMethod
     /// The build ("debug" or "release") and the decoders (`VipsRuntime.decoderVersions`) that measured it; nil before
     /// version 3.
-    public var build: String?
-    public var decoders: String?
+    var build: String?
+    var decoders: String?
     public var images: [Image]
 
     /// The thumbnail figures of `records`' list thumbnails (carousel records are not checked). A URL measured twice
@@ -77,7 +77,7 @@ public struct MetricsBaseline: Sendable, Equatable, Codable {
         Dictionary(records.map { ($0.url, $0) }, uniquingKeysWith: { _, last in last })
     }
 
-    public func encoded() -> Data {
+    func encoded() -> Data {
         var data = (try? JSONEncoder.readable().encode(self)) ?? Data()
         data.append(UInt8(ascii: "\n"))
         return data

@@ -17,7 +17,7 @@ public struct RegressionCheck: Sendable {
     /// Advisory: absolute growth one image's peak may have on top of `tolerance` before a warning.
     public var peakAllowanceBytes: Int
     /// Advisory limits of the catalog-level peak ratios (median, p90).
-    public var peakRatioLimits: RatioLimits
+    var peakRatioLimits: RatioLimits
     /// Limits of the catalog-level retained-bytes ratios: retained bytes follow the output size and have no noise.
     var retainedRatioLimits: RatioLimits
     /// Advisory limit of the p90 of the per-image thumbnail CPU ratio over its median (compared between runs of one
@@ -27,9 +27,9 @@ public struct RegressionCheck: Sendable {
     /// were measured over the sample's 23).
     var catalogMinimumImages: Int
     /// Baseline images that must be compared; nil: all of them.
-    public var minimumCompared: Int?
+    var minimumCompared: Int?
     /// Compare sizes, decoding and SSIM only: no peak or CPU time is reported.
-    public var sizesOnly: Bool
+    var sizesOnly: Bool
 
     public struct RatioLimits: Sendable, Equatable {
         public var median: Double

@@ -20,7 +20,7 @@ public struct ImageInspection: Sendable, Codable {
     public var colourSpace: String
     public var hasAlpha: Bool
     public var orientation: Int
-    public var targetLongestSide: Int
+    var targetLongestSide: Int
     public var strategies: [String: StrategyResult]
 
     public static func inspect(_ data: Data, named input: String, target: DecodeTarget,

@@ -1,9 +1,9 @@
 /// How `peakBytes` were measured. This version writes only `forkedProcess`; a name older versions wrote (`vmhwm`,
 /// `fresh-process`, `forked-process-vmhwm`, `vips-tracked`) still reads, as a method whose peaks do not compare.
-public struct PeakMethod: RawRepresentable, Sendable, Codable, Hashable {
+struct PeakMethod: RawRepresentable, Sendable, Codable, Hashable {
     public var rawValue: String
 
-    public init(rawValue: String) { self.rawValue = rawValue }
+    init(rawValue: String) { self.rawValue = rawValue }
 
     static let forkedProcess = PeakMethod(rawValue: "forked-process")
 

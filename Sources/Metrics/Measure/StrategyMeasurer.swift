@@ -6,15 +6,15 @@ import Foundation
 /// peak of each strategy's runs is kept.
 public struct StrategyMeasurer: Sendable {
     public struct Configuration: Sendable {
-        public var target: DecodeTarget
-        public var limits: DecodeLimits
+        var target: DecodeTarget
+        var limits: DecodeLimits
         /// The shipped engine with the run's output format and quality: the thumbnail strategy.
-        public var encoder: ThumbnailEncoder
+        var encoder: ThumbnailEncoder
         /// Compute SSIM and PSNR (costs a full decode, a Lanczos3 resample and a pass over the pixels).
         var scoresQuality: Bool
         /// Runs per image of each strategy; the lowest peak of each is kept.
-        public var repeats: Repeats
-        public var pool: MeasuringPool
+        var repeats: Repeats
+        var pool: MeasuringPool
 
         public init(target: DecodeTarget, limits: DecodeLimits = .default, encoder: ThumbnailEncoder = ThumbnailEncoder(),
                     scoresQuality: Bool = true, repeats: Repeats = Repeats(), pool: MeasuringPool) {

@@ -7,13 +7,13 @@ public enum CSVWriter {
     static let strategyFields = ["retainedBytes", "peakBytes", "cpuSeconds", "wallSeconds",
                                  "outputWidth", "outputHeight", "ssim", "psnr"]
 
-    public static var header: [String] {
+    static var header: [String] {
         ["productId", "url", "shard", "format", "sourceBytes", "width", "height", "orientation",
          "targetLongestSide", "role", "peakMethod", "measured", "error", "errorReason"]
             + StrategyKind.allCases.flatMap { kind in strategyFields.map { "\(kind.rawValue)_\($0)" } }
     }
 
-    public static func row(for r: ImageMetricsRecord) -> [String] {
+    static func row(for r: ImageMetricsRecord) -> [String] {
         func text<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "" }
         var cells = [text(r.productId), r.url, text(r.shard), text(r.format?.rawValue), "\(r.sourceBytes)",
                      text(r.width), text(r.height), text(r.orientation), "\(r.targetLongestSide)",
@@ -26,7 +26,7 @@ public enum CSVWriter {
         return cells
     }
 
-    public static func csv(_ records: [ImageMetricsRecord]) -> String {
+    static func csv(_ records: [ImageMetricsRecord]) -> String {
         ([header] + records.map(row(for:))).map { $0.map(quoted).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 

@@ -11,7 +11,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     @NullEncoded public var shard: String? = nil
     /// Sniffed from the bytes; nil when they are not a known image format.
     @NullEncoded public var format: ImageFormat? = nil
-    public var sourceBytes: Int
+    var sourceBytes: Int
     /// Lowercase hex SHA-256 of the source bytes: the image's identity wherever the catalog is served (`warm check`);
     /// nil for a record made from a cache entry (its bytes were not read) and in older files.
     @NullEncoded public var sourceSHA256: String? = nil
@@ -36,7 +36,7 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
     /// How `peakBytes` was measured (see `PeakMethod`); nil when not measured.
     @NullEncoded var peakMethod: PeakMethod? = nil
     /// False for an image warmed but not measured (`unmeasured(...)`).
-    @TrueWhenAbsent public var measured = true
+    @TrueWhenAbsent var measured = true
     /// Why the image (or one of its strategies) failed, as a sentence; nil when all three decoded.
     @NullEncoded public var error: String? = nil
     /// A short stable token for grouping failures (`DownsampleError.reasonCode`); nil when no error.
@@ -54,21 +54,21 @@ public struct ImageMetricsRecord: Sendable, Equatable, Codable {
         error == nil && StrategyKind.allCases.allSatisfy { strategies[$0] != nil }
     }
 
-    public var sourcePixels: Int? {
+    var sourcePixels: Int? {
         guard let width, let height else { return nil }
         return width * height
     }
 
     /// One strategy's measurements; peak, times and quality are nil in an unmeasured record.
     public struct StrategyMetrics: Sendable, Equatable, Codable {
-        public var retainedBytes: Int
+        var retainedBytes: Int
         /// Most memory the process gained while the strategy ran, its output still alive.
         @NullEncoded public var peakBytes: Int? = nil
         /// Process user + system CPU time (libvips works on its own threads).
         @NullEncoded var cpuSeconds: Double? = nil
         @NullEncoded var wallSeconds: Double? = nil
-        public var outputWidth: Int
-        public var outputHeight: Int
+        var outputWidth: Int
+        var outputHeight: Int
         /// Pixels the strategy decoded from the source (`EncodedImage.decodedPixels`): counted, not timed, so the
         /// same on any machine, load and build. Nil in older files and for strategies that did not run.
         @NullEncoded public var decodedPixels: Int? = nil
@@ -129,18 +129,18 @@ public struct NullEncoded<Value: Codable & Sendable & Equatable>: Codable, Senda
 
 /// `measured`, absent from files written before unmeasured records existed: all measured.
 @propertyWrapper
-public struct TrueWhenAbsent: Codable, Sendable, Equatable {
-    public var wrappedValue: Bool
+struct TrueWhenAbsent: Codable, Sendable, Equatable {
+    var wrappedValue: Bool
 
-    public init(wrappedValue: Bool) {
+    init(wrappedValue: Bool) {
         self.wrappedValue = wrappedValue
     }
 
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         wrappedValue = try decoder.singleValueContainer().decode(Bool.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wrappedValue)
     }
@@ -168,7 +168,7 @@ public struct VariantMetrics: Sendable, Equatable, Codable {
     /// CPU time of this variant's encode alone (the decode and resize it shares are not in it).
     public var encodeCPUSeconds: Double?
     /// SSIM against the full-decode reference, as the strategies' (measured images, at the measured size only).
-    public var ssim: Double?
+    var ssim: Double?
 
     public init(format: String, size: Int, width: Int, height: Int, bytes: Int, encodeCPUSeconds: Double?) {
         self.format = format
@@ -180,5 +180,5 @@ public struct VariantMetrics: Sendable, Equatable, Codable {
     }
 
     /// What the variant takes on a device once decoded: width x height x 4 (RGBA).
-    public var decodedBytes: Int { width * height * 4 }
+    var decodedBytes: Int { width * height * 4 }
 }

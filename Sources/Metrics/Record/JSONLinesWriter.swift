@@ -5,7 +5,7 @@ import Synchronization
 /// Appends records, written one by one (a crashed run keeps every finished row). The writes run on NIO's thread pool
 /// (`BlockingWork`), never on the cooperative pool; one lock keeps the pipeline's tasks to one write at a time.
 public final class JSONLinesWriter: Sendable {
-    public let path: String
+    let path: String
     /// nil once closed.
     private let handle: Mutex<FileHandle?>
 

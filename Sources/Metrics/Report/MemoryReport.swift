@@ -5,7 +5,7 @@ import WarmSupport
 /// The memory comparison report (`warm report`), as Markdown and as self-contained HTML with SVG charts.
 struct MemoryReport: Sendable {
     /// Where the figures came from, stated in the report.
-    public struct Context: Sendable {
+    struct Context: Sendable {
         var metricsPaths: [String]
         var generatedAt = Date()
         var provenance = ReportProvenance.current

@@ -4,7 +4,7 @@ import WarmSupport
 /// or more (one format has nothing to choose between).
 struct VariantStatistics: Sendable, Equatable {
     /// One format at one size, or (`size` nil) each image's sizes of one format summed.
-    public struct Row: Sendable, Equatable {
+    struct Row: Sendable, Equatable {
         var format: String
         /// The requested longest side; nil for the per-image sum over every size.
         var size: Int?

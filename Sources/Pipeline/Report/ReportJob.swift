@@ -5,11 +5,11 @@ import WarmMetrics
 /// `warm report` as a library call: optionally measures local files first (one at a time, into `metrics.jsonl` and
 /// `.csv`), then writes the report. Cost: the report reads the records once into memory.
 public enum ReportJob {
-    public enum Failure: Error, Sendable, CustomStringConvertible {
+    enum Failure: Error, Sendable, CustomStringConvertible {
         case noImages(inputs: [String])
         case noiseMeasurement(DownsampleError)
 
-        public var description: String {
+        var description: String {
             switch self {
             case .noImages(let inputs): "no image files found in \(inputs.joined(separator: ", "))"
             case .noiseMeasurement(let error): "measuring the peak noise failed: \(error)"

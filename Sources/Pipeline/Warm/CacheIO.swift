@@ -4,7 +4,7 @@ import NIOPosix
 
 /// The disk cache on a thread pool of its own, so workers waiting for SQLite and fsyncs never block the cooperative
 /// pool; its threads bound how many cache calls run at once, the others wait suspended.
-public struct CacheIO: Sendable {
+struct CacheIO: Sendable {
     public let cache: DiskCache
     private let pool: NIOThreadPool
 

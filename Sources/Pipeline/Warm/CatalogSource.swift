@@ -21,7 +21,7 @@ public enum CatalogSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The API's or the sitemap's URL, or the list's path: the summary's `api` field.
-    public var location: String {
+    var location: String {
         switch self {
         case .openMarket(let api): api.absoluteString
         case .urlList(let path): path

@@ -1,15 +1,15 @@
 /// One failed image as the summary lists it (`failedImages`, the first `listLimit` of a run), or a product detail that
 /// gave no carousel (its detail URL, reason code "detail-...").
-public struct FailedImage: Sendable, Codable, Hashable, CustomStringConvertible {
+struct FailedImage: Sendable, Codable, Hashable, CustomStringConvertible {
     /// Enough to act on a bad night without making a large catalog's summary large; the counts by reason cover the rest.
     static let listLimit = 100
 
-    public var url: String
+    var url: String
     /// The products naming it, as far as the run had seen them when it failed.
-    public var productIds: [Int]
+    var productIds: [Int]
     /// As in `failedByReason`: "http-404", "not-an-image", ...
-    public var reasonCode: String
-    public var reason: String
+    var reasonCode: String
+    var reason: String
 
     init(_ failure: ImageFailure) {
         self.init(url: failure.url, productIds: failure.productIds, reasonCode: failure.reasonCode, reason: failure.reason)
@@ -23,7 +23,7 @@ public struct FailedImage: Sendable, Codable, Hashable, CustomStringConvertible 
     }
 
     /// As `ImageFailure` says it.
-    public var description: String {
+    var description: String {
         ImageFailure.named(url: url, productIds: productIds) + ": " + reason
     }
 }

@@ -24,7 +24,7 @@ public enum FailureBudget: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The images that may fail in a run that scheduled `scheduled`.
-    public func images(scheduled: Int) -> Int {
+    func images(scheduled: Int) -> Int {
         switch self {
         case .count(let count): count
         case .percent(let share): Int((Double(scheduled) * share / 100).rounded(.down))

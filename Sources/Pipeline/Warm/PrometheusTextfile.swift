@@ -4,7 +4,7 @@ import WarmSupport
 /// The summary as Prometheus gauges: the file for node_exporter's textfile collector (`SummaryFile` writes it atomically,
 /// as it may read at any time) and the run figures on `warm cache serve`'s /metrics. Written with `PrometheusText`, which says
 /// why not swift-prometheus.
-public enum PrometheusTextfile {
+enum PrometheusTextfile {
     private typealias Sample = (labels: [(name: String, value: String)], value: Double)
 
     private struct Family {
@@ -13,14 +13,14 @@ public enum PrometheusTextfile {
         var samples: [Sample]
     }
 
-    public static func render(_ summary: WarmSummary) -> String {
+    static func render(_ summary: WarmSummary) -> String {
         render([summary])
     }
 
     /// Several summaries (the tree's and each shard's) in one exposition: each family once, a series per summary, told
     /// apart by the `shard` label. `originVersion`: `warm_build_info{component="origin"}` joins the runs' build info
     /// (a family must come in one group), even with no summary.
-    public static func render(_ summaries: [WarmSummary], originVersion: String? = nil) -> String {
+    static func render(_ summaries: [WarmSummary], originVersion: String? = nil) -> String {
         var rendered = summaries.map(families)
         if let originVersion {
             let origin = Family(name: "build_info", help: buildInfoHelp,

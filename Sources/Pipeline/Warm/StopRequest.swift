@@ -28,10 +28,10 @@ public final class StopRequest: Sendable {
         return true
     }
 
-    public var reason: String? { state.withLock { $0.reason } }
+    var reason: String? { state.withLock { $0.reason } }
 
     /// Nil when no signal asked.
-    public var signal: String? { state.withLock { $0.signal } }
+    var signal: String? { state.withLock { $0.signal } }
 
     /// At once when a stop was already requested.
     func onRequest(_ handler: @escaping @Sendable () -> Void) {

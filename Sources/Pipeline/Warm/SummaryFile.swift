@@ -72,7 +72,7 @@ public enum SummaryFile {
     }
 
     /// The summary at `path`, as `warm cache serve` reads it for /metrics.
-    public static func read(_ path: String) throws -> WarmSummary {
+    static func read(_ path: String) throws -> WarmSummary {
         try decoder.decode(WarmSummary.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
     }
 

@@ -11,20 +11,20 @@ import WarmSupport
 /// reads its defaults from it (`Thumbnails()` and so on), so that every default is written once, here.
 public struct WarmConfiguration: Sendable {
     /// The list of tonight's images.
-    public var source: CatalogSource
-    public var cacheDirectory: String
-    public var thumbnails = Thumbnails()
+    var source: CatalogSource
+    var cacheDirectory: String
+    var thumbnails = Thumbnails()
     /// Off by default: only the list's thumbnails.
-    public var details = Details()
-    public var freshness = Freshness()
-    public var fetching = Fetching()
+    var details = Details()
+    var freshness = Freshness()
+    var fetching = Fetching()
     public var decoding = Decoding()
     public var measuring = Measuring()
     public var output = Output()
     /// Only this shard's images, with manifest, lock and temp files under `shards/I-of-N/`; nil: all images.
-    public var shard: CacheShard?
+    var shard: CacheShard?
     /// Image failures a run tolerates before it fails (exit 2).
-    public var maxFailed = FailureBudget.default
+    var maxFailed = FailureBudget.default
 
     public init(source: CatalogSource, cacheDirectory: String, thumbnails: Thumbnails = Thumbnails(), details: Details = Details(),
                 freshness: Freshness = Freshness(), fetching: Fetching = Fetching(), decoding: Decoding = Decoding(), measuring: Measuring = Measuring(),
@@ -49,7 +49,7 @@ public struct WarmConfiguration: Sendable {
         /// Every size is written in each format (a repeated format once).
         public var formats: [OutputFormat]
         /// Every format's quality, and WebP's and AVIF's effort.
-        public var encoder: EncoderSettings
+        var encoder: EncoderSettings
 
         public init(sizes: [Int] = [DecodeTarget.defaultLongestSide], formats: [OutputFormat] = [.jpeg],
                     encoder: EncoderSettings = .default) {
@@ -59,7 +59,7 @@ public struct WarmConfiguration: Sendable {
         }
 
         /// The sizes ascending, each once.
-        public var longestSides: [Int] { Array(Set(sizes)).sorted() }
+        var longestSides: [Int] { Array(Set(sizes)).sorted() }
     }
 
     /// Each product's detail carousel (`--detail-images`, `--detail-size`, `--detail-limit`): the `images[].url`s of
@@ -87,7 +87,7 @@ public struct WarmConfiguration: Sendable {
         /// Applied only after a complete list (0: whatever this run did not see); nil: never prune.
         public var pruneAfterSeconds: Double?
         /// Enforced by LRU eviction after the run.
-        public var maxCacheBytes: Int?
+        var maxCacheBytes: Int?
 
         public init(maxAgeSeconds: Double = DiskCache.defaultMaxAgeSeconds, pruneAfterSeconds: Double? = 7 * 86400,
                     maxCacheBytes: Int? = nil) {
@@ -121,7 +121,7 @@ public struct WarmConfiguration: Sendable {
     /// How many images are decoded at once, and the largest accepted (`--decode-concurrency`, `--max-pixels`).
     public struct Decoding: Sendable {
         public var concurrency: Int
-        public var maxPixels: Int
+        var maxPixels: Int
 
         public init(concurrency: Int = Machine.cores, maxPixels: Int = DecodeLimits.default.maxPixels) {
             self.concurrency = concurrency
@@ -131,7 +131,7 @@ public struct WarmConfiguration: Sendable {
 
     /// Which images are measured with all three strategies, and where the records go.
     public struct Measuring: Sendable {
-        public var compare: CompareSelection
+        var compare: CompareSelection
         /// JSON Lines, with a CSV beside it.
         public var metricsPath: String?
         /// Lowest peak kept (`--measure-repeats`).
@@ -147,9 +147,9 @@ public struct WarmConfiguration: Sendable {
     /// What the run writes besides the cache.
     public struct Output: Sendable {
         public var summaryPath: String?
-        public var prometheusPath: String?
+        var prometheusPath: String?
         /// The app manifest, written after the run.
-        public var exportPath: String?
+        var exportPath: String?
 
         public init(summaryPath: String? = nil, prometheusPath: String? = nil, exportPath: String? = nil) {
             self.summaryPath = summaryPath
@@ -159,11 +159,11 @@ public struct WarmConfiguration: Sendable {
     }
 
     /// The decoder's limits: `--max-pixels`, and the download limit as the largest source.
-    public var limits: DecodeLimits {
+    var limits: DecodeLimits {
         DecodeLimits(maxPixels: decoding.maxPixels, maxEncodedBytes: fetching.http.maxBodyBytes)
     }
 
-    public var measures: Bool { measuring.compare != .none && measuring.metricsPath != nil }
+    var measures: Bool { measuring.compare != .none && measuring.metricsPath != nil }
 
     /// What is cached of an image shown as `roles`: each of their sizes in each format, the smallest size first, a size
     /// both roles use once.

@@ -8,11 +8,11 @@ import NIOPosix
 
 /// What a run is made of, opened before it: `WarmPipeline` uses only this. `live(...)` is the composition root; tests
 /// where HTTP is not the point hand in a fake `Fetching`.
-public struct WarmDependencies: Sendable {
-    public let fetcher: any Fetching
+struct WarmDependencies: Sendable {
+    let fetcher: any Fetching
     /// nil when nothing checks hosts (a fake fetcher).
     public let hostGate: HostGate?
-    public let cache: CacheIO
+    let cache: CacheIO
     public let decoder: any ThumbnailDecoding
     /// Wall-clock time, for prune cutoffs.
     let now: @Sendable () -> Date
@@ -84,7 +84,7 @@ public struct WarmDependencies: Sendable {
     }
 
     /// Call once, after `WarmPipeline.run`.
-    public func close() async {
+    func close() async {
         await release()
     }
 

@@ -12,7 +12,7 @@ import WarmMetrics
 /// grows with the concurrency, not the catalog (docs/architecture.md). It opens only the metrics file: the rest comes
 /// in `WarmDependencies`.
 public struct WarmPipeline: Sendable {
-    public let configuration: WarmConfiguration
+    let configuration: WarmConfiguration
     let dependencies: WarmDependencies
     let logger: Logger
     let stop: StopRequest
@@ -22,7 +22,7 @@ public struct WarmPipeline: Sendable {
 
     /// `progressBar` false: log lines even on a terminal (`--no-progress`, tests). Throws when the metrics file cannot
     /// be opened.
-    public init(configuration: WarmConfiguration, dependencies: WarmDependencies, logger: Logger = Logger(label: "warm"),
+    init(configuration: WarmConfiguration, dependencies: WarmDependencies, logger: Logger = Logger(label: "warm"),
                 progressBar: Bool = true, stop: StopRequest = StopRequest()) throws(WarmRunError) {
         self.configuration = configuration
         self.dependencies = dependencies
@@ -51,7 +51,7 @@ public struct WarmPipeline: Sendable {
     }
 
     /// Throws only when the run cannot go on; failures of single images and pages are in the summary instead.
-    public func run() async throws(WarmRunError) -> WarmSummary {
+    func run() async throws(WarmRunError) -> WarmSummary {
         let startedAt = dependencies.now()
         let clock = ContinuousClock.now
         await progress.update { $0.startedAt = startedAt }
@@ -101,7 +101,7 @@ public enum WarmRunError: Error, Sendable, CustomStringConvertible {
     case output(reason: String)
 
     /// nil for a held lock: that run writes no summary.
-    public var outcome: RunOutcome? {
+    var outcome: RunOutcome? {
         switch self {
         case .locked: nil
         case .cache: .cacheUnusable

@@ -4,7 +4,7 @@ import WarmSupport
 /// What one run did. Field names are part of the documented interface (docs/running-nightly.md).
 public struct WarmSummary: Sendable, Codable, Hashable {
     /// `warm --version` of the binary that ran.
-    public var version: String = WarmVersion.current
+    var version: String = WarmVersion.current
     /// The run did everything it was asked (image failures within `--max-failed` included): `warm_last_run_success`.
     public var success = false
     /// How it ended ("ok", "api-unreachable", "over-failure-budget", ...): `RunOutcome`, and the exit status.
@@ -14,19 +14,19 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     /// When the last successful run on this cache directory (or shard) finished: this one, or carried over from the
     /// summary this run replaced; nil before the first.
     var lastSuccessAt: Date?
-    public var startedAt: Date = Date()
+    var startedAt: Date = Date()
     var finishedAt: Date = Date()
-    public var durationSeconds: Double = 0
+    var durationSeconds: Double = 0
     var crawlSeconds: Double = 0
     /// The API's URL, the sitemap's, or the URL list's path (`CatalogSource.location`).
-    public var api: String = ""
-    public var cacheDirectory: String = ""
-    public var sizes: [Int] = []
-    public var shard: String?
+    var api: String = ""
+    var cacheDirectory: String = ""
+    var sizes: [Int] = []
+    var shard: String?
 
-    public var pagesFetched = 0
+    var pagesFetched = 0
     var pagesFailed = 0
-    public var productsSeen = 0
+    var productsSeen = 0
     var productsUnique = 0
     var productsWithoutThumbnail = 0
     var productsSharingAThumbnail = 0
@@ -51,10 +51,10 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     /// "http-404", "not-an-image", "page-http-5xx", ...
     var failedByReason: [String: Int] = [:]
     /// `--max-failed` as given ("1%", "5") and the images it allowed this run to fail.
-    public var maxFailed: String = FailureBudget.default.description
+    var maxFailed: String = FailureBudget.default.description
     var maxFailedImages = 0
     /// The first `FailedImage.listLimit` failed images; `failedImagesNotListed` counts the others.
-    public var failedImages: [FailedImage] = []
+    var failedImages: [FailedImage] = []
     var failedImagesNotListed = 0
 
     var bytesDownloaded = 0
@@ -68,11 +68,11 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     /// Why this run pruned nothing although pruning was on (a page failed...).
     var pruneSkippedReason: String?
     /// VmHWM at the end; it grows with the concurrency settings, not with the catalog.
-    public var peakResidentBytes = 0
-    public var stoppedEarly = false
+    var peakResidentBytes = 0
+    var stoppedEarly = false
     var stopReason: String?
     /// The manifest was unreadable and moved aside (`warm run` then exits 5; the next run exits 0).
-    public var manifestRebuilt = false
+    var manifestRebuilt = false
     /// As SQLite said.
     var manifestBrokenReason: String?
     /// `manifest.sqlite.broken-<UTC time>`.
@@ -80,9 +80,9 @@ public struct WarmSummary: Sendable, Codable, Hashable {
     /// Sentences naming the failed steps after the warm; any makes the run unsuccessful (exit 2).
     var finishStepsFailed: [String] = []
     /// "SIGTERM", "SIGINT"; nil when no signal stopped the run.
-    public var stoppedBySignal: String?
+    var stoppedBySignal: String?
 
-    public init() {}
+    init() {}
 
     init(_ configuration: WarmConfiguration) {
         api = configuration.source.location

@@ -12,7 +12,7 @@ import NIOPosix
 /// manifest (`OriginIndex`) and a hot set of checked bodies. It starts on an empty directory and serves once a run has
 /// made a manifest. Call `close()` once its `RunningServer` has stopped.
 public final class Origin: Sendable {
-    public let configuration: OriginConfiguration
+    let configuration: OriginConfiguration
     public let metrics = OriginMetrics()
     static let serverName = "warm-origin"
     let index: OriginIndex

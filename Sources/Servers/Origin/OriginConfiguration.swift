@@ -6,7 +6,7 @@ public struct OriginConfiguration: Sendable, Hashable {
     public var port: Int
     /// When set, `/livez`, `/healthz` and `/metrics` answer on this port of `host` only (404 on `port`), so a public
     /// Service on `port` exposes neither the version nor the runs' failure reasons; 0 picks a free one.
-    public var adminPort: Int?
+    var adminPort: Int?
     /// `Cache-Control` of a 200 or 304.
     public var maxAgeSeconds: Int
     public var staleWhileRevalidateSeconds: Int

@@ -19,7 +19,7 @@ public final class OriginMetrics: Sendable {
     /// More text for each scrape (`warm cache serve`: the last runs' figures, read from their summaries).
     private let appendix = Mutex<(@Sendable () async -> String)?>(nil)
 
-    public init() {}
+    init() {}
 
     /// `source` is called on every scrape; its text follows the origin's own.
     public func append(_ source: @escaping @Sendable () async -> String) {
@@ -27,12 +27,12 @@ public final class OriginMetrics: Sendable {
     }
 
     /// What `GET /metrics` answers: the origin's counters, `gauges` (the index's), then the appended text.
-    public func exposition(_ gauges: String = "") async -> String {
+    func exposition(_ gauges: String = "") async -> String {
         let source = appendix.withLock { $0 }
         return prometheusText() + gauges + (await source?() ?? "")
     }
 
-    public func record(status: Int, bodyBytes: Int, miss: Bool, latencySeconds: Double) {
+    func record(status: Int, bodyBytes: Int, miss: Bool, latencySeconds: Double) {
         state.withLock { state in
             state.requestsByStatus[status, default: 0] += 1
             state.bodyBytes += bodyBytes

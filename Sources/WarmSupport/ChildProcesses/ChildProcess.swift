@@ -16,7 +16,7 @@ public struct ChildProcess: Sendable {
         case file(String)
     }
 
-    public let pid: pid_t
+    let pid: pid_t
     /// The parent's ends of the pipes (`.pipe` only).
     public let standardInput: Int32?
     public let standardOutput: Int32?

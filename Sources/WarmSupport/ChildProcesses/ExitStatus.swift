@@ -4,7 +4,7 @@ public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
     case signalled(Int32)
 
     /// Decodes a `waitpid` status (WIFSIGNALED/WTERMSIG/WEXITSTATUS are macros Swift does not import).
-    public init(waitStatus status: Int32) {
+    init(waitStatus status: Int32) {
         let signal = status & 0x7f
         self = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
     }

@@ -24,7 +24,7 @@ package struct FrameChannel: Sendable {
     }
 
     /// Each `Data` in `message` is written as a JSON blob index, its bytes after the JSON.
-    package func send<Message: Encodable>(_ message: Message) throws(Failure) {
+    func send<Message: Encodable>(_ message: Message) throws(Failure) {
         let blobs = Blobs()
         let encoder = JSONEncoder()
         encoder.dataEncodingStrategy = .custom { data, encoder in
