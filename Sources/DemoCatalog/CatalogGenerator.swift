@@ -75,14 +75,18 @@ struct CatalogGenerator: Sendable {
         return paths
     }
 
-    /// A hash of seed and path, or with a pool, one of the pool's keys; a carousel original's (`_origin`) has
-    /// `CatalogImageMix.uploadBit` set, so that it is made as the seller's upload it stands for.
+    /// A hash of seed and path, or with a pool, one of the pool's keys. A seller's upload (`isUpload`) is keyed
+    /// apart (its own pool), so that no upload and list thumbnail share a key.
     func imageKey(forPath path: String) -> UInt64 {
         var value = configuration.seed
         for byte in path.utf8 { value = Self.mix(value ^ UInt64(byte)) }
         if let poolSize = configuration.imagePoolSize { value = Self.mix(configuration.seed ^ (value % UInt64(poolSize))) }
-        let upload = path.hasSuffix("_origin")
-        return upload ? value | CatalogImageMix.uploadBit : value & ~CatalogImageMix.uploadBit
+        return Self.isUpload(path: path) ? Self.mix(value ^ 0x5E11_E5_0F_0B1D) : value
+    }
+
+    /// A product detail's own carousel photo: made as a seller's upload (`CatalogImageMix.spec(forKey:upload:)`).
+    static func isUpload(path: String) -> Bool {
+        path.hasSuffix("_origin")
     }
 
     private func chance(_ id: Int, _ salt: UInt64, _ fraction: Double) -> Bool {

@@ -21,16 +21,14 @@ public enum CatalogImageMix: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Set in the key of a product detail's carousel photo: a seller's upload, whatever the list's thumbnails are: a
-    /// phone photo as a marketplace app uploads it, halved to 2016x1512 (or EXIF-rotated), at the mix's scale. A
-    /// phone's full-width carousel decodes such an original, which is what the report's carousel table is about. Half,
-    /// not the sensor's 4032x3024: the server makes each on first request, and a 4032x3024 one cost it so much that
-    /// under load (a release build beside the demo) 26 of the demo's 211 timed out after 4 attempts of 30 s.
-    static let uploadBit: UInt64 = 1 << 63
-
-    func spec(forKey key: UInt64) -> CatalogImageSpec {
+    /// `upload`: a product detail's own carousel photo, a seller's upload whatever the list's thumbnails are: a phone
+    /// photo as a marketplace app uploads it, halved to 2016x1512 (or EXIF-rotated), at the mix's scale. A phone's
+    /// full-width carousel decodes such an original, which is what the report's carousel table is about. Half, not
+    /// the sensor's 4032x3024: the server makes each on first request, and a 4032x3024 one cost it so much that under
+    /// load (a release build beside the demo) 26 of the demo's 211 timed out after 4 attempts of 30 s.
+    func spec(forKey key: UInt64, upload: Bool = false) -> CatalogImageSpec {
         var draws = KeyDraws(key: key)
-        if key & Self.uploadBit != 0 { return uploadSpec(&draws, divisor: self == .miniature ? 8 : 1) }
+        if upload { return uploadSpec(&draws, divisor: self == .miniature ? 8 : 1) }
         switch self {
         case .seeds: return seedsSpec(&draws)
         case .phone, .miniature: return phoneSpec(&draws, divisor: self == .phone ? 1 : 8)

@@ -42,7 +42,8 @@ actor CatalogImageStore {
         self.photos = photos
     }
 
-    func image(key: UInt64) async throws -> CatalogImage {
+    /// `upload`: made as a seller's upload (`CatalogGenerator.isUpload`; such keys are apart from the others').
+    func image(key: UInt64, upload: Bool = false) async throws -> CatalogImage {
         if let image = cached[key] {
             if let index = order.lastIndex(of: key) { order.remove(at: index) }
             order.append(key)
@@ -52,7 +53,7 @@ actor CatalogImageStore {
         let (mix, photo) = (self.mix, photos[Int(key % UInt64(photos.count))])
         let task = Task {
             await BlockingWork.run(on: Self.pool) {
-                Result { () throws(DownsampleError) in try Self.make(key: key, mix: mix, photo: photo) }
+                Result { () throws(DownsampleError) in try Self.make(key: key, upload: upload, mix: mix, photo: photo) }
             }
         }
         making[key] = task
@@ -64,9 +65,9 @@ actor CatalogImageStore {
     }
 
     /// Kept for every image made, so that a revalidation is answered without making the image again.
-    func validators(key: UInt64) async throws -> (etag: String, lastModified: String) {
+    func validators(key: UInt64, upload: Bool = false) async throws -> (etag: String, lastModified: String) {
         if let known = validators[key] { return known }
-        let image = try await image(key: key)
+        let image = try await image(key: key, upload: upload)
         return (image.etag, image.lastModified)
     }
 
@@ -82,9 +83,9 @@ actor CatalogImageStore {
     }
 
     /// Blocking.
-    private static func make(key: UInt64, mix: CatalogImageMix,
+    private static func make(key: UInt64, upload: Bool, mix: CatalogImageMix,
                              photo: SourcePhoto) throws(DownsampleError) -> CatalogImage {
-        let spec = mix.spec(forKey: key)
+        let spec = mix.spec(forKey: key, upload: upload)
         let data = try photo.image(spec.cut, as: spec.encoding)
         return CatalogImage(
             spec: spec, bytes: ByteBuffer(bytes: data), etag: "\"" + SHA256Hex.digest(of: data).prefix(16) + "\"",

@@ -36,14 +36,15 @@ enum CatalogRoutes {
             guard let key = await store.imageKey(atPath: path) else {
                 throw HTTPError(.notFound, message: "No such object.")
             }
-            let (etag, lastModified) = try await store.images.validators(key: key)
+            let upload = CatalogGenerator.isUpload(path: path)
+            let (etag, lastModified) = try await store.images.validators(key: key, upload: upload)
             var headers: HTTPFields = [.eTag: etag, .lastModified: lastModified, .cacheControl: "public, max-age=86400"]
             if ConditionalRequest.isNotModified(ifNoneMatch: request.headers[.ifNoneMatch],
                                                 ifModifiedSince: request.headers[.ifModifiedSince], etag: etag,
                                                 modifiedAtSeconds: HTTPDateText.parse(lastModified)) {
                 return Response(status: .notModified, headers: headers)
             }
-            let image = try await store.images.image(key: key)
+            let image = try await store.images.image(key: key, upload: upload)
             headers[.contentType] = image.contentType
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: image.bytes))
         }

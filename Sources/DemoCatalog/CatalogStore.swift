@@ -65,7 +65,7 @@ actor CatalogStore {
     /// Made now if need be; nil for an unknown path (without the leading slash).
     func image(atPath path: String) async throws -> CatalogImage? {
         guard let key = imageByPath[path] else { return nil }
-        return try await images.image(key: key)
+        return try await images.image(key: key, upload: CatalogGenerator.isUpload(path: path))
     }
 
     func products() -> [Product] {
