@@ -89,7 +89,7 @@ struct JobAdmission: Sendable {
                 end.listed[known, default: []].append(contentsOf: image.productIds)
                 continue
             }
-            guard let job = await admit(image, listed: &end.listed, roles: &roles) else { continue }
+            guard let job = await admit(image, canonical: known, listed: &end.listed, roles: &roles) else { continue }
             pageJobs[job.canonicalURL] = admitted.count
             admitted.append(job)
         }
@@ -111,13 +111,14 @@ struct JobAdmission: Sendable {
         }
     }
 
-    private func admit(_ image: Listing, listed: inout [CanonicalURL: [Int]],
+    /// `known`: `image`'s canonical URL, when the caller has it (made here otherwise, to report why it cannot be).
+    private func admit(_ image: Listing, canonical known: CanonicalURL?, listed: inout [CanonicalURL: [Int]],
                        roles: inout [CanonicalURL: ImageRoles]) async -> ImageJob? {
         let productIds = image.productIds
         guard let url = image.url else { return await setAside() }
         let canonical: CanonicalURL
-        do {
-            canonical = try CanonicalURL(url.absoluteString)
+        do throws(CacheError) {
+            if let known { canonical = known } else { canonical = try CanonicalURL(url.absoluteString) }
         } catch {
             // Not a URL any shard owns by hash: the first shard reports it.
             guard (shard?.index ?? 0) == 0 else { return await setAside() }

@@ -107,13 +107,7 @@ actor SummaryRecorder {
             summary.decodeSeconds += decodeSeconds
         case .failed(let failure):
             summary.imagesFailed += 1
-            summary.failedByReason[failure.reasonCode, default: 0] += 1
-            if summary.failedImages.count < FailedImage.listLimit {
-                summary.failedImages.append(FailedImage(failure))
-            } else {
-                summary.failedImagesNotListed += 1
-            }
-            progress.failure(failure.description)
+            list(FailedImage(failure), saying: failure.description)
         case .abandoned:
             break
         }
@@ -122,15 +116,21 @@ actor SummaryRecorder {
 
     /// A product's detail gave no carousel: a failure of that product, listed with the images under its detail URL.
     func detailFailed(_ failure: DetailFailure) {
-        let code = "detail-" + failure.reasonCode
-        summary.failedByReason[code, default: 0] += 1
+        list(FailedImage(url: failure.url.absoluteString, productIds: [failure.productID],
+                         reasonCode: "detail-" + failure.reasonCode, reason: failure.description),
+             saying: failure.description)
+    }
+
+    /// Counts a failure by its reason, lists it while the summary's list has room (`failedImagesNotListed` counts the
+    /// others) and shows `sentence`.
+    private func list(_ failed: FailedImage, saying sentence: String) {
+        summary.failedByReason[failed.reasonCode, default: 0] += 1
         if summary.failedImages.count < FailedImage.listLimit {
-            summary.failedImages.append(FailedImage(url: failure.url.absoluteString, productIds: [failure.productID],
-                                                    reasonCode: code, reason: failure.description))
+            summary.failedImages.append(failed)
         } else {
             summary.failedImagesNotListed += 1
         }
-        progress.failure(failure.description)
+        progress.failure(sentence)
     }
 
     /// One page's details: asked for, failed, and the carousel entries the others listed.
